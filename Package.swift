@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tabstore",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "Store", targets: ["Store"]),
+        .executable(name: "tabstore", targets: ["CLI"]),
+    ],
+    targets: [
+        // The system libsqlite3 (Debian: libsqlite3-dev; Apple platforms: the SDK's).
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Turns migrations/*.sql into Swift source so a copied binary needs no resource folder.
+        .executableTarget(name: "EmbedMigrationsTool"),
+        .plugin(
+            name: "EmbedMigrations",
+            capability: .buildTool(),
+            dependencies: ["EmbedMigrationsTool"]
+        ),
+        .target(
+            name: "Store",
+            dependencies: ["CSQLite"],
+            plugins: ["EmbedMigrations"]
+        ),
+        .executableTarget(
+            name: "CLI",
+            dependencies: ["Store"]
+        ),
+        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "CLITests", dependencies: ["Store"]),
+    ]
+)

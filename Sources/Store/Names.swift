@@ -1,0 +1,24 @@
+/// Titles and set names: non-empty, at most this many characters, no control characters.
+public let maximumNameLength = 256
+
+/// The problem with `name` as a title or set name, or `nil` when it is fine.
+///
+/// Names are stored exactly as given (any Unicode, no normalization); only what
+/// would break a one-line display is refused.
+func nameProblem(_ name: String) -> TabStoreError.NameProblem? {
+    if name.isEmpty { return .empty }
+    let characters = name.count
+    if characters > maximumNameLength { return .tooLong(characters: characters) }
+    for scalar in name.unicodeScalars where scalar.properties.generalCategory == .control {
+        return .controlCharacter(scalar: scalar.value)
+    }
+    return nil
+}
+
+func validTitle(_ title: String) throws(TabStoreError) {
+    if let problem = nameProblem(title) { throw .invalidTitle(title: title, problem: problem) }
+}
+
+func validSetName(_ name: String) throws(TabStoreError) {
+    if let problem = nameProblem(name) { throw .invalidSetName(name: name, problem: problem) }
+}

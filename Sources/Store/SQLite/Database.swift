@@ -1,0 +1,144 @@
+import CSQLite
+
+/// One SQLite connection with its cache of prepared statements.
+///
+/// Not `Sendable`: `TabStore` owns it behind a lock. Every SQLite failure leaves
+/// here as a `TabStoreError` naming the file.
+final class Database {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (or creates) the file at `path`; `:memory:` gives a private in-memory database.
+    init(path: String, flags: Int32) throws(TabStoreError) {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            // SQLite hands back a handle even when opening fails; it must still be closed.
+            let error = SQLiteError(database: handle, code: code)
+            sqlite3_close_v2(handle)
+            throw Self.openError(error, path: path)
+        }
+        sqlite3_extended_result_codes(handle, 1)
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit {
+        // Statements first: a connection with live statements cannot really close.
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    func setBusyTimeout(milliseconds: Int) {
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+    }
+
+    /// The cached prepared statement for `sql`, prepared on first use.
+    func statement(_ sql: String) throws(TabStoreError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement: Statement
+        do {
+            statement = try Statement(database: handle, sql: sql)
+        } catch {
+            throw error.storeError(path: path)
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` (one statement, cached) to completion.
+    func execute(_ sql: String, _ values: SQLValue...) throws(TabStoreError) {
+        let statement = try statement(sql)
+        statement.bind(values)
+        defer { statement.reset() }
+        do {
+            while try statement.step() {}
+        } catch {
+            throw error.storeError(path: path)
+        }
+    }
+
+    /// Calls `row` for each result row of `sql`.
+    func forEachRow(
+        _ sql: String, _ values: SQLValue..., row: (Statement) throws(TabStoreError) -> Void
+    ) throws(TabStoreError) {
+        let statement = try statement(sql)
+        statement.bind(values)
+        defer { statement.reset() }
+        while true {
+            let hasRow: Bool
+            do {
+                hasRow = try statement.step()
+            } catch {
+                throw error.storeError(path: path)
+            }
+            guard hasRow else { return }
+            try row(statement)
+        }
+    }
+
+    /// The first result row of `sql` read by `row`, or `nil` when there is none.
+    func firstRow<T>(
+        _ sql: String, _ values: SQLValue..., row: (Statement) -> T
+    ) throws(TabStoreError) -> T? {
+        let statement = try statement(sql)
+        statement.bind(values)
+        defer { statement.reset() }
+        do {
+            return try statement.step() ? row(statement) : nil
+        } catch {
+            throw error.storeError(path: path)
+        }
+    }
+
+    /// Runs a script of several statements, uncached (migrations, set-up pragmas).
+    func executeScript(_ sql: String) throws(TabStoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            throw SQLiteError(code: code, message: text, sql: sql).storeError(path: path)
+        }
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: it takes the write lock up
+    /// front, so it waits (busy timeout) instead of failing half-way, and two
+    /// processes never both read-then-write the same state.
+    /// Any error rolls everything back and is rethrown.
+    func writeTransaction<T>(_ body: () throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` in a read transaction, so that several reads see one snapshot.
+    func readTransaction<T>(_ body: () throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try transaction("BEGIN", body)
+    }
+
+    private func transaction<T>(
+        _ begin: String, _ body: () throws(TabStoreError) -> T
+    ) throws(TabStoreError) -> T {
+        try execute(begin)
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // COMMIT itself may fail (disk full); SQLite may then have ended the transaction already.
+            if sqlite3_get_autocommit(handle) == 0 {
+                try? execute("ROLLBACK")
+            }
+            throw error
+        }
+    }
+
+    private static func openError(_ error: SQLiteError, path: String) -> TabStoreError {
+        if error.primaryCode == SQLITE_CANTOPEN {
+            return .cannotOpen(path: path, reason: "the file or its folder cannot be opened or created")
+        }
+        return error.storeError(path: path)
+    }
+}

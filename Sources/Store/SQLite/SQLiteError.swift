@@ -1,0 +1,42 @@
+import CSQLite
+
+/// A failed SQLite call: extended result code, `sqlite3_errmsg` text and the SQL.
+///
+/// Internal: the store maps it to a `TabStoreError` that speaks of tabs and files.
+struct SQLiteError: Error, CustomStringConvertible {
+    let code: Int32
+    let message: String
+    let sql: String?
+
+    init(code: Int32, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    init(database: OpaquePointer?, code: Int32, sql: String? = nil) {
+        let message = database.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
+        self.init(code: code, message: message, sql: sql)
+    }
+
+    /// The primary result code (`SQLITE_BUSY` for `SQLITE_BUSY_SNAPSHOT`, ...).
+    var primaryCode: Int32 { code & 0xFF }
+
+    var description: String {
+        "SQLite error \(code): \(message)" + (sql.map { " - while executing `\($0)`" } ?? "")
+    }
+
+    /// The same failure told in terms of the database file at `path`.
+    func storeError(path: String) -> TabStoreError {
+        switch primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
+        case SQLITE_FULL: return .diskFull(path: path)
+        case SQLITE_READONLY: return .readOnly(path: path)
+        case SQLITE_NOTADB: return .notADatabase(path: path)
+        case SQLITE_CORRUPT: return .corrupt(path: path)
+        case SQLITE_CANTOPEN: return .cannotOpen(path: path, reason: message)
+        default: return .sqlite(path: path, code: code, message: message)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// Removed tabs are remembered per set, most recent first, so `reopen` can bring
+/// the last one back where it was, as a browser does.
+extension TabStore {
+    /// Puts the most recently removed tab back at its old index (clamped to the end),
+    /// selected again if it was selected when removed (or if the set is empty).
+    ///
+    /// - Throws: `TabStoreError.setNotFound`, `.noClosedTabs`, `.duplicateTitle` when a
+    ///   tab with that title has been added since.
+    @discardableResult
+    public func reopen(in setName: String) throws(TabStoreError) -> TabSet {
+        try writing { database throws(TabStoreError) in
+            let set = try database.requireSet(named: setName)
+            guard let closed = try database.firstRow(
+                "SELECT id, title, position, was_selected FROM closed_tab WHERE set_id = ? ORDER BY id DESC LIMIT 1",
+                .int(set.id), row: { row in (id: row.int(0), title: row.text(1), position: row.int(2), wasSelected: row.int(3) != 0) }
+            ) else { throw .noClosedTabs(set: setName) }
+            try database.requireDistinct([closed.title], in: set)
+            let count = try database.tabCount(inSet: set.id)
+            let ids = try database.insertTabs([closed.title], at: min(closed.position, count), inSet: set.id)
+            try database.execute("DELETE FROM closed_tab WHERE id = ?", .int(closed.id))
+            let selected = closed.wasSelected || set.selected == nil ? ids.first : set.selected?.id
+            try database.commitChange(to: set, selectedTabID: selected)
+            return try database.loadTabSet(named: setName)
+        }
+    }
+
+    /// Titles of the removed tabs a set remembers, most recent first.
+    public func closedTabs(in setName: String) throws(TabStoreError) -> [String] {
+        try withDatabase { database throws(TabStoreError) in
+            let set = try database.requireSet(named: setName)
+            var titles: [String] = []
+            try database.forEachRow("SELECT title FROM closed_tab WHERE set_id = ? ORDER BY id DESC", .int(set.id)) {
+                titles.append($0.text(0))
+            }
+            return titles
+        }
+    }
+}
+
+extension Database {
+    /// Records removed tabs (in their old order, so the last one reopens first) and
+    /// forgets the oldest beyond `limit`.
+    func rememberClosed(_ tabs: [TabRecord], selectedID: Int?, inSet setID: Int, limit: Int) throws(TabStoreError) {
+        for tab in tabs.sorted(by: { $0.position < $1.position }) {
+            try execute(
+                "INSERT INTO closed_tab (set_id, title, position, was_selected) VALUES (?, ?, ?, ?)",
+                .int(setID), .text(tab.title), .int(tab.position), .int(tab.id == selectedID ? 1 : 0)
+            )
+        }
+        try execute(
+            """
+            DELETE FROM closed_tab WHERE set_id = ?1 AND id NOT IN
+                (SELECT id FROM closed_tab WHERE set_id = ?1 ORDER BY id DESC LIMIT ?2)
+            """, .int(setID), .int(max(limit, 0))
+        )
+    }
+}

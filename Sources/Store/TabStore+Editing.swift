@@ -1,0 +1,229 @@
+/// The documents' tab rules: one selected tab per non-empty set, the selection
+/// follows the tab, a reselect is an event but not a change.
+extension TabStore {
+    /// Adds tabs to a set, creating the set when it does not exist. Into an empty
+    /// set, the first added tab becomes selected.
+    ///
+    /// For example:
+    /// ```swift
+    /// try store.add(["Home", "All menu", "Reviews"], to: "store-detail")
+    /// try store.add(["Pinned"], to: "store-detail", at: 0)
+    /// ```
+    /// - Parameter index: where the first new tab goes, `0...count`; negative counts from
+    ///   the end, so `-1` appends (the default).
+    /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`,
+    ///   `.insertionIndexOutOfRange`, or a database error.
+    @discardableResult
+    public func add(_ titles: [String], to setName: String, at index: Int = -1) throws(TabStoreError) -> TabSet {
+        try writing { database throws(TabStoreError) in
+            for title in titles { try validTitle(title) }
+            let set = try database.setOrNew(named: setName)
+            try database.requireDistinct(titles, in: set)
+            let count = try database.tabCount(inSet: set.id)
+            guard let position = insertionPosition(index, count: count) else {
+                throw .insertionIndexOutOfRange(index: index, count: count, set: setName)
+            }
+            let ids = try database.insertTabs(titles, at: position, inSet: set.id)
+            let selected = set.selected?.id ?? ids.first
+            try database.commitChange(to: set, selectedTabID: selected)
+            return try database.loadTabSet(named: setName)
+        }
+    }
+
+    /// Selects a tab. Selecting the tab that is already selected writes nothing and
+    /// returns a reselection (`updates` empty): still an event for the caller.
+    ///
+    /// - Returns: the documents' update pairs: the old tab, now deselected, then the new one.
+    /// - Throws: `TabStoreError.setNotFound`, `.emptySet`, `.tabNotFound`, `.indexOutOfRange`.
+    @discardableResult
+    public func select(_ ref: TabRef, in setName: String) throws(TabStoreError) -> SelectionChange {
+        try writing { database throws(TabStoreError) in
+            let set = try database.requireSet(named: setName)
+            guard let old = set.selected else { throw .emptySet(set: setName) }
+            let new = try database.resolve(ref, in: set)
+            var updates: [TabUpdate] = []
+            var revision = set.revision
+            if new.id != old.id {
+                try database.commitChange(to: set, selectedTabID: new.id)
+                revision += 1
+                updates = [
+                    TabUpdate(index: old.position, tab: Tab(title: old.title, isSelected: false)),
+                    TabUpdate(index: new.position, tab: Tab(title: new.title, isSelected: true)),
+                ]
+            }
+            return SelectionChange(
+                setName: setName, previousIndex: old.position, selectedIndex: new.position,
+                selectedTab: Tab(title: new.title, isSelected: true), updates: updates, revision: revision
+            )
+        }
+    }
+
+    /// Removes tabs; all references are resolved before anything is removed, and a tab
+    /// named twice is removed once. When the selected tab goes, its right neighbour is
+    /// selected, or the new last tab when it was last.
+    ///
+    /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`.
+    @discardableResult
+    public func remove(_ refs: [TabRef], from setName: String) throws(TabStoreError) -> TabSet {
+        try writing { database throws(TabStoreError) in
+            let set = try database.requireSet(named: setName)
+            var removed: [TabRecord] = []
+            for ref in refs {
+                let tab = try database.resolve(ref, in: set)
+                if !removed.contains(tab) { removed.append(tab) }
+            }
+            guard let first = removed.map(\.position).min() else { return try database.loadTabSet(named: setName) }
+            for tab in removed {
+                try database.execute("DELETE FROM tab WHERE id = ?", .int(tab.id))
+            }
+            try database.rememberClosed(removed, selectedID: set.selected?.id, inSet: set.id, limit: options.closedTabLimit)
+            try database.closeGaps(inSet: set.id, after: first)
+            var selectedID = set.selected?.id
+            if let selected = set.selected, removed.contains(selected) {
+                // The right neighbour now stands where the selected tab stood, less the
+                // removed tabs before it; with none to its right, take the last tab.
+                let count = try database.tabCount(inSet: set.id)
+                let shifted = selected.position - removed.filter { $0.position < selected.position }.count
+                selectedID = count == 0 ? nil : try database.tab(at: min(shifted, count - 1), inSet: set.id)?.id
+            }
+            try database.commitChange(to: set, selectedTabID: selectedID)
+            return try database.loadTabSet(named: setName)
+        }
+    }
+
+    /// Moves a tab so that it ends at index `destination` (negative counts from the end).
+    /// The selection stays on the same tab.
+    ///
+    /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`.
+    @discardableResult
+    public func move(_ ref: TabRef, to destination: Int, in setName: String) throws(TabStoreError) -> TabSet {
+        try writing { database throws(TabStoreError) in
+            let set = try database.requireSet(named: setName)
+            let tab = try database.resolve(ref, in: set)
+            let count = try database.tabCount(inSet: set.id)
+            let target = destination < 0 ? destination + count : destination
+            guard (0..<count).contains(target) else {
+                throw .indexOutOfRange(index: destination, count: count, set: setName)
+            }
+            if target != tab.position {
+                if target > tab.position {
+                    try database.shiftPositions(inSet: set.id, from: tab.position + 1, through: target, by: -1)
+                } else {
+                    try database.shiftPositions(inSet: set.id, from: target, through: tab.position - 1, by: 1)
+                }
+                try database.execute("UPDATE tab SET position = ? WHERE id = ?", .int(target), .int(tab.id))
+                try database.commitChange(to: set, selectedTabID: set.selected?.id)
+            }
+            return try database.loadTabSet(named: setName)
+        }
+    }
+
+    /// Gives a tab a new title; renaming to the same title changes nothing.
+    ///
+    /// - Throws: `TabStoreError.invalidTitle`, `.duplicateTitle`, `.setNotFound`,
+    ///   `.tabNotFound`, `.indexOutOfRange`.
+    @discardableResult
+    public func rename(_ ref: TabRef, to newTitle: String, in setName: String) throws(TabStoreError) -> TabSet {
+        try writing { database throws(TabStoreError) in
+            try validTitle(newTitle)
+            let set = try database.requireSet(named: setName)
+            let tab = try database.resolve(ref, in: set)
+            if !tab.title.utf8.elementsEqual(newTitle.utf8) {
+                try database.requireDistinct([newTitle], in: set)
+                try database.execute("UPDATE tab SET title = ? WHERE id = ?", .text(newTitle), .int(tab.id))
+                try database.commitChange(to: set, selectedTabID: set.selected?.id)
+            }
+            return try database.loadTabSet(named: setName)
+        }
+    }
+
+    /// Replaces a set's whole tab list (document 002's `items` setter), creating the set
+    /// when missing. The selected title stays selected when it is still there, else
+    /// the first tab is.
+    ///
+    /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`.
+    @discardableResult
+    public func replaceTabs(of setName: String, with titles: [String]) throws(TabStoreError) -> TabSet {
+        try writing { database throws(TabStoreError) in
+            let set = try database.setOrNew(named: setName)
+            let keep = set.selected.flatMap { old in titles.firstIndex { $0.utf8.elementsEqual(old.title.utf8) } }
+            try database.replaceTabs(of: set, with: titles, selecting: keep ?? 0)
+            return try database.loadTabSet(named: setName)
+        }
+    }
+
+    /// Renames a whole set.
+    ///
+    /// - Throws: `TabStoreError.setNotFound`, `.setAlreadyExists`, `.invalidSetName`.
+    public func renameSet(_ setName: String, to newName: String) throws(TabStoreError) {
+        try writing { database throws(TabStoreError) in
+            try validSetName(newName)
+            let set = try database.requireSet(named: setName)
+            guard !setName.utf8.elementsEqual(newName.utf8) else { return }
+            if try database.setRecord(named: newName) != nil { throw .setAlreadyExists(set: newName) }
+            try database.execute("UPDATE tab_set SET name = ?, revision = revision + 1 WHERE id = ?", .text(newName), .int(set.id))
+        }
+    }
+
+    /// Deletes a set with all its tabs.
+    ///
+    /// - Throws: `TabStoreError.setNotFound`.
+    public func removeSet(_ setName: String) throws(TabStoreError) {
+        try writing { database throws(TabStoreError) in
+            let set = try database.requireSet(named: setName)
+            try database.execute("DELETE FROM tab_set WHERE id = ?", .int(set.id))
+        }
+    }
+
+    /// Runs `body` in a write transaction on the connection.
+    func writing<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try withDatabase { database throws(TabStoreError) in
+            try database.writeTransaction { () throws(TabStoreError) in try body(database) }
+        }
+    }
+}
+
+/// The position an insertion index means: `0...count`, negative from the end (`-1` = append).
+func insertionPosition(_ index: Int, count: Int) -> Int? {
+    let position = index < 0 ? count + 1 + index : index
+    return (0...count).contains(position) ? position : nil
+}
+
+extension Database {
+    /// The tab `ref` names in `set`.
+    func resolve(_ ref: TabRef, in set: SetRecord) throws(TabStoreError) -> TabRecord {
+        switch ref {
+        case let .title(title):
+            guard let tab = try tab(titled: title, inSet: set.id) else {
+                throw .tabNotFound(title: title, set: set.name)
+            }
+            return tab
+        case let .index(index):
+            // Only a negative index needs the count; a valid one is a single lookup.
+            let position = index < 0 ? index + (try tabCount(inSet: set.id)) : index
+            if position >= 0, let tab = try tab(at: position, inSet: set.id) { return tab }
+            throw .indexOutOfRange(index: index, count: try tabCount(inSet: set.id), set: set.name)
+        }
+    }
+
+    /// Refuses titles that repeat each other or a tab already in the set.
+    func requireDistinct(_ titles: [String], in set: SetRecord) throws(TabStoreError) {
+        var seen = Set<[UInt8]>()
+        for title in titles {
+            // Bytes, not String equality: Swift equates canonically equivalent strings
+            // ("é" and "e\u{301}"); SQLite and the stored data do not.
+            guard seen.insert(Array(title.utf8)).inserted, try tab(titled: title, inSet: set.id) == nil else {
+                throw .duplicateTitle(title: title, set: set.name)
+            }
+        }
+    }
+
+    /// Replaces every tab of `set` with `titles`, selecting the one at `selectedIndex`.
+    func replaceTabs(of set: SetRecord, with titles: [String], selecting selectedIndex: Int) throws(TabStoreError) {
+        for title in titles { try validTitle(title) }
+        try execute("DELETE FROM tab WHERE set_id = ?", .int(set.id))
+        try requireDistinct(titles, in: set)
+        let ids = try insertTabs(titles, at: 0, inSet: set.id)
+        try commitChange(to: set, selectedTabID: ids.indices.contains(selectedIndex) ? ids[selectedIndex] : ids.first)
+    }
+}

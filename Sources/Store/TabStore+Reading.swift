@@ -1,0 +1,65 @@
+extension TabStore {
+    /// The set as stored: its tabs in order, the selected one marked.
+    ///
+    /// - Throws: `TabStoreError.setNotFound`, or a database error.
+    public func tabSet(named setName: String) throws(TabStoreError) -> TabSet {
+        try withDatabase { database throws(TabStoreError) in
+            try database.readTransaction { () throws(TabStoreError) in try database.loadTabSet(named: setName) }
+        }
+    }
+
+    /// Every set without its tabs, sorted by name (byte order).
+    public func tabSets() throws(TabStoreError) -> [TabSetSummary] {
+        try withDatabase { database throws(TabStoreError) in
+            var summaries: [TabSetSummary] = []
+            try database.forEachRow(
+                """
+                SELECT s.name, s.revision, t.position, t.title,
+                       (SELECT max(position) + 1 FROM tab WHERE set_id = s.id)
+                FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+                ORDER BY s.name
+                """
+            ) { row in
+                summaries.append(TabSetSummary(
+                    name: row.text(0), tabCount: row.optionalInt(4) ?? 0,
+                    selectedIndex: row.optionalInt(2), selectedTitle: row.optionalText(3), revision: row.int(1)
+                ))
+            }
+            return summaries
+        }
+    }
+
+    /// The selected tab and its index, the state an app restores at launch: the
+    /// documents' `lastSelectedIndex`. Reads one row, however large the set.
+    ///
+    /// - Throws: `TabStoreError.setNotFound`, `.emptySet`.
+    public func selectedTab(in setName: String) throws(TabStoreError) -> TabUpdate {
+        try withDatabase { database throws(TabStoreError) in
+            guard let selected = try database.requireSet(named: setName).selected else {
+                throw .emptySet(set: setName)
+            }
+            return TabUpdate(index: selected.position, tab: Tab(title: selected.title, isSelected: true))
+        }
+    }
+
+    /// Path, schema version, set count and `PRAGMA quick_check`'s answer.
+    public func info() throws(TabStoreError) -> StoreInfo {
+        try withDatabase { database throws(TabStoreError) in
+            try database.readTransaction { () throws(TabStoreError) in
+                let version = try database.schemaState().version
+                let sets = try database.firstRow("SELECT count(*) FROM tab_set") { $0.int(0) } ?? 0
+                var problems: [String] = []
+                try database.forEachRow("PRAGMA quick_check") { problems.append($0.text(0)) }
+                return StoreInfo(path: path, schemaVersion: version, setCount: sets, quickCheck: problems.joined(separator: "; "))
+            }
+        }
+    }
+}
+
+extension Database {
+    func loadTabSet(named setName: String) throws(TabStoreError) -> TabSet {
+        let set = try requireSet(named: setName)
+        let tabs = try tabs(inSet: set.id).map { Tab(title: $0.title, isSelected: $0.id == set.selected?.id) }
+        return TabSet(name: setName, tabs: tabs, revision: set.revision)
+    }
+}

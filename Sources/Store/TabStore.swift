@@ -1,0 +1,122 @@
+import CSQLite
+import Synchronization
+
+/// A persistent store of named tab sets: their tabs, in order, and which one is selected.
+///
+/// For example:
+/// ```swift
+/// let store = try TabStore(path: "/path/tabs.sqlite")
+/// try store.add(["Home", "All menu", "Reviews"], to: "store-detail")
+/// let change = try store.select(.index(2), in: "store-detail")
+/// change.updates   // [(0, Home, not selected), (2, Reviews, selected)]
+/// ```
+///
+/// `TabStore` is safe to share between threads: calls are serialized on one
+/// connection. Several processes may open the same file at once: every write
+/// takes SQLite's write lock up front and waits up to the busy timeout for it.
+/// Every method throws only `TabStoreError`, and a call that throws changes nothing.
+public final class TabStore: Sendable {
+    /// How the store opens its database.
+    public struct Options: Sendable, Hashable {
+        /// When a returned write is safe on disk.
+        public enum Durability: Sendable, Hashable {
+            /// A write that returned survives power loss (`PRAGMA synchronous=FULL`). The default.
+            case full
+            /// A write that returned survives a crash of the process but may be lost on power
+            /// loss; several times faster (`PRAGMA synchronous=NORMAL`). For high-frequency use.
+            case normal
+        }
+
+        public var durability: Durability
+        /// How long a call waits for another connection's lock before failing with `.busy`.
+        public var busyTimeout: Duration
+        /// How many removed tabs each set remembers for `reopen`.
+        public var closedTabLimit: Int
+
+        public init(durability: Durability = .full, busyTimeout: Duration = .seconds(5), closedTabLimit: Int = 25) {
+            self.durability = durability
+            self.busyTimeout = busyTimeout
+            self.closedTabLimit = closedTabLimit
+        }
+    }
+
+    /// The database file's path (`:memory:` for an in-memory store).
+    public let path: String
+    let options: Options
+    private let database: Mutex<Database>
+
+    /// Opens the database at `path`, creating it (but not its folder) when missing, and
+    /// brings its schema up to date.
+    ///
+    /// - Throws: `TabStoreError.schemaTooNew` when the file was written by a newer
+    ///   tabstore (the file is left untouched), `.notADatabase`, `.notATabStore`,
+    ///   `.corrupt`, `.cannotOpen`, `.readOnly` (a read-only file that needs migrating),
+    ///   `.busy`.
+    public init(path: String, options: Options = Options()) throws(TabStoreError) {
+        self.path = path
+        self.options = options
+        database = Mutex(try Self.open(path: path, options: options))
+    }
+
+    /// A private, empty store that lives in memory until released.
+    public static func inMemory(options: Options = Options()) throws(TabStoreError) -> TabStore {
+        try TabStore(path: ":memory:", options: options)
+    }
+
+    /// Runs `body` with the connection, one caller at a time.
+    func withDatabase<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try database.withLock { (database: inout Database) throws(TabStoreError) -> T in
+            try body(database)
+        }
+    }
+
+    private static func open(path: String, options: Options) throws(TabStoreError) -> Database {
+        var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
+        var schema: SchemaState
+        do {
+            schema = try database.schemaState()
+        } catch .cannotOpen where database.isReadOnly {
+            // A WAL database on a read-only file system cannot create its -shm file.
+            // Read it as immutable instead: nobody can be writing to it anyway.
+            database = try Database(
+                path: immutableURI(path),
+                flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            )
+            schema = try database.schemaState()
+        }
+        try schema.check(path: path)
+        if !database.isReadOnly {
+            try database.executeScript("PRAGMA journal_mode = WAL")
+        }
+        let synchronous = options.durability == .full ? "FULL" : "NORMAL"
+        try database.executeScript("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous)")
+        if schema.version < Migration.latestVersion {
+            if database.isReadOnly { throw .readOnly(path: path) }
+            try database.migrate()
+        }
+        return database
+    }
+}
+
+/// `file:` URI for `path` with `immutable=1`; reserved and non-ASCII bytes percent-encoded.
+private func immutableURI(_ path: String) -> String {
+    var uri = "file:"
+    for byte in path.utf8 {
+        switch byte {
+        case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0x80...:
+            let hex = String(byte, radix: 16, uppercase: true)
+            uri += "%" + (hex.count == 1 ? "0" + hex : hex)
+        default:
+            uri.unicodeScalars.append(Unicode.Scalar(byte))
+        }
+    }
+    return uri + "?immutable=1"
+}
+
+extension Duration {
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

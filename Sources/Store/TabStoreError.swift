@@ -1,0 +1,144 @@
+/// Every way a `TabStore` call can fail. A failed call changes nothing.
+///
+/// Switch on the case to react; `description` is a sentence for a person.
+public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    // The request cannot be done with the data as it is.
+    case setNotFound(set: String)
+    case setAlreadyExists(set: String)
+    case tabNotFound(title: String, set: String)
+    /// `count` is the number of tabs; valid indices are `0..<count` and `-count...-1`.
+    case indexOutOfRange(index: Int, count: Int, set: String)
+    /// `count` is the number of tabs; valid insertion indices are `0...count` and `-(count + 1)...-1`.
+    case insertionIndexOutOfRange(index: Int, count: Int, set: String)
+    case duplicateTitle(title: String, set: String)
+    case invalidTitle(title: String, problem: NameProblem)
+    case invalidSetName(name: String, problem: NameProblem)
+    /// `select` and `restore` need a tab to work on.
+    case emptySet(set: String)
+    /// `reopen` found no removed tab to bring back.
+    case noClosedTabs(set: String)
+    /// An import document that is not the export format.
+    case invalidDocument(reason: String)
+
+    // The database file cannot serve the request.
+    case schemaTooNew(path: String, found: Int, supported: Int)
+    /// A SQLite database, but some other program's.
+    case notATabStore(path: String)
+    case notADatabase(path: String)
+    case corrupt(path: String)
+    case readOnly(path: String)
+    case diskFull(path: String)
+    /// Still locked by another connection after the busy timeout.
+    case busy(path: String)
+    case cannotOpen(path: String, reason: String)
+    /// Any other SQLite failure, with its extended result code and message.
+    case sqlite(path: String, code: Int32, message: String)
+
+    /// Why a title or set name is refused.
+    public enum NameProblem: Sendable, Hashable {
+        case empty
+        case tooLong(characters: Int)
+        case controlCharacter(scalar: UInt32)
+    }
+
+    /// True for problems with the database file rather than with the request.
+    public var isDatabaseProblem: Bool {
+        switch self {
+        case .setNotFound, .setAlreadyExists, .tabNotFound, .indexOutOfRange, .insertionIndexOutOfRange,
+             .duplicateTitle, .invalidTitle, .invalidSetName, .emptySet, .noClosedTabs, .invalidDocument:
+            return false
+        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
+             .cannotOpen, .sqlite:
+            return true
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .setNotFound(set):
+            return "no tab set named \(quoted(set))"
+        case let .setAlreadyExists(set):
+            return "a tab set named \(quoted(set)) already exists"
+        case let .tabNotFound(title, set):
+            return "no tab titled \(quoted(title)) in set \(quoted(set))"
+        case let .indexOutOfRange(index, count, set):
+            if count == 0 { return "index \(index) is out of range: set \(quoted(set)) has no tabs" }
+            return "index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count - 1) or -\(count)...-1)"
+        case let .insertionIndexOutOfRange(index, count, set):
+            return "insertion index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count) or -\(count + 1)...-1)"
+        case let .duplicateTitle(title, set):
+            return "set \(quoted(set)) already has a tab titled \(quoted(title))"
+        case let .invalidTitle(title, problem):
+            return "invalid title \(quoted(title)): \(problem)"
+        case let .invalidSetName(name, problem):
+            return "invalid set name \(quoted(name)): \(problem)"
+        case let .emptySet(set):
+            return "set \(quoted(set)) has no tabs"
+        case let .noClosedTabs(set):
+            return "set \(quoted(set)) has no removed tab to reopen"
+        case let .invalidDocument(reason):
+            return "invalid import document: \(reason)"
+        case let .schemaTooNew(path, found, supported):
+            return "database \(path) has schema version \(found), newer than this tabstore supports (\(supported)); upgrade tabstore"
+        case let .notATabStore(path):
+            return "\(path) is a SQLite database of another program, not a tabstore database"
+        case let .notADatabase(path):
+            return "\(path) is not a database"
+        case let .corrupt(path):
+            return "database \(path) is corrupt"
+        case let .readOnly(path):
+            return "database \(path) is read-only"
+        case let .diskFull(path):
+            return "cannot write \(path): the disk is full"
+        case let .busy(path):
+            return "database \(path) is still locked by another process after the busy timeout"
+        case let .cannotOpen(path, reason):
+            return "cannot open database \(path): \(reason)"
+        case let .sqlite(path, code, message):
+            return "SQLite error \(code) on \(path): \(message)"
+        }
+    }
+}
+
+extension TabStoreError.NameProblem: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .empty: return "it is empty"
+        case let .tooLong(count): return "it has \(count) characters, more than the \(maximumNameLength) allowed"
+        case let .controlCharacter(scalar): return "it contains the control character \(hexScalar(scalar))"
+        }
+    }
+}
+
+/// `"text"` with control characters escaped and long text shortened, so that an
+/// error naming it stays on one readable line.
+func quoted(_ text: String) -> String {
+    var result = "\""
+    var count = 0
+    for scalar in text.unicodeScalars {
+        if count == 60 {
+            result += "…"
+            break
+        }
+        count += 1
+        switch scalar {
+        case "\"": result += "\\\""
+        case "\\": result += "\\\\"
+        case "\n": result += "\\n"
+        case "\t": result += "\\t"
+        case "\r": result += "\\r"
+        default:
+            if scalar.properties.generalCategory == .control {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return result + "\""
+}
+
+private func hexScalar(_ value: UInt32) -> String {
+    let hex = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+}
