@@ -30,7 +30,7 @@ let package = Package(
             name: "CLI",
             dependencies: ["Store"]
         ),
-        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite"]),
         .testTarget(name: "CLITests", dependencies: ["Store"]),
     ]
 )

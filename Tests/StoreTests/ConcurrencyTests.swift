@@ -1,0 +1,48 @@
+import Dispatch
+import Testing
+@testable import Store
+
+/// Many threads at once, on one store and on two stores sharing a file: every
+/// acknowledged write is there exactly once, and the rules still hold.
+@Suite struct ConcurrencyTests {
+    let folder = TemporaryFolder()
+
+    @Test func eightThreadsShareOneStore() throws {
+        let store = try TabStore(path: folder.file(), options: .init(durability: .normal))
+        try hammer(stores: [store], threads: 8)
+    }
+
+    @Test func twoStoresOnOneFile() throws {
+        let path = folder.file()
+        let stores = [try TabStore(path: path, options: .init(durability: .normal)),
+                      try TabStore(path: path, options: .init(durability: .normal))]
+        try hammer(stores: stores, threads: 8)
+    }
+
+    /// Each thread adds its own tabs to a shared set and selects among them.
+    private func hammer(stores: [TabStore], threads: Int, rounds: Int = 40) throws {
+        try stores[0].add(["start"], to: "shared")
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            let store = stores[thread % stores.count]
+            for round in 0..<rounds {
+                do {
+                    try store.add(["t\(thread)-\(round)"], to: "shared")
+                    let change = try store.select(.title("t\(thread)-\(round)"), in: "shared")
+                    #expect(change.selectedTab.title == "t\(thread)-\(round)")
+                    if round % 5 == 0 { try store.move(.index(-1), to: 0, in: "shared") }
+                    try store.select(.index(0), in: "shared")
+                } catch {
+                    Issue.record("thread \(thread) round \(round): \(error)")
+                }
+            }
+        }
+        let set = try stores[0].tabSet(named: "shared")
+        let expected = Set(["start"] + (0..<threads).flatMap { thread in (0..<rounds).map { "t\(thread)-\($0)" } })
+        #expect(set.tabs.count == expected.count)
+        #expect(Set(set.tabs.map(\.title)) == expected)
+        #expect(set.tabs.filter(\.isSelected).count == 1)
+        // start + every add, select that changed, move and select of index 0 grew it.
+        #expect(set.revision > threads * rounds)
+        #expect(try stores[0].info().quickCheck == "ok")
+    }
+}

@@ -1,0 +1,194 @@
+import Testing
+@testable import Store
+
+@Suite struct TabStoreEditingTests {
+    let store: TabStore
+
+    init() throws {
+        store = try TabStore.inMemory()
+        try store.add(["A", "B", "C", "D", "E"], to: "main")
+    }
+
+    private func state() throws -> [String] {
+        try picture(store.tabSet(named: "main"))
+    }
+
+    private func failure(_ body: () throws(TabStoreError) -> some Any) -> TabStoreError? {
+        thrownError(body)
+    }
+
+    @Test func addInsertsAtIndexAndKeepsSelection() throws {
+        try store.select(.title("B"), in: "main")
+        let set = try store.add(["X", "Y"], to: "main", at: 1)
+        #expect(picture(set) == ["A", "X", "Y", "*B", "C", "D", "E"])
+    }
+
+    @Test func addAtMinusOneAppendsAndAtZeroPrepends() throws {
+        try store.add(["Z"], to: "main", at: -1)
+        try store.add(["P"], to: "main", at: 0)
+        try store.add(["Q"], to: "main", at: -2)
+        #expect(try state() == ["P", "*A", "B", "C", "D", "E", "Q", "Z"])
+    }
+
+    @Test func addCreatesTheSetAndKeepsAnyUnicodeExactly() throws {
+        let titles = ["iOS 앱 개발 알아가기", "😀 Emoji", "e\u{301}", "é", "'; DROP TABLE tab; --", "100%"]
+        let set = try store.add(titles, to: "새 세트")
+        #expect(set.tabs.map(\.title).map { Array($0.utf8) } == titles.map { Array($0.utf8) })
+        #expect(set.selectedIndex == 0)
+        #expect(try store.tabSets().map(\.name) == ["main", "새 세트"])
+    }
+
+    @Test(arguments: [
+        (["B"], TabStoreError.duplicateTitle(title: "B", set: "main")),
+        (["X", "X"], TabStoreError.duplicateTitle(title: "X", set: "main")),
+        ([""], TabStoreError.invalidTitle(title: "", problem: .empty)),
+        (["a\u{0}b"], TabStoreError.invalidTitle(title: "a\u{0}b", problem: .controlCharacter(scalar: 0))),
+        (["tab\t"], TabStoreError.invalidTitle(title: "tab\t", problem: .controlCharacter(scalar: 9))),
+        ([String(repeating: "가", count: 257)], TabStoreError.invalidTitle(title: String(repeating: "가", count: 257), problem: .tooLong(characters: 257))),
+        (["ok", "bad\n"], TabStoreError.invalidTitle(title: "bad\n", problem: .controlCharacter(scalar: 10))),
+    ])
+    func addRefusesBadTitlesAndWritesNothing(titles: [String], expected: TabStoreError) throws {
+        let before = try store.tabSet(named: "main")
+        #expect(failure { () throws(TabStoreError) in try store.add(titles, to: "main") } == expected)
+        #expect(try store.tabSet(named: "main") == before)
+    }
+
+    @Test func titleOfExactlyTheLimitIsAccepted() throws {
+        let title = String(repeating: "👍", count: maximumNameLength)
+        #expect(try store.add([title], to: "main").tabs.last?.title == title)
+    }
+
+    @Test func addOutsideTheInsertionRangeFails() throws {
+        #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: 6) }
+            == .insertionIndexOutOfRange(index: 6, count: 5, set: "main"))
+        #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: -7) }
+            == .insertionIndexOutOfRange(index: -7, count: 5, set: "main"))
+        #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "new", at: 1) }
+            == .insertionIndexOutOfRange(index: 1, count: 0, set: "new"))
+        #expect(try store.tabSets().map(\.name) == ["main"])
+    }
+
+    @Test func removingTheSelectedTabSelectsItsRightNeighbour() throws {
+        try store.select(.title("B"), in: "main")
+        #expect(try picture(store.remove([.title("B")], from: "main")) == ["A", "*C", "D", "E"])
+    }
+
+    @Test func removingTheSelectedLastTabSelectsTheNewLast() throws {
+        try store.select(.index(-1), in: "main")
+        #expect(try picture(store.remove([.index(-1)], from: "main")) == ["A", "B", "C", "*D"])
+    }
+
+    @Test func removingOtherTabsKeepsTheSelectionOnItsTab() throws {
+        try store.select(.title("D"), in: "main")
+        #expect(try picture(store.remove([.index(0), .title("C")], from: "main")) == ["B", "*D", "E"])
+    }
+
+    @Test func removingSeveralIncludingSelectedPicksTheFirstSurvivorToItsRight() throws {
+        try store.select(.title("B"), in: "main")
+        #expect(try picture(store.remove([.title("C"), .title("B")], from: "main")) == ["A", "*D", "E"])
+    }
+
+    @Test func referencesAreResolvedBeforeAnyRemoval() throws {
+        // Index 1 and 2 name B and C as the set stands now, not after removing one.
+        #expect(try picture(store.remove([.index(1), .index(2)], from: "main")) == ["*A", "D", "E"])
+    }
+
+    @Test func aTabNamedTwiceIsRemovedOnce() throws {
+        #expect(try picture(store.remove([.index(1), .title("B"), .index(-4)], from: "main")) == ["*A", "C", "D", "E"])
+    }
+
+    @Test func removingEveryTabLeavesAnEmptySetWithNoSelection() throws {
+        let set = try store.remove((0..<5).map(TabRef.index), from: "main")
+        #expect(set.tabs.isEmpty)
+        #expect(set.selectedIndex == nil)
+        #expect(set.lastSelectedIndex == 0)
+        #expect(try picture(store.add(["N"], to: "main")) == ["*N"])
+    }
+
+    @Test func aFailingRemoveRemovesNothing() throws {
+        let before = try store.tabSet(named: "main")
+        #expect(failure { () throws(TabStoreError) in try store.remove([.index(0), .index(9)], from: "main") }
+            == .indexOutOfRange(index: 9, count: 5, set: "main"))
+        #expect(try store.tabSet(named: "main") == before)
+    }
+
+    @Test func movingKeepsTheSelectionOnTheSameTab() throws {
+        try store.select(.title("B"), in: "main")
+        #expect(try picture(store.move(.title("B"), to: -1, in: "main")) == ["A", "C", "D", "E", "*B"])
+        #expect(try picture(store.move(.index(-1), to: 0, in: "main")) == ["*B", "A", "C", "D", "E"])
+        #expect(try picture(store.move(.title("D"), to: 1, in: "main")) == ["*B", "D", "A", "C", "E"])
+        #expect(try store.selectedTab(in: "main").index == 0)
+    }
+
+    @Test func moveOutOfRangeFails() throws {
+        #expect(failure { () throws(TabStoreError) in try store.move(.index(0), to: 5, in: "main") }
+            == .indexOutOfRange(index: 5, count: 5, set: "main"))
+        #expect(try state() == ["*A", "B", "C", "D", "E"])
+    }
+
+    @Test func movingToTheSamePlaceChangesNothing() throws {
+        let before = try store.tabSet(named: "main")
+        #expect(try store.move(.index(2), to: 2, in: "main") == before)
+    }
+
+    @Test func renameKeepsPositionAndSelection() throws {
+        #expect(try picture(store.rename(.index(0), to: "Home", in: "main")) == ["*Home", "B", "C", "D", "E"])
+        #expect(failure { () throws(TabStoreError) in try store.rename(.index(1), to: "C", in: "main") }
+            == .duplicateTitle(title: "C", set: "main"))
+        #expect(failure { () throws(TabStoreError) in try store.rename(.index(1), to: "", in: "main") }
+            == .invalidTitle(title: "", problem: .empty))
+    }
+
+    @Test func replacingTheTabListKeepsTheSelectedTitleWhenStillThere() throws {
+        try store.select(.title("C"), in: "main")
+        #expect(try picture(store.replaceTabs(of: "main", with: ["X", "C", "Y"])) == ["X", "*C", "Y"])
+        #expect(try picture(store.replaceTabs(of: "main", with: ["P", "Q"])) == ["*P", "Q"])
+        #expect(try store.replaceTabs(of: "main", with: []).selectedIndex == nil)
+    }
+
+    @Test func everyMutationGrowsTheRevision() throws {
+        var revisions = [try store.tabSet(named: "main").revision]
+        try store.add(["F"], to: "main")
+        revisions.append(try store.tabSet(named: "main").revision)
+        try store.select(.index(1), in: "main")
+        revisions.append(try store.tabSet(named: "main").revision)
+        try store.move(.index(0), to: 3, in: "main")
+        revisions.append(try store.tabSet(named: "main").revision)
+        try store.rename(.index(0), to: "Renamed", in: "main")
+        revisions.append(try store.tabSet(named: "main").revision)
+        try store.remove([.index(0)], from: "main")
+        revisions.append(try store.tabSet(named: "main").revision)
+        try store.replaceTabs(of: "main", with: ["Z"])
+        revisions.append(try store.tabSet(named: "main").revision)
+        try store.renameSet("main", to: "other")
+        revisions.append(try store.tabSet(named: "other").revision)
+        #expect(revisions == Array(1...8))
+    }
+
+    @Test func setsCanBeRenamedAndRemoved() throws {
+        try store.add(["x"], to: "second")
+        #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "second") } == .setAlreadyExists(set: "second"))
+        try store.renameSet("main", to: "first")
+        #expect(try store.tabSets().map(\.name) == ["first", "second"])
+        try store.removeSet("first")
+        #expect(try store.tabSets().map(\.name) == ["second"])
+        #expect(failure { () throws(TabStoreError) in try store.removeSet("first") } == .setNotFound(set: "first"))
+        #expect(failure { () throws(TabStoreError) in try store.tabSet(named: "first") } == .setNotFound(set: "first"))
+    }
+
+    @Test func listSummarisesEverySetByName() throws {
+        try store.add([], to: "empty")
+        try store.select(.index(3), in: "main")
+        #expect(try store.tabSets() == [
+            TabSetSummary(name: "empty", tabCount: 0, selectedIndex: nil, selectedTitle: nil, revision: 1),
+            TabSetSummary(name: "main", tabCount: 5, selectedIndex: 3, selectedTitle: "D", revision: 2),
+        ])
+    }
+
+    @Test func invalidSetNamesAreRefused() throws {
+        #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "") } == .invalidSetName(name: "", problem: .empty))
+        #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "a\u{7F}") }
+            == .invalidSetName(name: "a\u{7F}", problem: .controlCharacter(scalar: 0x7F)))
+        #expect(try store.tabSets().map(\.name) == ["main"])
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+@testable import Store
+
+/// A fresh folder for one test's database files, removed when the test ends.
+final class TemporaryFolder {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "tabstore-tests-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A path inside the folder.
+    func file(_ name: String = "tabs.sqlite") -> String { path + "/" + name }
+}
+
+/// The titles of a set in order, with `*` before the selected one: a whole state in one value.
+func picture(_ set: TabSet) -> [String] {
+    set.tabs.map { ($0.isSelected ? "*" : "") + $0.title }
+}
+
+/// The error a throwing call threw, or nil when it returned.
+func thrownError<T>(_ body: () throws(TabStoreError) -> T) -> TabStoreError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// The bytes of a file, to prove a failed call left it untouched.
+func contents(_ path: String) -> Data? {
+    FileManager.default.contents(atPath: path)
+}
