@@ -79,10 +79,7 @@ public final class TabStore: Sendable {
         } catch .cannotOpen where database.isReadOnly {
             // A WAL database on a read-only file system cannot create its -shm file.
             // Read it as immutable instead: nobody can be writing to it anyway.
-            database = try Database(
-                path: immutableURI(path),
-                flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
-            )
+            database = try Database(path: path, uri: immutableURI(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
             schema = try database.schemaState()
         }
         try schema.check(path: path)

@@ -10,9 +10,10 @@ final class Database {
     private var statements: [String: Statement] = [:]
 
     /// Opens (or creates) the file at `path`; `:memory:` gives a private in-memory database.
-    init(path: String, flags: Int32) throws(TabStoreError) {
+    /// With `uri` (and `SQLITE_OPEN_URI`), opens that instead but names `path` in errors.
+    init(path: String, uri: String? = nil, flags: Int32) throws(TabStoreError) {
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+        let code = sqlite3_open_v2(uri ?? path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
             // SQLite hands back a handle even when opening fails; it must still be closed.
             let error = SQLiteError(database: handle, code: code)

@@ -1,0 +1,77 @@
+import Testing
+@testable import Store
+
+/// A full disk and a read-only file system: the store says so, and loses nothing.
+@Suite struct FileSystemFailureTests {
+    @Test func fullDiskFailsWithDiskFullAndKeepsEveryAcknowledgedWrite() throws {
+        let mount: TemporaryMount
+        switch TemporaryMount.tmpfs(kilobytes: 512) {
+        case let .success(mounted): mount = mounted
+        case let .failure(reason): print("skipped: \(reason)"); return
+        }
+        let path = mount.path + "/tabs.sqlite"
+        var acknowledged: [String] = []
+        var failure: TabStoreError?
+        var refused = ""
+        do {
+            let store = try TabStore(path: path)
+            for index in 0..<10_000 {
+                let title = "\(index)-" + String(repeating: "탭", count: 100)
+                do {
+                    try store.add([title], to: "big")
+                    acknowledged.append(title)
+                } catch {
+                    failure = error
+                    refused = title
+                    break
+                }
+            }
+            // Still full: the same write fails the same way, and reads still work.
+            #expect(thrownError { () throws(TabStoreError) in try store.add([refused], to: "big") } == .diskFull(path: path))
+            #expect(try store.tabSet(named: "big").tabs.map(\.title) == acknowledged)
+        }
+        #expect(failure == .diskFull(path: path))
+        #expect(!acknowledged.isEmpty)
+        let reopened = try TabStore(path: path)
+        #expect(try reopened.tabSet(named: "big").tabs.map(\.title) == acknowledged)
+        #expect(try reopened.info().quickCheck == "ok")
+    }
+
+    @Test func readOnlyFileSystemServesReadsAndRefusesWrites() throws {
+        let mount: TemporaryMount
+        switch TemporaryMount.tmpfs(kilobytes: 1024) {
+        case let .success(mounted): mount = mounted
+        case let .failure(reason): print("skipped: \(reason)"); return
+        }
+        let path = mount.path + "/tabs.sqlite"
+        do {
+            let store = try TabStore(path: path)
+            try store.add(["Home", "Reviews"], to: "main")
+            try store.select(.index(1), in: "main")
+        }
+        #expect(mount.remountReadOnly())
+        let before = contents(path)
+        let store = try TabStore(path: path)
+        #expect(try picture(store.tabSet(named: "main")) == ["Home", "*Reviews"])
+        #expect(try store.selectedTab(in: "main").index == 1)
+        #expect(try store.export().sets.count == 1)
+        #expect(try store.info().quickCheck == "ok")
+        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "main") } == .readOnly(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "main") } == .readOnly(path: path))
+        #expect(contents(path) == before)
+    }
+
+    @Test func newDatabaseOnReadOnlyFileSystemCannotBeCreated() throws {
+        let mount: TemporaryMount
+        switch TemporaryMount.tmpfs(kilobytes: 64) {
+        case let .success(mounted): mount = mounted
+        case let .failure(reason): print("skipped: \(reason)"); return
+        }
+        #expect(mount.remountReadOnly())
+        let path = mount.path + "/tabs.sqlite"
+        guard case .cannotOpen(path, _)? = thrownError({ () throws(TabStoreError) in try TabStore(path: path) }) else {
+            Issue.record("expected cannotOpen")
+            return
+        }
+    }
+}
