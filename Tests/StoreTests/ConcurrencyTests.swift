@@ -19,6 +19,21 @@ import Testing
         try hammer(stores: stores, threads: 8)
     }
 
+    @Test func eightConnectionsCreateOneNewFileAtOnce() throws {
+        let path = folder.file()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            do {
+                let store = try TabStore(path: path)
+                try store.add(["t\(thread)"], to: "s\(thread % 2)")
+            } catch {
+                Issue.record("thread \(thread): \(error)")
+            }
+        }
+        let store = try TabStore(path: path)
+        #expect(try store.tabSets().map(\.tabCount) == [4, 4])
+        #expect(try store.info().schemaVersion == Migration.latestVersion)
+    }
+
     /// Each thread adds its own tabs to a shared set and selects among them.
     private func hammer(stores: [TabStore], threads: Int, rounds: Int = 40) throws {
         try stores[0].add(["start"], to: "shared")
