@@ -9,6 +9,15 @@ struct SetRecord {
     let selected: TabRecord?
 }
 
+extension SetRecord {
+    /// Optimistic concurrency: refuses to write over a set someone else changed.
+    func require(revision expected: Int?) throws(TabStoreError) {
+        if let expected, expected != revision {
+            throw .revisionMismatch(set: name, expected: expected, actual: revision)
+        }
+    }
+}
+
 /// A `tab` row; `position` is its 0-based index in the set.
 struct TabRecord: Equatable {
     let id: Int
@@ -34,8 +43,10 @@ extension Database {
         }
     }
 
-    func requireSet(named name: String) throws(TabStoreError) -> SetRecord {
+    /// The set, which must exist and, when `revision` is given, be at that revision.
+    func requireSet(named name: String, ifRevision revision: Int? = nil) throws(TabStoreError) -> SetRecord {
         guard let record = try setRecord(named: name) else { throw .setNotFound(set: name) }
+        try record.require(revision: revision)
         return record
     }
 
@@ -46,9 +57,11 @@ extension Database {
         return SetRecord(id: lastInsertedID, name: name, revision: 0, selected: nil)
     }
 
-    func setOrNew(named name: String) throws(TabStoreError) -> SetRecord {
-        if let existing = try setRecord(named: name) { return existing }
-        return try createSet(named: name)
+    /// The set, created when missing (a missing set counts as revision 0).
+    func setOrNew(named name: String, ifRevision revision: Int? = nil) throws(TabStoreError) -> SetRecord {
+        guard let set = try setRecord(named: name) else { return try createSet(named: name) }
+        try set.require(revision: revision)
+        return set
     }
 
     /// Positions are contiguous, so the count is the last position + 1: an index
@@ -119,12 +132,14 @@ extension Database {
         )
     }
 
-    /// Records a change: the revision grows and the selection is set (nil: no tab).
-    func commitChange(to set: SetRecord, selectedTabID: Int?) throws(TabStoreError) {
+    /// Records a change: the revision grows, the selection is set (nil: no tab) and
+    /// the event goes into the journal.
+    func commitChange(to set: SetRecord, selectedTabID: Int?, event: TabEvent) throws(TabStoreError) {
         try execute(
             "UPDATE tab_set SET revision = revision + 1, selected_tab_id = ? WHERE id = ?",
             selectedTabID.map(SQLValue.int) ?? .null, .int(set.id)
         )
+        try record(event, set: set.name, revision: set.revision + 1)
     }
 
     var lastInsertedID: Int { Int(sqlite3_last_insert_rowid(handle)) }

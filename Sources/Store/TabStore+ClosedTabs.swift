@@ -7,19 +7,20 @@ extension TabStore {
     /// - Throws: `TabStoreError.setNotFound`, `.noClosedTabs`, `.duplicateTitle` when a
     ///   tab with that title has been added since.
     @discardableResult
-    public func reopen(in setName: String) throws(TabStoreError) -> TabSet {
+    public func reopen(in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSet {
         try writing { database throws(TabStoreError) in
-            let set = try database.requireSet(named: setName)
+            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             guard let closed = try database.firstRow(
                 "SELECT id, title, position, was_selected FROM closed_tab WHERE set_id = ? ORDER BY id DESC LIMIT 1",
                 .int(set.id), row: { row in (id: row.int(0), title: row.text(1), position: row.int(2), wasSelected: row.int(3) != 0) }
             ) else { throw .noClosedTabs(set: setName) }
             try database.requireDistinct([closed.title], in: set)
-            let count = try database.tabCount(inSet: set.id)
-            let ids = try database.insertTabs([closed.title], at: min(closed.position, count), inSet: set.id)
+            let position = min(closed.position, try database.tabCount(inSet: set.id))
+            let ids = try database.insertTabs([closed.title], at: position, inSet: set.id)
             try database.execute("DELETE FROM closed_tab WHERE id = ?", .int(closed.id))
-            let selected = closed.wasSelected || set.selected == nil ? ids.first : set.selected?.id
-            try database.commitChange(to: set, selectedTabID: selected)
+            let reselect = closed.wasSelected || set.selected == nil
+            let event = TabEvent.reopened(TabUpdate(index: position, tab: Tab(title: closed.title, isSelected: reselect)))
+            try database.commitChange(to: set, selectedTabID: reselect ? ids.first : set.selected?.id, event: event)
             return try database.loadTabSet(named: setName)
         }
     }

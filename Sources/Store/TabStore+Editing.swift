@@ -11,21 +11,27 @@ extension TabStore {
     /// ```
     /// - Parameter index: where the first new tab goes, `0...count`; negative counts from
     ///   the end, so `-1` appends (the default).
+    /// - Parameter ifRevision: when given, the call fails with `.revisionMismatch` unless
+    ///   the set is at that revision (a missing set is at 0): optimistic concurrency.
     /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`,
-    ///   `.insertionIndexOutOfRange`, or a database error.
+    ///   `.insertionIndexOutOfRange`, `.revisionMismatch`, or a database error.
     @discardableResult
-    public func add(_ titles: [String], to setName: String, at index: Int = -1) throws(TabStoreError) -> TabSet {
+    public func add(
+        _ titles: [String], to setName: String, at index: Int = -1, ifRevision: Int? = nil
+    ) throws(TabStoreError) -> TabSet {
         try writing { database throws(TabStoreError) in
             for title in titles { try validTitle(title) }
-            let set = try database.setOrNew(named: setName)
+            let existed = try database.setRecord(named: setName) != nil
+            let set = try database.setOrNew(named: setName, ifRevision: ifRevision)
             try database.requireDistinct(titles, in: set)
             let count = try database.tabCount(inSet: set.id)
             guard let position = insertionPosition(index, count: count) else {
                 throw .insertionIndexOutOfRange(index: index, count: count, set: setName)
             }
+            if existed && titles.isEmpty { return try database.loadTabSet(named: setName) }
             let ids = try database.insertTabs(titles, at: position, inSet: set.id)
             let selected = set.selected?.id ?? ids.first
-            try database.commitChange(to: set, selectedTabID: selected)
+            try database.commitChange(to: set, selectedTabID: selected, event: .added(titles: titles, index: position))
             return try database.loadTabSet(named: setName)
         }
     }
@@ -34,39 +40,48 @@ extension TabStore {
     /// returns a reselection (`updates` empty): still an event for the caller.
     ///
     /// - Returns: the documents' update pairs: the old tab, now deselected, then the new one.
-    /// - Throws: `TabStoreError.setNotFound`, `.emptySet`, `.tabNotFound`, `.indexOutOfRange`.
+    /// - Throws: `TabStoreError.setNotFound`, `.emptySet`, `.tabNotFound`, `.indexOutOfRange`,
+    ///   `.revisionMismatch`.
     @discardableResult
-    public func select(_ ref: TabRef, in setName: String) throws(TabStoreError) -> SelectionChange {
-        try writing { database throws(TabStoreError) in
-            let set = try database.requireSet(named: setName)
+    public func select(_ ref: TabRef, in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> SelectionChange {
+        let change = try writing { database throws(TabStoreError) in
+            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             guard let old = set.selected else { throw .emptySet(set: setName) }
             let new = try database.resolve(ref, in: set)
-            var updates: [TabUpdate] = []
-            var revision = set.revision
-            if new.id != old.id {
-                try database.commitChange(to: set, selectedTabID: new.id)
-                revision += 1
-                updates = [
-                    TabUpdate(index: old.position, tab: Tab(title: old.title, isSelected: false)),
-                    TabUpdate(index: new.position, tab: Tab(title: new.title, isSelected: true)),
-                ]
+            let selectedTab = Tab(title: new.title, isSelected: true)
+            guard new.id != old.id else {
+                return SelectionChange(
+                    setName: setName, previousIndex: old.position, selectedIndex: new.position,
+                    selectedTab: selectedTab, updates: [], revision: set.revision
+                )
             }
+            let updates = [
+                TabUpdate(index: old.position, tab: Tab(title: old.title, isSelected: false)),
+                TabUpdate(index: new.position, tab: selectedTab),
+            ]
+            try database.commitChange(to: set, selectedTabID: new.id, event: .selectionChanged(updates))
             return SelectionChange(
                 setName: setName, previousIndex: old.position, selectedIndex: new.position,
-                selectedTab: Tab(title: new.title, isSelected: true), updates: updates, revision: revision
+                selectedTab: selectedTab, updates: updates, revision: set.revision + 1
             )
         }
+        if change.isReselection {
+            // Nothing was written, so nothing is journaled: only this process's observers hear it.
+            let event = TabEvent.reselected(TabUpdate(index: change.selectedIndex, tab: change.selectedTab))
+            hub.publish(store: self, local: [TabChange(setName: setName, revision: change.revision, event: event, timestamp: currentTimestamp())])
+        }
+        return change
     }
 
     /// Removes tabs; all references are resolved before anything is removed, and a tab
     /// named twice is removed once. When the selected tab goes, its right neighbour is
     /// selected, or the new last tab when it was last.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`.
+    /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
-    public func remove(_ refs: [TabRef], from setName: String) throws(TabStoreError) -> TabSet {
+    public func remove(_ refs: [TabRef], from setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSet {
         try writing { database throws(TabStoreError) in
-            let set = try database.requireSet(named: setName)
+            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             var removed: [TabRecord] = []
             for ref in refs {
                 let tab = try database.resolve(ref, in: set)
@@ -86,7 +101,10 @@ extension TabStore {
                 let shifted = selected.position - removed.filter { $0.position < selected.position }.count
                 selectedID = count == 0 ? nil : try database.tab(at: min(shifted, count - 1), inSet: set.id)?.id
             }
-            try database.commitChange(to: set, selectedTabID: selectedID)
+            let event = TabEvent.removed(removed.sorted { $0.position < $1.position }.map { tab in
+                TabUpdate(index: tab.position, tab: Tab(title: tab.title, isSelected: tab.id == set.selected?.id))
+            })
+            try database.commitChange(to: set, selectedTabID: selectedID, event: event)
             return try database.loadTabSet(named: setName)
         }
     }
@@ -94,11 +112,13 @@ extension TabStore {
     /// Moves a tab so that it ends at index `destination` (negative counts from the end).
     /// The selection stays on the same tab.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`.
+    /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
-    public func move(_ ref: TabRef, to destination: Int, in setName: String) throws(TabStoreError) -> TabSet {
+    public func move(
+        _ ref: TabRef, to destination: Int, in setName: String, ifRevision: Int? = nil
+    ) throws(TabStoreError) -> TabSet {
         try writing { database throws(TabStoreError) in
-            let set = try database.requireSet(named: setName)
+            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             let tab = try database.resolve(ref, in: set)
             let count = try database.tabCount(inSet: set.id)
             let target = destination < 0 ? destination + count : destination
@@ -112,7 +132,8 @@ extension TabStore {
                     try database.shiftPositions(inSet: set.id, from: target, through: tab.position - 1, by: 1)
                 }
                 try database.execute("UPDATE tab SET position = ? WHERE id = ?", .int(target), .int(tab.id))
-                try database.commitChange(to: set, selectedTabID: set.selected?.id)
+                let event = TabEvent.moved(title: tab.title, from: tab.position, to: target)
+                try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
             }
             return try database.loadTabSet(named: setName)
         }
@@ -121,17 +142,20 @@ extension TabStore {
     /// Gives a tab a new title; renaming to the same title changes nothing.
     ///
     /// - Throws: `TabStoreError.invalidTitle`, `.duplicateTitle`, `.setNotFound`,
-    ///   `.tabNotFound`, `.indexOutOfRange`.
+    ///   `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
-    public func rename(_ ref: TabRef, to newTitle: String, in setName: String) throws(TabStoreError) -> TabSet {
+    public func rename(
+        _ ref: TabRef, to newTitle: String, in setName: String, ifRevision: Int? = nil
+    ) throws(TabStoreError) -> TabSet {
         try writing { database throws(TabStoreError) in
             try validTitle(newTitle)
-            let set = try database.requireSet(named: setName)
+            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             let tab = try database.resolve(ref, in: set)
             if !tab.title.utf8.elementsEqual(newTitle.utf8) {
                 try database.requireDistinct([newTitle], in: set)
                 try database.execute("UPDATE tab SET title = ? WHERE id = ?", .text(newTitle), .int(tab.id))
-                try database.commitChange(to: set, selectedTabID: set.selected?.id)
+                let event = TabEvent.renamed(index: tab.position, from: tab.title, to: newTitle)
+                try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
             }
             return try database.loadTabSet(named: setName)
         }
@@ -141,11 +165,11 @@ extension TabStore {
     /// when missing. The selected title stays selected when it is still there, else
     /// the first tab is.
     ///
-    /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`.
+    /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.revisionMismatch`.
     @discardableResult
-    public func replaceTabs(of setName: String, with titles: [String]) throws(TabStoreError) -> TabSet {
+    public func replaceTabs(of setName: String, with titles: [String], ifRevision: Int? = nil) throws(TabStoreError) -> TabSet {
         try writing { database throws(TabStoreError) in
-            let set = try database.setOrNew(named: setName)
+            let set = try database.setOrNew(named: setName, ifRevision: ifRevision)
             let keep = set.selected.flatMap { old in titles.firstIndex { $0.utf8.elementsEqual(old.title.utf8) } }
             try database.replaceTabs(of: set, with: titles, selecting: keep ?? 0)
             return try database.loadTabSet(named: setName)
@@ -154,32 +178,37 @@ extension TabStore {
 
     /// Renames a whole set.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.setAlreadyExists`, `.invalidSetName`.
-    public func renameSet(_ setName: String, to newName: String) throws(TabStoreError) {
+    /// - Throws: `TabStoreError.setNotFound`, `.setAlreadyExists`, `.invalidSetName`, `.revisionMismatch`.
+    public func renameSet(_ setName: String, to newName: String, ifRevision: Int? = nil) throws(TabStoreError) {
         try writing { database throws(TabStoreError) in
             try validSetName(newName)
-            let set = try database.requireSet(named: setName)
+            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             guard !setName.utf8.elementsEqual(newName.utf8) else { return }
             if try database.setRecord(named: newName) != nil { throw .setAlreadyExists(set: newName) }
-            try database.execute("UPDATE tab_set SET name = ?, revision = revision + 1 WHERE id = ?", .text(newName), .int(set.id))
+            try database.execute("UPDATE tab_set SET name = ? WHERE id = ?", .text(newName), .int(set.id))
+            try database.commitChange(to: set, selectedTabID: set.selected?.id, event: .setRenamed(from: setName, to: newName))
         }
     }
 
     /// Deletes a set with all its tabs.
     ///
-    /// - Throws: `TabStoreError.setNotFound`.
-    public func removeSet(_ setName: String) throws(TabStoreError) {
+    /// - Throws: `TabStoreError.setNotFound`, `.revisionMismatch`.
+    public func removeSet(_ setName: String, ifRevision: Int? = nil) throws(TabStoreError) {
         try writing { database throws(TabStoreError) in
-            let set = try database.requireSet(named: setName)
+            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             try database.execute("DELETE FROM tab_set WHERE id = ?", .int(set.id))
+            try database.record(.setRemoved, set: setName, revision: set.revision + 1)
         }
     }
 
-    /// Runs `body` in a write transaction on the connection.
+    /// Runs `body` in a write transaction on the connection, then tells this store's
+    /// observers what it committed.
     func writing<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        try withDatabase { database throws(TabStoreError) in
+        let result = try withDatabase { database throws(TabStoreError) in
             try database.writeTransaction { () throws(TabStoreError) in try body(database) }
         }
+        hub.publish(store: self)
+        return result
     }
 }
 
@@ -224,6 +253,7 @@ extension Database {
         try execute("DELETE FROM tab WHERE set_id = ?", .int(set.id))
         try requireDistinct(titles, in: set)
         let ids = try insertTabs(titles, at: 0, inSet: set.id)
-        try commitChange(to: set, selectedTabID: ids.indices.contains(selectedIndex) ? ids[selectedIndex] : ids.first)
+        let selected = ids.indices.contains(selectedIndex) ? ids[selectedIndex] : ids.first
+        try commitChange(to: set, selectedTabID: selected, event: .replaced(tabCount: titles.count))
     }
 }

@@ -32,11 +32,20 @@ public final class TabStore: Sendable {
         public var busyTimeout: Duration
         /// How many removed tabs each set remembers for `reopen`.
         public var closedTabLimit: Int
+        /// How often observers look for changes made by other connections and processes
+        /// (one `PRAGMA data_version` read; the journal is read only when it moved).
+        public var changePollInterval: Duration
 
-        public init(durability: Durability = .full, busyTimeout: Duration = .seconds(5), closedTabLimit: Int = 25) {
+        public init(
+            durability: Durability = .full,
+            busyTimeout: Duration = .seconds(5),
+            closedTabLimit: Int = 25,
+            changePollInterval: Duration = .milliseconds(50)
+        ) {
             self.durability = durability
             self.busyTimeout = busyTimeout
             self.closedTabLimit = closedTabLimit
+            self.changePollInterval = changePollInterval
         }
     }
 
@@ -44,6 +53,7 @@ public final class TabStore: Sendable {
     public let path: String
     let options: Options
     private let database: Mutex<Database>
+    let hub = ChangeHub()
 
     /// Opens the database at `path`, creating it (but not its folder) when missing, and
     /// brings its schema up to date.

@@ -15,6 +15,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidSetName(name: String, problem: NameProblem)
     /// `select` and `restore` need a tab to work on.
     case emptySet(set: String)
+    /// A write made with `ifRevision:` found the set at another revision.
+    case revisionMismatch(set: String, expected: Int, actual: Int)
     /// `reopen` found no removed tab to bring back.
     case noClosedTabs(set: String)
     /// An import document that is not the export format.
@@ -45,7 +47,7 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isDatabaseProblem: Bool {
         switch self {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .indexOutOfRange, .insertionIndexOutOfRange,
-             .duplicateTitle, .invalidTitle, .invalidSetName, .emptySet, .noClosedTabs, .invalidDocument:
+             .duplicateTitle, .invalidTitle, .invalidSetName, .emptySet, .revisionMismatch, .noClosedTabs, .invalidDocument:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
              .cannotOpen, .sqlite:
@@ -74,6 +76,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "invalid set name \(quoted(name)): \(problem)"
         case let .emptySet(set):
             return "set \(quoted(set)) has no tabs"
+        case let .revisionMismatch(set, expected, actual):
+            return "set \(quoted(set)) changed since revision \(expected) (now \(actual))"
         case let .noClosedTabs(set):
             return "set \(quoted(set)) has no removed tab to reopen"
         case let .invalidDocument(reason):

@@ -1,0 +1,38 @@
+/// One change to a tab set, as observers and `history` see it.
+public struct TabChange: Sendable, Hashable {
+    /// The set's name when the change happened (for `.setRenamed`, the old name).
+    public let setName: String
+    /// The set's revision after the change (unchanged for a reselection).
+    public let revision: Int
+    public let event: TabEvent
+    /// When the change was committed: milliseconds since 1970-01-01 UTC.
+    public let timestamp: Int
+
+    public init(setName: String, revision: Int, event: TabEvent, timestamp: Int) {
+        self.setName = setName
+        self.revision = revision
+        self.event = event
+        self.timestamp = timestamp
+    }
+}
+
+/// What happened to a set. Indices are as they stood at the time of the change.
+public enum TabEvent: Sendable, Hashable {
+    /// Tabs inserted, the first at `index`.
+    case added(titles: [String], index: Int)
+    /// Tabs removed, at their indices before the removal.
+    case removed([TabUpdate])
+    case moved(title: String, from: Int, to: Int)
+    case renamed(index: Int, from: String, to: String)
+    /// The documents' update pairs: the old tab deselected, then the new one selected.
+    case selectionChanged([TabUpdate])
+    /// The selected tab was selected again: an event without a change. Seen only by
+    /// observers in the process that made it, since it writes nothing.
+    case reselected(TabUpdate)
+    /// The whole tab list was replaced (`replaceTabs`, an import); reload the set.
+    case replaced(tabCount: Int)
+    /// A removed tab came back.
+    case reopened(TabUpdate)
+    case setRenamed(from: String, to: String)
+    case setRemoved
+}

@@ -1,0 +1,138 @@
+import Testing
+@testable import Store
+
+/// Observers hear every change, in order, from this store and from other connections.
+@Suite struct ObservationTests {
+    let folder = TemporaryFolder()
+    let options = TabStore.Options(durability: .normal, changePollInterval: .milliseconds(10))
+
+    /// The script both tests run, and the events it must produce.
+    private func runScript(on store: TabStore) throws {
+        try store.add(["Home", "All menu", "Reviews"], to: "main")
+        try store.select(.index(2), in: "main")
+        try store.move(.title("Reviews"), to: 0, in: "main")
+        try store.rename(.index(1), to: "Start", in: "main")
+        try store.add(["other"], to: "elsewhere")
+        try store.remove([.title("Reviews")], from: "main")
+        try store.reopen(in: "main")
+        try store.renameSet("main", to: "renamed")
+        try store.select(.index(-1), in: "renamed")
+        try store.removeSet("renamed")
+    }
+
+    private let scriptEvents: [TabEvent] = [
+        .added(titles: ["Home", "All menu", "Reviews"], index: 0),
+        .selectionChanged([
+            TabUpdate(index: 0, tab: Tab(title: "Home", isSelected: false)),
+            TabUpdate(index: 2, tab: Tab(title: "Reviews", isSelected: true)),
+        ]),
+        .moved(title: "Reviews", from: 2, to: 0),
+        .renamed(index: 1, from: "Home", to: "Start"),
+        .removed([TabUpdate(index: 0, tab: Tab(title: "Reviews", isSelected: true))]),
+        .reopened(TabUpdate(index: 0, tab: Tab(title: "Reviews", isSelected: true))),
+        .setRenamed(from: "main", to: "renamed"),
+        .selectionChanged([
+            TabUpdate(index: 0, tab: Tab(title: "Reviews", isSelected: false)),
+            TabUpdate(index: 2, tab: Tab(title: "All menu", isSelected: true)),
+        ]),
+        .setRemoved,
+    ]
+
+    @Test func observerInTheSameStoreGetsEveryEventInOrder() async throws {
+        let store = try TabStore(path: folder.file(), options: options)
+        let changes = store.changes(in: "main")
+        try runScript(on: store)
+        let received = try await first(scriptEvents.count, of: changes)
+        #expect(received.map(\.event) == scriptEvents)
+        #expect(received.map(\.revision) == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        #expect(received.map(\.setName) == Array(repeating: "main", count: 7) + ["renamed", "renamed"])
+    }
+
+    @Test func observerSeesChangesMadeByAnotherConnection() async throws {
+        let path = folder.file()
+        let observing = try TabStore(path: path, options: options)
+        let writing = try TabStore(path: path, options: options)
+        let changes = observing.changes(in: "main")
+        try runScript(on: writing)
+        #expect(try await first(scriptEvents.count, of: changes).map(\.event) == scriptEvents)
+    }
+
+    @Test func reselectionIsAnEventForObserversInTheSameStore() async throws {
+        let store = try TabStore(path: folder.file(), options: options)
+        try store.add(["A", "B"], to: "main")
+        let changes = store.changes()
+        try store.select(.index(0), in: "main")
+        try store.select(.index(1), in: "main")
+        let received = try await first(2, of: changes)
+        #expect(received.map(\.event) == [
+            .reselected(TabUpdate(index: 0, tab: Tab(title: "A", isSelected: true))),
+            .selectionChanged([
+                TabUpdate(index: 0, tab: Tab(title: "A", isSelected: false)),
+                TabUpdate(index: 1, tab: Tab(title: "B", isSelected: true)),
+            ]),
+        ])
+        #expect(received.map(\.revision) == [1, 2])
+    }
+
+    @Test func everyObserverGetsEveryEvent() async throws {
+        let store = try TabStore(path: folder.file(), options: options)
+        let one = store.changes(in: "main")
+        let two = store.changes()
+        try store.add(["A"], to: "main")
+        try store.add(["B"], to: "side")
+        try store.add(["C"], to: "main")
+        #expect(try await first(2, of: one).map(\.event) == [.added(titles: ["A"], index: 0), .added(titles: ["C"], index: 1)])
+        #expect(try await first(3, of: two).map(\.setName) == ["main", "side", "main"])
+    }
+
+    @Test func historyListsTheJournalNewestFirst() throws {
+        let store = try TabStore(path: folder.file(), options: options)
+        try runScript(on: store)
+        try store.add(["x"], to: "main")
+        let history = try store.history(of: "main", limit: 3)
+        #expect(history.map(\.event) == [.added(titles: ["x"], index: 0), scriptEvents[6], scriptEvents[5]])
+        #expect(history.map(\.revision) == [1, 7, 6])
+        #expect(history.allSatisfy { $0.timestamp > 1_700_000_000_000 })
+    }
+
+    @Test func staleRevisionIsRefusedAndCurrentOneAccepted() throws {
+        let store = try TabStore.inMemory()
+        let set = try store.add(["A", "B"], to: "main")
+        try store.select(.index(1), in: "main", ifRevision: set.revision)
+        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "main", ifRevision: set.revision) }
+            == .revisionMismatch(set: "main", expected: 1, actual: 2))
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["C"], to: "main", ifRevision: 0) }
+            == .revisionMismatch(set: "main", expected: 0, actual: 2))
+        #expect(try picture(store.tabSet(named: "main")) == ["A", "*B"])
+        #expect(try store.add(["N"], to: "new", ifRevision: 0).revision == 1)
+        #expect(TabStoreError.revisionMismatch(set: "main", expected: 1, actual: 2).description
+            == #"set "main" changed since revision 1 (now 2)"#)
+    }
+}
+
+/// The first `count` changes of `stream`, or a failure after five seconds.
+func first(_ count: Int, of stream: AsyncStream<TabChange>) async throws -> [TabChange] {
+    try await withThrowingTaskGroup(of: [TabChange]?.self) { group in
+        group.addTask {
+            var received: [TabChange] = []
+            for await change in stream {
+                received.append(change)
+                if received.count == count { break }
+            }
+            return received
+        }
+        group.addTask {
+            try await Task.sleep(for: .seconds(5))
+            return nil
+        }
+        let result = try await group.next() ?? nil
+        group.cancelAll()
+        guard let result else { throw TimedOut(expected: count) }
+        return result
+    }
+}
+
+struct TimedOut: Error, CustomStringConvertible {
+    let expected: Int
+    var description: String { "fewer than \(expected) changes arrived within 5 s" }
+}
