@@ -31,6 +31,6 @@ let package = Package(
             dependencies: ["Store"]
         ),
         .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite"]),
-        .testTarget(name: "CLITests", dependencies: ["Store"]),
+        .testTarget(name: "CLITests", dependencies: ["Store", "CLI"]),
     ]
 )

@@ -23,7 +23,7 @@ struct ParsedArguments: Sendable, Equatable {
     var values: [String: [ArgumentValue]] = [:]
     var options: [String: OptionValue] = [:]
 
-    func text(_ name: String) throws(UsageError) -> String {
+    func text(_ name: String) throws(CLIError) -> String {
         guard case let .text(text)? = values[name]?.first else { throw missing(name) }
         return text
     }
@@ -40,7 +40,7 @@ struct ParsedArguments: Sendable, Equatable {
         }
     }
 
-    func tab(_ name: String) throws(UsageError) -> TabRef {
+    func tab(_ name: String) throws(CLIError) -> TabRef {
         guard case let .tab(ref)? = values[name]?.first else { throw missing(name) }
         return ref
     }
@@ -52,7 +52,7 @@ struct ParsedArguments: Sendable, Equatable {
         }
     }
 
-    func integer(_ name: String) throws(UsageError) -> Int {
+    func integer(_ name: String) throws(CLIError) -> Int {
         guard case let .integer(integer)? = values[name]?.first else { throw missing(name) }
         return integer
     }
@@ -71,7 +71,7 @@ struct ParsedArguments: Sendable, Equatable {
         return text
     }
 
-    private func missing(_ name: String) -> UsageError {
-        UsageError(message: "Missing expected argument '<\(name)>'", command: command)
+    private func missing(_ name: String) -> CLIError {
+        .usage(UsageError(message: "Missing expected argument '<\(name)>'", command: command))
     }
 }

@@ -1,0 +1,214 @@
+/// What a command line asks for.
+enum Action: Sendable, Equatable {
+    case run(ParsedArguments)
+    /// Help for a command, or for the program when `nil`.
+    case help(command: String?)
+    case version
+    case failure(UsageError)
+}
+
+/// The scanned command line: the action, plus every option seen (global ones included)
+/// even when scanning failed, so that `--json` still shapes the error.
+struct Invocation: Sendable, Equatable {
+    var options: [String: OptionValue] = [:]
+    var action: Action
+
+    var command: String? {
+        switch action {
+        case let .run(arguments): arguments.command
+        case let .help(command): command
+        case .version: nil
+        case let .failure(error): error.command
+        }
+    }
+}
+
+/// Parses argv against a `ProgramSpec`.
+///
+/// Rules: `--` ends options; `-1` (a negative integer) is a value, never an option; an
+/// option's value is the rest after `=` or the next argument unless that looks like an
+/// option; global options are accepted anywhere, a command's options after its name;
+/// `-h`/`--help` and `--version` win over every error but an unknown subcommand.
+struct ArgumentScanner {
+    let program: ProgramSpec
+
+    func scan(_ arguments: [String]) -> Invocation {
+        var state = ScanState()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if !state.optionsEnded && argument == "--" {
+                state.optionsEnded = true
+            } else if !state.optionsEnded && looksLikeOption(argument) {
+                let next = index < arguments.count ? arguments[index] : nil
+                if scanOption(argument, next: next, into: &state) { index += 1 }
+            } else if state.command != nil {
+                state.positionals.append(Positional(text: argument, isForcedTitle: false))
+            } else if let command = program.command(named: argument) {
+                state.command = command
+            } else if state.unknownCommand == nil && state.firstError == nil {
+                // After an option error the "command" may be that option's value: report the option.
+                state.unknownCommand = UsageError(message: "Unknown subcommand \(shown(argument))", command: nil)
+            }
+        }
+        return Invocation(options: state.options, action: action(for: state))
+    }
+
+    /// Precedence: an unknown subcommand (unless an option error came before it), help,
+    /// version, the first option error, then the positional arguments against the declaration.
+    private func action(for state: ScanState) -> Action {
+        if let error = state.unknownCommand { return .failure(error) }
+        if state.options["help"] == .flag { return .help(command: state.command?.name) }
+        if state.options["version"] == .flag { return .version }
+        if let error = state.firstError { return .failure(error) }
+        guard let command = state.command else { return .help(command: nil) }
+        do {
+            return .run(try assign(state.positionals, to: command, options: state.options))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Reads one option (and its value); returns whether it used up `next` as the value.
+    private func scanOption(_ argument: String, next: String?, into state: inout ScanState) -> Bool {
+        let name: String, inlineValue: String?
+        if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+            name = String(argument[..<equals])
+            inlineValue = String(argument[argument.index(after: equals)...])
+        } else {
+            (name, inlineValue) = (argument, nil)
+        }
+        let commandName = state.command?.name
+        guard let option = option(named: name, command: state.command) else {
+            state.fail(UsageError(message: "Unknown option \(shown(name))", command: commandName))
+            return false
+        }
+        if case .flag = option.kind {
+            if inlineValue != nil {
+                state.fail(UsageError(message: "Option '\(option.label)' takes no value", command: commandName))
+            } else {
+                state.options[option.name] = .flag
+            }
+            return false
+        }
+        // The value follows `=`, else it is the next argument unless that looks like an option.
+        let usesNext = inlineValue == nil && next.map { $0 != "--" && !looksLikeOption($0) } == true
+        guard let value = inlineValue ?? (usesNext ? next : nil) else {
+            state.fail(UsageError(message: "Missing value for '\(option.label)'", command: commandName))
+            return false
+        }
+        switch option.kind {
+        case .flag:
+            break  // returned above
+        case .titleArgument:
+            state.positionals.append(Positional(text: value, isForcedTitle: true))
+        case .value(_, isInteger: false):
+            state.options[option.name] = .text(value)
+        case .value(_, isInteger: true):
+            if let integer = integerValue(value) {
+                state.options[option.name] = .integer(integer)
+            } else {
+                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'", command: commandName))
+            }
+        }
+        return usesNext
+    }
+
+    private func option(named name: String, command: CommandSpec?) -> OptionSpec? {
+        let options = program.globalOptions + (command?.options ?? [])
+        if name.hasPrefix("--") {
+            return options.first { "--\($0.name)" == name }
+        }
+        return options.first { $0.short.map { "-\($0)" } == name }
+    }
+
+    /// Hands positionals to the declared arguments in order; a variadic argument takes
+    /// what the required arguments after it leave.
+    private func assign(
+        _ positionals: [Positional], to command: CommandSpec, options: [String: OptionValue]
+    ) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments(command: command.name, options: options)
+        var remaining = positionals[...]
+        for (position, argument) in command.arguments.enumerated() {
+            let requiredAfter = command.arguments.dropFirst(position + 1).filter {
+                $0.arity == .required || $0.arity == .oneOrMore
+            }.count
+            let available = max(0, remaining.count - requiredAfter)
+            let count: Int
+            switch argument.arity {
+            case .required: count = 1
+            case .optional: count = min(1, available)
+            case .oneOrMore: count = max(1, available)
+            case .zeroOrMore: count = available
+            }
+            guard remaining.count >= count else {
+                throw UsageError(message: "Missing expected argument '\(argument.label)'", command: command.name)
+            }
+            var values: [ArgumentValue] = []
+            for positional in remaining.prefix(count) {
+                values.append(try value(of: positional, for: argument, command: command.name))
+            }
+            remaining = remaining.dropFirst(count)
+            if !values.isEmpty { parsed.values[argument.name] = values }
+        }
+        if let extra = remaining.first {
+            throw UsageError(message: "Unexpected argument \(shown(extra.text))", command: command.name)
+        }
+        return parsed
+    }
+
+    private func value(of positional: Positional, for argument: ArgumentSpec, command: String) throws(UsageError) -> ArgumentValue {
+        let text = positional.text
+        if positional.isForcedTitle, argument.kind != .tab, argument.kind != .title {
+            throw UsageError(message: "'--title \(escapingControlCharacters(text))' cannot be used for '\(argument.label)', which is not a tab or title", command: command)
+        }
+        let invalid = UsageError(message: "The value \(shown(text)) is invalid for '\(argument.label)'", command: command)
+        switch argument.kind {
+        case .text, .title:
+            return .text(text)
+        case .tab:
+            if positional.isForcedTitle || !isIntegerLiteral(text) { return .tab(.title(text)) }
+            guard let index = Int(text) else { throw invalid }
+            return .tab(.index(index))
+        case .integer:
+            guard let integer = integerValue(text) else { throw invalid }
+            return .integer(integer)
+        }
+    }
+}
+
+/// A positional argument as typed; `--title X` gives one that must be a title.
+private struct Positional {
+    let text: String
+    let isForcedTitle: Bool
+}
+
+private struct ScanState {
+    var command: CommandSpec?
+    var positionals: [Positional] = []
+    var options: [String: OptionValue] = [:]
+    var optionsEnded = false
+    var unknownCommand: UsageError?
+    var firstError: UsageError?
+
+    mutating func fail(_ error: UsageError) {
+        if firstError == nil { firstError = error }
+    }
+}
+
+/// `-x`, `--name`, `--name=value`; but not `-`, and not `-1`, which is a value.
+func looksLikeOption(_ argument: String) -> Bool {
+    argument.hasPrefix("-") && argument != "-" && !isIntegerLiteral(argument)
+}
+
+/// An optional `-` and one or more ASCII digits (whether or not it fits `Int`).
+func isIntegerLiteral(_ text: String) -> Bool {
+    let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+    return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+}
+
+/// The integer `text` spells, or `nil` when it is not an integer literal or does not fit `Int`.
+func integerValue(_ text: String) -> Int? {
+    isIntegerLiteral(text) ? Int(text) : nil
+}

@@ -1,0 +1,48 @@
+import Store
+
+/// Every way a `tabstore` run can fail, with its exit code.
+enum CLIError: Error {
+    /// The command line does not match the declaration: exit 2.
+    case usage(UsageError)
+    /// The Store refused or failed: exit 1, or 3 for a database problem.
+    case store(TabStoreError)
+    /// No usable database path or folder: exit 3.
+    case databasePath(String)
+    /// An input file (import) cannot be read: exit 1.
+    case unreadableInput(String)
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage: ExitCode.usage
+        case let .store(error): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
+        case .databasePath: ExitCode.database
+        case .unreadableInput: ExitCode.requestFailed
+        }
+    }
+
+    /// One line naming what was wrong.
+    var message: String {
+        let message = switch self {
+        case let .usage(error): error.message
+        case let .store(error): error.description
+        case let .databasePath(message), let .unreadableInput(message): message
+        }
+        return escapingControlCharacters(message)
+    }
+}
+
+enum ExitCode {
+    static let success: Int32 = 0
+    static let requestFailed: Int32 = 1
+    static let usage: Int32 = 2
+    static let database: Int32 = 3
+}
+
+/// Runs one Store call, turning its error into a `CLIError`.
+func storeCall<T>(_ body: () throws(TabStoreError) -> T) throws(CLIError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw .store(error)
+    }
+}

@@ -1,0 +1,36 @@
+import Store
+
+enum AddCommand: TabstoreCommand {
+    static let spec = CommandSpec(
+        name: "add",
+        abstract: "Add tabs to a set, creating the set when missing.",
+        discussion: """
+        The tabs go at the end, or from INDEX on with --at. Into an empty set the first \
+        new tab becomes the selected one. Titles are taken as they are, digits included. \
+        With no title, only creates the set.
+
+        Prints 'added N tabs to SET' ('1 tab' for one). With --json, the set:
+          {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
+        """,
+        arguments: [
+            .set("The set to add to; created when missing."),
+            ArgumentSpec(name: "title", kind: .title, arity: .zeroOrMore, help: "Titles of the new tabs, in order."),
+        ],
+        options: [
+            OptionSpec(
+                name: "at", kind: .value(valueName: "index", isInteger: true),
+                help: "Where the first new tab goes: 0...count; negative counts from the end, so -1 (the default) appends."
+            ),
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+        let setName = try arguments.text("set")
+        let titles = arguments.texts("title")
+        let index = arguments.integerOption("at") ?? -1
+        let store = try context.openStore()
+        let set = try storeCall { () throws(TabStoreError) in try store.add(titles, to: setName, at: index) }
+        if context.json { return JSONOutput.tabSet(set).line }
+        return "added \(counted(titles.count, "tab", "tabs")) to \(setName)\n"
+    }
+}

@@ -1,0 +1,17 @@
+enum HelpCommand: TabstoreCommand {
+    static let spec = CommandSpec(
+        name: "help",
+        abstract: "Show help for tabstore or one of its subcommands.",
+        arguments: [
+            ArgumentSpec(name: "subcommand", kind: .text, arity: .optional, help: "The subcommand to explain."),
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+        guard let name = arguments.optionalText("subcommand") else { return HelpText.rootHelp(of: context.program) }
+        guard let command = context.program.command(named: name) else {
+            throw .usage(UsageError(message: "Unknown subcommand \(shown(name))", command: spec.name))
+        }
+        return HelpText.help(for: command, program: context.program)
+    }
+}

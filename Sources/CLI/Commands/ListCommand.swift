@@ -1,0 +1,67 @@
+import Store
+
+enum ListCommand: TabstoreCommand {
+    static let spec = CommandSpec(
+        name: "list",
+        abstract: "List every set, or the tabs of one set.",
+        discussion: """
+        Without SET: one line per set, sorted by name: the name, the tab count and the \
+        selected tab's title ('-' for an empty set). With --json:
+          {"sets":[{"name","tabCount","selectedIndex","selectedTitle","revision"}]}
+
+        With SET: one line per tab, in order: '*' on the selected tab, the index, the \
+        title. With --json:
+          {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
+        """,
+        arguments: [.set("The set whose tabs to list; all sets when omitted.").withArity(.optional)]
+    )
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+        let setName = arguments.optionalText("set")
+        let store = try context.openStore()
+        if let setName {
+            let set = try storeCall { () throws(TabStoreError) in try store.tabSet(named: setName) }
+            return context.json ? JSONOutput.tabSet(set).line : tabLines(set)
+        }
+        let summaries = try storeCall { () throws(TabStoreError) in try store.tabSets() }
+        return context.json ? json(summaries).line : setLines(summaries)
+    }
+
+    /// `* 0  Home`, index right-aligned.
+    static func tabLines(_ set: TabSet) -> String {
+        let indexWidth = String(max(set.tabs.count - 1, 0)).count
+        return set.tabs.enumerated().map { index, tab in
+            "\(tab.isSelected ? "*" : " ") \(rightAligned(String(index), to: indexWidth))  \(tab.title)\n"
+        }.joined()
+    }
+
+    /// `main    3 tabs  Home`: aligned by display width, so Korean and emoji names line up.
+    static func setLines(_ summaries: [TabSetSummary]) -> String {
+        let nameWidth = summaries.map { displayWidth($0.name) }.max() ?? 0
+        let countWidth = summaries.map { String($0.tabCount).count }.max() ?? 0
+        return summaries.map { summary in
+            let count = rightAligned(String(summary.tabCount), to: countWidth) + (summary.tabCount == 1 ? " tab " : " tabs")
+            return "\(padded(summary.name, to: nameWidth))  \(count)  \(summary.selectedTitle ?? "-")\n"
+        }.joined()
+    }
+
+    static func json(_ summaries: [TabSetSummary]) -> JSONValue {
+        .object([("sets", .array(summaries.map { summary in
+            .object([
+                ("name", .string(summary.name)),
+                ("tabCount", .int(summary.tabCount)),
+                ("selectedIndex", JSONOutput.optional(summary.selectedIndex)),
+                ("selectedTitle", JSONOutput.optional(summary.selectedTitle)),
+                ("revision", .int(summary.revision)),
+            ])
+        }))])
+    }
+}
+
+extension ArgumentSpec {
+    func withArity(_ arity: Arity) -> ArgumentSpec {
+        var copy = self
+        copy.arity = arity
+        return copy
+    }
+}

@@ -1,0 +1,32 @@
+import Store
+
+enum MoveCommand: TabstoreCommand {
+    static let spec = CommandSpec(
+        name: "move",
+        abstract: "Move a tab; the selection stays on the same tab.",
+        discussion: """
+        TO is the index the tab ends at; negative counts from the end, so -1 moves it \
+        last.
+
+        Prints 'moved TITLE to TO'. With --json, the set:
+          {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
+        """,
+        arguments: [
+            .set(), .tab,
+            ArgumentSpec(name: "to", kind: .integer, help: "The tab's final index; negative counts from the end."),
+        ],
+        options: [.title]
+    )
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+        let setName = try arguments.text("set")
+        let ref = try arguments.tab("tab")
+        let destination = try arguments.integer("to")
+        let store = try context.openStore()
+        let set = try storeCall { () throws(TabStoreError) in try store.move(ref, to: destination, in: setName) }
+        if context.json { return JSONOutput.tabSet(set).line }
+        let index = destination < 0 ? destination + set.tabs.count : destination
+        let title = set.tabs.indices.contains(index) ? set.tabs[index].title : "the tab"
+        return "moved \(title) to \(index)\n"
+    }
+}

@@ -1,0 +1,24 @@
+import Store
+
+enum RenameSetCommand: TabstoreCommand {
+    static let spec = CommandSpec(
+        name: "rename-set",
+        abstract: "Give a whole set a new name.",
+        discussion: """
+        Prints 'renamed set OLD to NEW'. With --json:
+          {"set":NEW,"previousName":OLD}
+        """,
+        arguments: [.set(), ArgumentSpec(name: "new-name", kind: .text, help: "The set's new name.")]
+    )
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+        let setName = try arguments.text("set")
+        let newName = try arguments.text("new-name")
+        let store = try context.openStore()
+        try storeCall { () throws(TabStoreError) in try store.renameSet(setName, to: newName) }
+        if context.json {
+            return JSONValue.object([("set", .string(newName)), ("previousName", .string(setName))]).line
+        }
+        return "renamed set \(setName) to \(newName)\n"
+    }
+}

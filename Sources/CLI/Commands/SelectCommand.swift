@@ -1,0 +1,35 @@
+import Store
+
+enum SelectCommand: TabstoreCommand {
+    static let spec = CommandSpec(
+        name: "select",
+        abstract: "Select a tab; reselecting it changes nothing.",
+        discussion: """
+        Prints 'selected I: TITLE', or 'already selected I: TITLE' when the tab was \
+        already selected (a reselection: nothing is written, still exit 0).
+
+        With --json (updates: the old tab then the new one; empty on a reselection):
+          {"set","previousIndex","selectedIndex","changed","updates":[{"index","title","selected"}]}
+        """,
+        arguments: [.set(), .tab],
+        options: [.title]
+    )
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+        let setName = try arguments.text("set")
+        let ref = try arguments.tab("tab")
+        let store = try context.openStore()
+        let change = try storeCall { () throws(TabStoreError) in try store.select(ref, in: setName) }
+        if context.json {
+            return JSONValue.object([
+                ("set", .string(change.setName)),
+                ("previousIndex", .int(change.previousIndex)),
+                ("selectedIndex", .int(change.selectedIndex)),
+                ("changed", .bool(!change.isReselection)),
+                ("updates", .array(change.updates.map { JSONOutput.tab(index: $0.index, $0.tab) })),
+            ]).line
+        }
+        let verb = change.isReselection ? "already selected" : "selected"
+        return "\(verb) \(change.selectedIndex): \(change.selectedTab.title)\n"
+    }
+}

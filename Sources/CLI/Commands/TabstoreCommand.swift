@@ -1,0 +1,54 @@
+import Store
+
+/// One `tabstore` subcommand: its declaration and what it does, in one file per command.
+protocol TabstoreCommand: Sendable {
+    static var spec: CommandSpec { get }
+    /// Does the work with (at most) one Store call and returns the standard output text.
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String
+}
+
+/// What a command may use besides its arguments.
+struct CommandContext {
+    let program: ProgramSpec
+    /// `--json`: print JSON instead of text.
+    let json: Bool
+    /// `--db`, when given.
+    let databaseOption: String?
+    let environment: Environment
+    let command: String
+
+    /// Opens (creating when missing) the database and its folder.
+    func openStore() throws(CLIError) -> TabStore {
+        if databaseOption == "" {
+            throw .usage(UsageError(message: "The value '' is invalid for '--db <path>'", command: command))
+        }
+        let path = try DatabasePath.resolve(option: databaseOption, environment: environment)
+        try DatabasePath.createParentFolders(of: path)
+        return try storeCall { () throws(TabStoreError) in try TabStore(path: path) }
+    }
+}
+
+// Declarations several commands share, so that they read the same in every help text.
+extension ArgumentSpec {
+    static func set(_ help: String = "The name of the tab set.") -> ArgumentSpec {
+        ArgumentSpec(name: "set", kind: .text, help: help)
+    }
+
+    static let tab = ArgumentSpec(
+        name: "tab", kind: .tab,
+        help: "An index (0-based; negative counts from the end, so -1 is the last tab) or an exact title."
+    )
+}
+
+extension OptionSpec {
+    static let title = OptionSpec(
+        name: "title", kind: .titleArgument,
+        help: "Give a <tab> as a title even when it is made of digits ('--title 1' is the tab titled \"1\"). Stands where the <tab> goes.",
+        isInUsage: false
+    )
+}
+
+/// `1 tab`, `3 tabs`.
+func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
+    "\(count) \(count == 1 ? singular : plural)"
+}

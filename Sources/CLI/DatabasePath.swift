@@ -1,0 +1,32 @@
+/// Where the database lives: `--db`, else `$TABSTORE_DB`, else
+/// `$XDG_DATA_HOME/tabstore/tabs.sqlite`, else `$HOME/.local/share/tabstore/tabs.sqlite`.
+enum DatabasePath {
+    /// The path to open; empty variables count as unset, and a relative
+    /// `XDG_DATA_HOME` is ignored, as the XDG spec says.
+    static func resolve(option: String?, environment: Environment) throws(CLIError) -> String {
+        if let option { return option }
+        func variable(_ name: String) -> String? {
+            environment.value(name).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let path = variable("TABSTORE_DB") { return path }
+        if let dataHome = variable("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
+            return dataHome + "/tabstore/tabs.sqlite"
+        }
+        if let home = variable("HOME") {
+            return home + "/.local/share/tabstore/tabs.sqlite"
+        }
+        throw .databasePath("cannot choose a database path: HOME is not set; pass --db PATH or set TABSTORE_DB")
+    }
+
+    /// Creates the folders above `path` that are missing.
+    static func createParentFolders(of path: String) throws(CLIError) {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let parent = String(path[..<slash])
+        guard !parent.isEmpty else { return }
+        do {
+            try createFolders(parent)
+        } catch {
+            throw .databasePath("cannot create folder \(error.path) for database \(path): \(errorMessage(error.code))")
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Store
+
+/// The `--json` shapes of issue 3, keys in the documented order.
+enum JSONOutput {
+    /// `{"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}`.
+    static func tabSet(_ set: TabSet) -> JSONValue {
+        .object([
+            ("name", .string(set.name)),
+            ("revision", .int(set.revision)),
+            ("selectedIndex", optional(set.selectedIndex)),
+            ("tabs", .array(set.tabs.enumerated().map { tab(index: $0.offset, $0.element) })),
+        ])
+    }
+
+    /// `{"index","title","selected"}`.
+    static func tab(index: Int, _ tab: Tab) -> JSONValue {
+        .object([("index", .int(index)), ("title", .string(tab.title)), ("selected", .bool(tab.isSelected))])
+    }
+
+    static func optional(_ value: Int?) -> JSONValue {
+        value.map(JSONValue.int) ?? .null
+    }
+
+    static func optional(_ value: String?) -> JSONValue {
+        value.map(JSONValue.string) ?? .null
+    }
+
+    /// `{"error":{"code","message"}}`.
+    static func error(code: Int32, message: String) -> JSONValue {
+        .object([("error", .object([("code", .int(Int(code))), ("message", .string(message))]))])
+    }
+}
+
+extension JSONValue {
+    /// Compact, one line, with the trailing newline.
+    var line: String { rendered() + "\n" }
+}

@@ -1,0 +1,47 @@
+/// The `tabstore` command tree, declared as data.
+enum Program {
+    static let version = "0.1.0"
+
+    /// In the order `tabstore --help` lists them.
+    static let commands: [any TabstoreCommand.Type] = [
+        AddCommand.self, SelectCommand.self, ListCommand.self, RestoreCommand.self,
+        RemoveCommand.self, MoveCommand.self, RenameCommand.self, ReopenCommand.self,
+        RenameSetCommand.self, RemoveSetCommand.self, ExportCommand.self, ImportCommand.self,
+        InfoCommand.self, HelpCommand.self,
+    ]
+
+    static let globalOptions = [
+        OptionSpec(
+            name: "db", kind: .value(valueName: "path", isInteger: false),
+            help: "The database file. Default: $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, else ~/.local/share/tabstore/tabs.sqlite."
+        ),
+        OptionSpec(name: "json", kind: .flag, help: "Print one line of JSON instead of text; errors too."),
+        OptionSpec(name: "version", kind: .flag, help: "Show the version."),
+        OptionSpec(name: "help", short: "h", kind: .flag, help: "Show help information."),
+    ]
+
+    static let spec = ProgramSpec(
+        name: "tabstore",
+        abstract: "Keep named tab sets and their selected tab in a SQLite database.",
+        discussion: """
+        A <tab> is a 0-based index when it is an integer (negative counts from the end, \
+        so -1 is the last tab), otherwise an exact title; '--title 1' is the tab titled "1". \
+        Global options may come before or after the subcommand; '--' ends options.
+
+        The database is --db, else $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, \
+        else ~/.local/share/tabstore/tabs.sqlite; missing folders are created.
+
+        Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out of \
+        range, duplicate or invalid title, empty set, malformed import document); 2 usage \
+        error; 3 database problem (cannot open or create, not a tabstore database, corrupt, \
+        too new, read-only, disk full, locked). A failed command changes nothing. Errors \
+        are one line on standard error; with --json, {"error":{"code","message"}}.
+        """,
+        globalOptions: globalOptions,
+        commands: commands.map { $0.spec }
+    )
+
+    static func command(named name: String) -> (any TabstoreCommand.Type)? {
+        commands.first { $0.spec.name == name }
+    }
+}

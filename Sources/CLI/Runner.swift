@@ -1,0 +1,60 @@
+import Store
+
+/// What a run prints and how it exits.
+struct RunResult: Sendable, Equatable {
+    var standardOutput = ""
+    var standardError = ""
+    var exitCode: Int32 = ExitCode.success
+}
+
+/// One `tabstore` run from arguments to output, without touching the process, so it can be tested.
+enum Runner {
+    static func run(_ raw: RawArguments, environment: Environment) -> RunResult {
+        let program = Program.spec
+        let invocation = ArgumentScanner(program: program).scan(raw.arguments)
+        let json = invocation.options["json"] == .flag
+        if let position = raw.firstInvalidPosition {
+            let error = UsageError(message: "Argument \(position) is not valid UTF-8", command: invocation.command)
+            return failure(.usage(error), json: json, program: program)
+        }
+        switch invocation.action {
+        case let .help(name):
+            let command = name.flatMap(program.command(named:))
+            let text = command.map { HelpText.help(for: $0, program: program) } ?? HelpText.rootHelp(of: program)
+            return RunResult(standardOutput: text)
+        case .version:
+            let text = json ? JSONValue.object([("version", .string(Program.version))]).line : "tabstore \(Program.version)\n"
+            return RunResult(standardOutput: text)
+        case let .failure(error):
+            return failure(.usage(error), json: json, program: program)
+        case let .run(arguments):
+            guard let command = Program.command(named: arguments.command) else {
+                let error = UsageError(message: "Unknown subcommand \(shown(arguments.command))", command: nil)
+                return failure(.usage(error), json: json, program: program)
+            }
+            let context = CommandContext(
+                program: program, json: json, databaseOption: arguments.textOption("db"),
+                environment: environment, command: arguments.command
+            )
+            do {
+                return RunResult(standardOutput: try command.run(arguments, in: context))
+            } catch {
+                return failure(error, json: json, program: program)
+            }
+        }
+    }
+
+    /// `tabstore: error: ...`, plus for a usage error the usage line and where to get help.
+    static func failure(_ error: CLIError, json: Bool, program: ProgramSpec) -> RunResult {
+        let code = error.exitCode
+        if json {
+            return RunResult(standardError: JSONOutput.error(code: code, message: error.message).line, exitCode: code)
+        }
+        var text = "\(program.name): error: \(error.message)\n"
+        if case let .usage(usage) = error {
+            text += "Usage: \(HelpText.usage(ofCommandNamed: usage.command, program: program))\n"
+            text += "See '\(program.name) help\(usage.command.map { " " + $0 } ?? "")' for more.\n"
+        }
+        return RunResult(standardError: text, exitCode: code)
+    }
+}

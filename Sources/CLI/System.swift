@@ -1,0 +1,81 @@
+// The few POSIX calls the CLI needs, without Foundation: start-up time is the product.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads process environment variables.
+struct Environment: Sendable {
+    let value: @Sendable (String) -> String?
+
+    static let process = Environment { name in
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// A fixed environment, for tests.
+    static func fixed(_ variables: [String: String]) -> Environment {
+        Environment { variables[$0] }
+    }
+}
+
+/// The text of the C library's message for `code` ("No such file or directory").
+func errorMessage(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}
+
+/// Writes all of `text` to a file descriptor, retrying partial writes; gives up quietly
+/// when the reader went away (nothing useful can be said about it).
+func writeAll(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)
+    bytes.withUnsafeMutableBytes { buffer in
+        var offset = 0
+        while offset < buffer.count, let base = buffer.baseAddress {
+            let written = write(descriptor, base + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}
+
+/// All bytes of the file at `path`, or of standard input when `path` is `-`.
+/// - Throws: the `errno` of the failed call.
+func readAllBytes(path: String) throws(SystemError) -> [UInt8] {
+    let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw SystemError(code: errno) }
+    defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count >= 0 else { throw SystemError(code: errno) }
+        if count == 0 { return bytes }
+        bytes += chunk.prefix(count)
+    }
+}
+
+/// Creates `path` and every missing folder above it, like `mkdir -p`.
+/// - Throws: the folder that could not be created and why.
+func createFolders(_ path: String) throws(FolderError) {
+    var status = stat()
+    if stat(path, &status) == 0 { return }
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+        prefix += component
+        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+            throw FolderError(path: prefix, code: errno)
+        }
+        prefix += "/"
+    }
+}
+
+struct SystemError: Error {
+    let code: Int32
+}
+
+struct FolderError: Error {
+    let path: String
+    let code: Int32
+}

@@ -1,0 +1,100 @@
+import Testing
+
+@Suite struct AddCommandTests {
+    @Test func addingTabsCreatesTheSetAndSelectsTheFirstTab() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "store-detail", "Home", "All menu", "Reviews") == .ok("added 3 tabs to store-detail\n"))
+        #expect(sandbox.list("store-detail") == "* 0  Home\n  1  All menu\n  2  Reviews\n")
+    }
+
+    @Test func oneTabIsSingular() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "main", "Home") == .ok("added 1 tab to main\n"))
+    }
+
+    @Test func noTitlesCreatesAnEmptySet() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "empty") == .ok("added 0 tabs to empty\n"))
+        #expect(sandbox.run("list") == .ok("empty  0 tabs  -\n"))
+    }
+
+    @Test func addingToAnExistingSetAppendsAndKeepsTheSelection() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Red", "Blue")
+        #expect(sandbox.run("add", "main", "Yellow", "Green") == .ok("added 2 tabs to main\n"))
+        #expect(sandbox.list("main") == "* 0  Red\n  1  Blue\n  2  Yellow\n  3  Green\n")
+    }
+
+    @Test(arguments: [
+        ("0", "  0  Pink\n* 1  Red\n  2  Blue\n"),
+        ("1", "* 0  Red\n  1  Pink\n  2  Blue\n"),
+        ("2", "* 0  Red\n  1  Blue\n  2  Pink\n"),
+        ("-1", "* 0  Red\n  1  Blue\n  2  Pink\n"),
+        ("-3", "  0  Pink\n* 1  Red\n  2  Blue\n"),
+    ])
+    func atInsertsAtTheIndexAndTheSelectionStays(at: String, expected: String) {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Red", "Blue")
+        #expect(sandbox.run("add", "main", "Pink", "--at", at) == .ok("added 1 tab to main\n"))
+        #expect(sandbox.list("main") == expected)
+    }
+
+    @Test func atOutOfRangeIsRefusedAndChangesNothing() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Red", "Blue")
+        #expect(sandbox.run("add", "main", "Pink", "--at", "3") == .failure(1,
+            "tabstore: error: insertion index 3 is out of range for set \"main\" (valid: 0...2 or -3...-1)\n"))
+        #expect(sandbox.run("add", "main", "Pink", "--at=-4") == .failure(1,
+            "tabstore: error: insertion index -4 is out of range for set \"main\" (valid: 0...2 or -3...-1)\n"))
+        #expect(sandbox.list("main") == "* 0  Red\n  1  Blue\n")
+    }
+
+    @Test func atMustBeAnInteger() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "main", "Pink", "--at", "first") == .failure(2, """
+            tabstore: error: The value 'first' is invalid for '--at <index>'
+            Usage: tabstore add <set> [<title> ...] [--at <index>]
+            See 'tabstore help add' for more.
+
+            """))
+    }
+
+    @Test func digitTitlesAreTitles() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "numbers", "1", "2", "-3") == .ok("added 3 tabs to numbers\n"))
+        #expect(sandbox.list("numbers") == "* 0  1\n  1  2\n  2  -3\n")
+    }
+
+    @Test func koreanAndEmojiTitlesAreStoredAsGiven() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "블로그", "iOS 앱 개발 알아가기", "🍕 피자", "👨‍👩‍👧") == .ok("added 3 tabs to 블로그\n"))
+        #expect(sandbox.list("블로그") == "* 0  iOS 앱 개발 알아가기\n  1  🍕 피자\n  2  👨‍👩‍👧\n")
+    }
+
+    @Test func aDuplicateTitleIsRefusedAndChangesNothing() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Red")
+        #expect(sandbox.run("add", "main", "Blue", "Red") == .failure(1,
+            "tabstore: error: set \"main\" already has a tab titled \"Red\"\n"))
+        #expect(sandbox.run("add", "main", "Blue", "Blue") == .failure(1,
+            "tabstore: error: set \"main\" already has a tab titled \"Blue\"\n"))
+        #expect(sandbox.list("main") == "* 0  Red\n")
+    }
+
+    @Test func anEmptyTitleIsRefused() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "main", "") == .failure(1, "tabstore: error: invalid title \"\": it is empty\n"))
+        #expect(sandbox.run("list") == .ok(""))
+    }
+
+    @Test func jsonPrintsTheSet() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "main", "Home", "홈", "--json") == .ok(
+            #"{"name":"main","revision":1,"selectedIndex":0,"tabs":[{"index":0,"title":"Home","selected":true},{"index":1,"title":"홈","selected":false}]}"# + "\n"))
+    }
+
+    @Test func jsonOfAnEmptySetHasNullSelection() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("--json", "add", "empty") == .ok(#"{"name":"empty","revision":1,"selectedIndex":null,"tabs":[]}"# + "\n"))
+    }
+}

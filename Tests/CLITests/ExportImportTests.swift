@@ -1,0 +1,110 @@
+import Testing
+
+@Suite struct ExportImportTests {
+    private func filled() -> Sandbox {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "리뷰", "1")
+        sandbox.add("empty")
+        _ = sandbox.run("select", "main", "-1")
+        return sandbox
+    }
+
+    private let document = """
+        {
+          "format": "tabstore",
+          "version": 1,
+          "sets": [
+            {
+              "name": "empty",
+              "selectedIndex": null,
+              "tabs": []
+            },
+            {
+              "name": "main",
+              "selectedIndex": 2,
+              "tabs": [
+                "Home",
+                "리뷰",
+                "1"
+              ]
+            }
+          ]
+        }
+
+        """
+
+    @Test func exportPrintsThePrettyDocumentEvenWithJSON() {
+        let sandbox = filled()
+        #expect(sandbox.run("export") == .ok(document))
+        #expect(sandbox.run("export", "--json") == .ok(document))
+    }
+
+    @Test func exportNamedSetsInTheGivenOrder() {
+        let sandbox = filled()
+        let output = sandbox.run("export", "main", "empty")
+        #expect(output.code == 0)
+        #expect(output.stdout.firstRange(of: "\"main\"")!.lowerBound < output.stdout.firstRange(of: "\"empty\"")!.lowerBound)
+        #expect(sandbox.run("export", "nope") == .failure(1, "tabstore: error: no tab set named \"nope\"\n"))
+    }
+
+    @Test func exportThenImportReplaceRoundTrips() {
+        let source = filled()
+        let target = Sandbox()
+        target.add("main", "Other")
+        #expect(target.run("import", "-", stdin: document) == .failure(1,
+            "tabstore: error: a tab set named \"main\" already exists\n"))
+        #expect(target.run("list") == .ok("main  1 tab   Other\n"))
+        #expect(target.run("import", "-", "--replace", stdin: source.run("export").stdout) == .ok("imported 2 sets\n"))
+        #expect(target.run("export") == .ok(document))
+        #expect(target.list("main") == "  0  Home\n  1  리뷰\n* 2  1\n")
+    }
+
+    @Test func importFromAFile() {
+        let sandbox = Sandbox()
+        let path = sandbox.write(document, to: "tabs.json")
+        #expect(sandbox.run("import", path) == .ok("imported 2 sets\n"))
+        #expect(sandbox.run("list") == .ok("empty  0 tabs  -\nmain   3 tabs  1\n"))
+    }
+
+    @Test func importJSON() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("import", "-", "--json", stdin: document) == .ok(#"{"imported":2,"sets":["empty","main"]}"# + "\n"))
+    }
+
+    @Test func oneSet() {
+        let sandbox = Sandbox()
+        let one = #"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":["x"]}]}"#
+        #expect(sandbox.run("import", "-", stdin: one) == .ok("imported 1 set\n"))
+    }
+
+    @Test(arguments: [
+        ("", "invalid import document: not valid JSON at byte 0: unexpected end of input"),
+        (#"{"format":"tabstore","version":2,"sets":[]}"#, #"invalid import document: \"version\" must be 1"#),
+        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":3,"tabs":["x"]}]}"#,
+         "invalid import document: sets[0].selectedIndex must be an index in 0...0"),
+    ])
+    func aMalformedDocumentWritesNothing(input: String, message: String) {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("import", "-", "--json", stdin: input) == .failure(1,
+            #"{"error":{"code":1,"message":""# + message + #""}}"# + "\n"))
+        // Checked before the database is even opened.
+        #expect(!sandbox.exists(sandbox.database))
+    }
+
+    @Test func aMalformedDocumentLeavesExistingSetsAlone() {
+        let sandbox = filled()
+        let before = sandbox.run("export").stdout
+        let bad = #"{"format":"tabstore","version":1,"sets":[{"name":"main","selectedIndex":0,"tabs":["a","a"]}]}"#
+        #expect(sandbox.run("import", "-", "--replace", stdin: bad) == .failure(1,
+            "tabstore: error: invalid import document: sets[0].tabs[1]: title \"a\" appears twice\n"))
+        #expect(sandbox.run("export").stdout == before)
+    }
+
+    @Test func aMissingFileIsNamed() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("import", sandbox.folder + "/nope.json") == .failure(1,
+            "tabstore: error: cannot read \(sandbox.folder)/nope.json: No such file or directory\n"))
+        #expect(sandbox.run("import", sandbox.folder) == .failure(1,
+            "tabstore: error: cannot read \(sandbox.folder): Is a directory\n"))
+    }
+}

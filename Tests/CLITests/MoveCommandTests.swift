@@ -1,0 +1,64 @@
+import Testing
+
+@Suite struct MoveCommandTests {
+    private func colours() -> Sandbox {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Red", "Blue", "Yellow")
+        return sandbox
+    }
+
+    @Test func theSelectionFollowsTheTab() {
+        let sandbox = colours()
+        #expect(sandbox.run("move", "main", "Red", "2") == .ok("moved Red to 2\n"))
+        #expect(sandbox.list("main") == "  0  Blue\n  1  Yellow\n* 2  Red\n")
+    }
+
+    @Test func negativeIndicesForTabAndDestination() {
+        let sandbox = colours()
+        #expect(sandbox.run("move", "main", "-1", "-3") == .ok("moved Yellow to 0\n"))
+        #expect(sandbox.list("main") == "  0  Yellow\n* 1  Red\n  2  Blue\n")
+        #expect(sandbox.run("move", "main", "0", "-1") == .ok("moved Yellow to 2\n"))
+    }
+
+    @Test func digitTitleWithTitleOption() {
+        let sandbox = Sandbox()
+        sandbox.add("numbers", "0", "1", "2")
+        #expect(sandbox.run("move", "numbers", "--title", "1", "0") == .ok("moved 1 to 0\n"))
+        #expect(sandbox.list("numbers") == "  0  1\n* 1  0\n  2  2\n")
+    }
+
+    @Test func destinationOutOfRangeChangesNothing() {
+        let sandbox = colours()
+        #expect(sandbox.run("move", "main", "0", "3") == .failure(1,
+            "tabstore: error: index 3 is out of range for set \"main\" (valid: 0...2 or -3...-1)\n"))
+        #expect(sandbox.list("main") == "* 0  Red\n  1  Blue\n  2  Yellow\n")
+    }
+
+    @Test(arguments: ["last", "99999999999999999999", "1.5"])
+    func destinationMustBeAnInteger(to: String) {
+        let sandbox = colours()
+        let output = sandbox.run("move", "main", "0", "--", to)
+        #expect(output == .failure(2, """
+            tabstore: error: The value '\(to)' is invalid for '<to>'
+            Usage: tabstore move <set> <tab> <to>
+            See 'tabstore help move' for more.
+
+            """))
+    }
+
+    @Test func titleOptionCannotGiveTheDestination() {
+        let sandbox = colours()
+        #expect(sandbox.run("move", "main", "0", "--title", "1") == .failure(2, """
+            tabstore: error: '--title 1' cannot be used for '<to>', which is not a tab or title
+            Usage: tabstore move <set> <tab> <to>
+            See 'tabstore help move' for more.
+
+            """))
+    }
+
+    @Test func jsonPrintsTheSet() {
+        let sandbox = colours()
+        #expect(sandbox.run("move", "main", "Yellow", "0", "--json") == .ok(
+            #"{"name":"main","revision":2,"selectedIndex":1,"tabs":[{"index":0,"title":"Yellow","selected":false},{"index":1,"title":"Red","selected":true},{"index":2,"title":"Blue","selected":false}]}"# + "\n"))
+    }
+}

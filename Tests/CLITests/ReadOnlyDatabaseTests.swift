@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+/// Exit code 3 for a read-only database. Root ignores file modes, so the database goes
+/// on a tmpfs remounted read-only; skipped where mounting is not allowed.
+@Suite struct ReadOnlyDatabaseTests {
+    static let canMount: Bool = {
+        let sandbox = Sandbox()
+        let point = sandbox.folder + "/probe"
+        try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+        guard sandbox.runProcess("/bin/mount", ["-t", "tmpfs", "none", point]).code == 0 else { return false }
+        return sandbox.runProcess("/bin/umount", [point]).code == 0
+    }()
+
+    @Test(.enabled(if: canMount, "needs permission to mount a tmpfs (root in CI)"))
+    func writesFailWithExitThreeAndReadsStillWork() throws {
+        let sandbox = Sandbox()
+        let point = sandbox.folder + "/ro"
+        try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+        try #require(sandbox.runProcess("/bin/mount", ["-t", "tmpfs", "none", point]).code == 0)
+        defer { _ = sandbox.runProcess("/bin/umount", [point]) }
+        let database = point + "/tabs.sqlite"
+        #expect(sandbox.runWithoutDatabase(["--db", database, "add", "main", "a", "b"]) == .ok("added 2 tabs to main\n"))
+        try #require(sandbox.runProcess("/bin/mount", ["-o", "remount,ro", point]).code == 0)
+
+        #expect(sandbox.runWithoutDatabase(["--db", database, "select", "main", "1"]) == .failure(3,
+            "tabstore: error: database \(database) is read-only\n"))
+        #expect(sandbox.runWithoutDatabase(["--db", database, "--json", "remove", "main", "0"]) == .failure(3,
+            #"{"error":{"code":3,"message":"database "# + database + #" is read-only"}}"# + "\n"))
+        #expect(sandbox.runWithoutDatabase(["--db", database, "list", "main"]) == .ok("* 0  a\n  1  b\n"))
+        #expect(sandbox.runWithoutDatabase(["--db", point + "/new/tabs.sqlite", "list"]) == .failure(3,
+            "tabstore: error: cannot create folder \(point)/new for database \(point)/new/tabs.sqlite: Read-only file system\n"))
+    }
+}
