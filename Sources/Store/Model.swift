@@ -34,6 +34,27 @@ public struct TabSet: Sendable, Hashable {
     public var selectedTab: Tab? { selectedIndex.map { tabs[$0] } }
 }
 
+/// What a call that edits a set returns: the set as it now stands and what changed.
+///
+/// It reads like the set itself: `try store.add(["Home"], to: "main").tabs`.
+@dynamicMemberLookup
+public struct TabSetEdit: Sendable, Hashable {
+    /// The set after the call.
+    public let set: TabSet
+    /// The change, as observers see it (with old indices and titles); `nil` when the
+    /// call changed nothing (a move to the same index, a rename to the same title).
+    public let event: TabEvent?
+
+    public init(set: TabSet, event: TabEvent?) {
+        self.set = set
+        self.event = event
+    }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<TabSet, Value>) -> Value {
+        self.set[keyPath: keyPath]
+    }
+}
+
 /// Names one tab of a set.
 ///
 /// For example:

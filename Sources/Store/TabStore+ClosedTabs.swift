@@ -7,7 +7,7 @@ extension TabStore {
     /// - Throws: `TabStoreError.setNotFound`, `.noClosedTabs`, `.duplicateTitle` when a
     ///   tab with that title has been added since.
     @discardableResult
-    public func reopen(in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSet {
+    public func reopen(in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             guard let closed = try database.firstRow(
@@ -21,7 +21,7 @@ extension TabStore {
             let reselect = closed.wasSelected || set.selected == nil
             let event = TabEvent.reopened(TabUpdate(index: position, tab: Tab(title: closed.title, isSelected: reselect)))
             try database.commitChange(to: set, selectedTabID: reselect ? ids.first : set.selected?.id, event: event)
-            return try database.loadTabSet(named: setName)
+            return try database.edit(of: setName, event: event)
         }
     }
 

@@ -18,7 +18,7 @@ extension TabStore {
     @discardableResult
     public func add(
         _ titles: [String], to setName: String, at index: Int = -1, ifRevision: Int? = nil
-    ) throws(TabStoreError) -> TabSet {
+    ) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
             for title in titles { try validTitle(title) }
             let existed = try database.setRecord(named: setName) != nil
@@ -28,11 +28,12 @@ extension TabStore {
             guard let position = insertionPosition(index, count: count) else {
                 throw .insertionIndexOutOfRange(index: index, count: count, set: setName)
             }
-            if existed && titles.isEmpty { return try database.loadTabSet(named: setName) }
+            if existed && titles.isEmpty { return try database.edit(of: setName, event: nil) }
             let ids = try database.insertTabs(titles, at: position, inSet: set.id)
             let selected = set.selected?.id ?? ids.first
-            try database.commitChange(to: set, selectedTabID: selected, event: .added(titles: titles, index: position))
-            return try database.loadTabSet(named: setName)
+            let event = TabEvent.added(titles: titles, index: position)
+            try database.commitChange(to: set, selectedTabID: selected, event: event)
+            return try database.edit(of: setName, event: event)
         }
     }
 
@@ -79,7 +80,7 @@ extension TabStore {
     ///
     /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
-    public func remove(_ refs: [TabRef], from setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSet {
+    public func remove(_ refs: [TabRef], from setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             var removed: [TabRecord] = []
@@ -87,7 +88,7 @@ extension TabStore {
                 let tab = try database.resolve(ref, in: set)
                 if !removed.contains(tab) { removed.append(tab) }
             }
-            guard let first = removed.map(\.position).min() else { return try database.loadTabSet(named: setName) }
+            guard let first = removed.map(\.position).min() else { return try database.edit(of: setName, event: nil) }
             for tab in removed {
                 try database.execute("DELETE FROM tab WHERE id = ?", .int(tab.id))
             }
@@ -105,7 +106,7 @@ extension TabStore {
                 TabUpdate(index: tab.position, tab: Tab(title: tab.title, isSelected: tab.id == set.selected?.id))
             })
             try database.commitChange(to: set, selectedTabID: selectedID, event: event)
-            return try database.loadTabSet(named: setName)
+            return try database.edit(of: setName, event: event)
         }
     }
 
@@ -116,7 +117,7 @@ extension TabStore {
     @discardableResult
     public func move(
         _ ref: TabRef, to destination: Int, in setName: String, ifRevision: Int? = nil
-    ) throws(TabStoreError) -> TabSet {
+    ) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             let tab = try database.resolve(ref, in: set)
@@ -125,17 +126,16 @@ extension TabStore {
             guard (0..<count).contains(target) else {
                 throw .indexOutOfRange(index: destination, count: count, set: setName)
             }
-            if target != tab.position {
-                if target > tab.position {
-                    try database.shiftPositions(inSet: set.id, from: tab.position + 1, through: target, by: -1)
-                } else {
-                    try database.shiftPositions(inSet: set.id, from: target, through: tab.position - 1, by: 1)
-                }
-                try database.execute("UPDATE tab SET position = ? WHERE id = ?", .int(target), .int(tab.id))
-                let event = TabEvent.moved(title: tab.title, from: tab.position, to: target)
-                try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
+            guard target != tab.position else { return try database.edit(of: setName, event: nil) }
+            if target > tab.position {
+                try database.shiftPositions(inSet: set.id, from: tab.position + 1, through: target, by: -1)
+            } else {
+                try database.shiftPositions(inSet: set.id, from: target, through: tab.position - 1, by: 1)
             }
-            return try database.loadTabSet(named: setName)
+            try database.execute("UPDATE tab SET position = ? WHERE id = ?", .int(target), .int(tab.id))
+            let event = TabEvent.moved(title: tab.title, from: tab.position, to: target)
+            try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
+            return try database.edit(of: setName, event: event)
         }
     }
 
@@ -146,18 +146,17 @@ extension TabStore {
     @discardableResult
     public func rename(
         _ ref: TabRef, to newTitle: String, in setName: String, ifRevision: Int? = nil
-    ) throws(TabStoreError) -> TabSet {
+    ) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
             try validTitle(newTitle)
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             let tab = try database.resolve(ref, in: set)
-            if !tab.title.utf8.elementsEqual(newTitle.utf8) {
-                try database.requireDistinct([newTitle], in: set)
-                try database.execute("UPDATE tab SET title = ? WHERE id = ?", .text(newTitle), .int(tab.id))
-                let event = TabEvent.renamed(index: tab.position, from: tab.title, to: newTitle)
-                try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
-            }
-            return try database.loadTabSet(named: setName)
+            guard !tab.title.utf8.elementsEqual(newTitle.utf8) else { return try database.edit(of: setName, event: nil) }
+            try database.requireDistinct([newTitle], in: set)
+            try database.execute("UPDATE tab SET title = ? WHERE id = ?", .text(newTitle), .int(tab.id))
+            let event = TabEvent.renamed(index: tab.position, from: tab.title, to: newTitle)
+            try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
+            return try database.edit(of: setName, event: event)
         }
     }
 
@@ -167,12 +166,12 @@ extension TabStore {
     ///
     /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.revisionMismatch`.
     @discardableResult
-    public func replaceTabs(of setName: String, with titles: [String], ifRevision: Int? = nil) throws(TabStoreError) -> TabSet {
+    public func replaceTabs(of setName: String, with titles: [String], ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
             let set = try database.setOrNew(named: setName, ifRevision: ifRevision)
             let keep = set.selected.flatMap { old in titles.firstIndex { $0.utf8.elementsEqual(old.title.utf8) } }
             try database.replaceTabs(of: set, with: titles, selecting: keep ?? 0)
-            return try database.loadTabSet(named: setName)
+            return try database.edit(of: setName, event: .replaced(tabCount: titles.count))
         }
     }
 

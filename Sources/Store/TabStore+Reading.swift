@@ -57,6 +57,10 @@ extension TabStore {
 }
 
 extension Database {
+    func edit(of setName: String, event: TabEvent?) throws(TabStoreError) -> TabSetEdit {
+        TabSetEdit(set: try loadTabSet(named: setName), event: event)
+    }
+
     func loadTabSet(named setName: String) throws(TabStoreError) -> TabSet {
         let set = try requireSet(named: setName)
         let tabs = try tabs(inSet: set.id).map { Tab(title: $0.title, isSelected: $0.id == set.selected?.id) }

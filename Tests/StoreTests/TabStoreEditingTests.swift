@@ -128,7 +128,21 @@ import Testing
 
     @Test func movingToTheSamePlaceChangesNothing() throws {
         let before = try store.tabSet(named: "main")
-        #expect(try store.move(.index(2), to: 2, in: "main") == before)
+        #expect(try store.move(.index(2), to: 2, in: "main") == TabSetEdit(set: before, event: nil))
+    }
+
+    @Test func editsReportWhatChanged() throws {
+        try store.select(.title("C"), in: "main")
+        #expect(try store.remove([.index(-1), .title("C"), .index(2)], from: "main").event == .removed([
+            TabUpdate(index: 2, tab: Tab(title: "C", isSelected: true)),
+            TabUpdate(index: 4, tab: Tab(title: "E", isSelected: false)),
+        ]))
+        #expect(try store.rename(.index(0), to: "Z", in: "main").event == .renamed(index: 0, from: "A", to: "Z"))
+        #expect(try store.rename(.index(0), to: "Z", in: "main").event == nil)
+        #expect(try store.move(.title("Z"), to: -1, in: "main").event == .moved(title: "Z", from: 0, to: 2))
+        #expect(try store.reopen(in: "main").event == .reopened(TabUpdate(index: 3, tab: Tab(title: "E", isSelected: false))))
+        #expect(try store.add(["N"], to: "main", at: 0).event == .added(titles: ["N"], index: 0))
+        #expect(try store.add([], to: "main").event == nil)
     }
 
     @Test func renameKeepsPositionAndSelection() throws {

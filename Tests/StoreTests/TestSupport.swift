@@ -23,6 +23,10 @@ func picture(_ set: TabSet) -> [String] {
     set.tabs.map { ($0.isSelected ? "*" : "") + $0.title }
 }
 
+func picture(_ edit: TabSetEdit) -> [String] {
+    picture(edit.set)
+}
+
 /// The error a throwing call threw, or nil when it returned.
 func thrownError<T>(_ body: () throws(TabStoreError) -> T) -> TabStoreError? {
     do {

@@ -29,8 +29,8 @@ enum AddCommand: TabstoreCommand {
         let titles = arguments.texts("title")
         let index = arguments.integerOption("at") ?? -1
         let store = try context.openStore()
-        let set = try storeCall { () throws(TabStoreError) in try store.add(titles, to: setName, at: index) }
-        if context.json { return JSONOutput.tabSet(set).line }
+        let edit = try storeCall { () throws(TabStoreError) in try store.add(titles, to: setName, at: index) }
+        if context.json { return JSONOutput.tabSet(edit.set).line }
         return "added \(counted(titles.count, "tab", "tabs")) to \(setName)\n"
     }
 }

@@ -23,10 +23,12 @@ enum MoveCommand: TabstoreCommand {
         let ref = try arguments.tab("tab")
         let destination = try arguments.integer("to")
         let store = try context.openStore()
-        let set = try storeCall { () throws(TabStoreError) in try store.move(ref, to: destination, in: setName) }
-        if context.json { return JSONOutput.tabSet(set).line }
-        let index = destination < 0 ? destination + set.tabs.count : destination
-        let title = set.tabs.indices.contains(index) ? set.tabs[index].title : "the tab"
+        let edit = try storeCall { () throws(TabStoreError) in try store.move(ref, to: destination, in: setName) }
+        if context.json { return JSONOutput.tabSet(edit.set).line }
+        if case let .moved(title, _, to)? = edit.event { return "moved \(title) to \(to)\n" }
+        // No event: the tab already stood at the destination.
+        let index = destination < 0 ? destination + edit.tabs.count : destination
+        let title = edit.tabs.indices.contains(index) ? edit.tabs[index].title : "the tab"
         return "moved \(title) to \(index)\n"
     }
 }

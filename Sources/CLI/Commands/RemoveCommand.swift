@@ -20,15 +20,9 @@ enum RemoveCommand: TabstoreCommand {
         let setName = try arguments.text("set")
         let refs = arguments.tabs("tab")
         let store = try context.openStore()
-        if context.json {
-            let set = try storeCall { () throws(TabStoreError) in try store.remove(refs, from: setName) }
-            return JSONOutput.tabSet(set).line
-        }
-        // Store.remove does not say how many tabs went (refs may name a tab twice), so
-        // count before and after; the read changes nothing if the removal then fails.
-        let before = try storeCall { () throws(TabStoreError) in try store.tabSet(named: setName) }
-        let after = try storeCall { () throws(TabStoreError) in try store.remove(refs, from: setName) }
-        let removed = before.tabs.count - after.tabs.count
-        return "removed \(counted(removed, "tab", "tabs")) from \(setName)\n"
+        let edit = try storeCall { () throws(TabStoreError) in try store.remove(refs, from: setName) }
+        if context.json { return JSONOutput.tabSet(edit.set).line }
+        guard case let .removed(tabs)? = edit.event else { return "removed 0 tabs from \(setName)\n" }
+        return "removed \(counted(tabs.count, "tab", "tabs")) from \(setName)\n"
     }
 }

@@ -20,25 +20,10 @@ enum RenameCommand: TabstoreCommand {
         let ref = try arguments.tab("tab")
         let newTitle = try arguments.text("new-title")
         let store = try context.openStore()
-        if context.json {
-            let set = try storeCall { () throws(TabStoreError) in try store.rename(ref, to: newTitle, in: setName) }
-            return JSONOutput.tabSet(set).line
-        }
-        // Store.rename does not return the old title; an index names it only in the set
-        // as it was, so read the set first (a read changes nothing if the rename fails).
-        var oldTitle: String?
-        var before: TabSet?
-        if case let .title(title) = ref {
-            oldTitle = title
-        } else {
-            before = try storeCall { () throws(TabStoreError) in try store.tabSet(named: setName) }
-        }
-        let after = try storeCall { () throws(TabStoreError) in try store.rename(ref, to: newTitle, in: setName) }
-        if oldTitle == nil, let before,
-           let index = after.tabs.firstIndex(where: { $0.title.utf8.elementsEqual(newTitle.utf8) }),
-           before.tabs.indices.contains(index) {
-            oldTitle = before.tabs[index].title
-        }
-        return "renamed \(oldTitle ?? "the tab") to \(newTitle)\n"
+        let edit = try storeCall { () throws(TabStoreError) in try store.rename(ref, to: newTitle, in: setName) }
+        if context.json { return JSONOutput.tabSet(edit.set).line }
+        // No event: the tab already had that title.
+        guard case let .renamed(_, oldTitle, _)? = edit.event else { return "renamed \(newTitle) to \(newTitle)\n" }
+        return "renamed \(oldTitle) to \(newTitle)\n"
     }
 }

@@ -17,17 +17,9 @@ enum ReopenCommand: TabstoreCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let store = try context.openStore()
-        if context.json {
-            let set = try storeCall { () throws(TabStoreError) in try store.reopen(in: setName) }
-            return JSONOutput.tabSet(set).line
-        }
-        // Store.reopen returns the set but not which tab came back: read the title it
-        // will reopen first (a read changes nothing if the reopen then fails).
-        let title = try storeCall { () throws(TabStoreError) in try store.closedTabs(in: setName) }.first
-        let set = try storeCall { () throws(TabStoreError) in try store.reopen(in: setName) }
-        guard let title, let index = set.tabs.firstIndex(where: { $0.title.utf8.elementsEqual(title.utf8) }) else {
-            return "reopened a tab in \(setName)\n"
-        }
-        return "reopened \(index): \(title)\n"
+        let edit = try storeCall { () throws(TabStoreError) in try store.reopen(in: setName) }
+        if context.json { return JSONOutput.tabSet(edit.set).line }
+        guard case let .reopened(tab)? = edit.event else { return "reopened a tab in \(setName)\n" }
+        return "reopened \(tab.index): \(tab.tab.title)\n"
     }
 }
