@@ -33,7 +33,7 @@ enum TabstoreBinary {
 }
 
 /// A temporary folder with its own database; removed when released.
-final class Sandbox {
+final class Sandbox: Sendable {
     let folder: String
     var database: String { folder + "/tabs.sqlite" }
 

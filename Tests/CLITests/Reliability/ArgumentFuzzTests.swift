@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import CLI
+
+/// Issue 4.7: a deterministic fuzz of the argument scanner and the commands behind it,
+/// run in process. Every invocation ends in success or a documented error: exit 0 to 3,
+/// nothing on stdout when it fails, and an error that starts as documented.
+@Suite struct ArgumentFuzzTests {
+    /// Words an invocation is made of. No `watch` (it never ends) and no `-` (stdin).
+    static let words = [
+        "add", "select", "list", "restore", "remove", "move", "rename", "reopen", "rename-set",
+        "remove-set", "export", "import", "info", "help", "show", "history", "bogus",
+        "--json", "--at", "--title", "--replace", "--if-revision", "--width", "--limit", "-h", "--help",
+        "--version", "--", "--at=1", "--json=1", "-x", "--db",
+        "main", "other", "Home", "1", "0", "-1", "3", "-7", "99999999999999999999", "1.5", "",
+        "a\nb", "홈", "😀", "'; DROP TABLE tab; --", "%s", "=",
+    ]
+
+    @Test func anyInvocationEndsInSuccessOrADocumentedError() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "1", "Reviews")
+        var random = SplitMix64(seed: 0xF022_A265)
+        var counts: [Int32: Int] = [:]
+        var problems: [String] = []
+        for _ in 0..<10_000 {
+            var arguments = (0..<Int(random.next() % 6)).map { _ in Self.words[Int(random.next() % UInt64(Self.words.count))] }
+            // The database is always the sandbox's, wherever --db lands.
+            arguments.insert(contentsOf: ["--db", sandbox.database], at: Int(random.next() % UInt64(arguments.count + 1)))
+            // After `--`, `--db` is a title: such runs use the default database under HOME.
+            let environment = Environment.fixed(["HOME": sandbox.folder + "/home"])
+            let result = Runner.run(RawArguments(arguments: arguments, firstInvalidPosition: nil), environment: environment)
+            counts[result.exitCode, default: 0] += 1
+            if let problem = Self.problem(with: result) { problems.append("\(arguments): \(problem)") }
+        }
+        #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(3))")
+        // Every outcome is exercised, so the fuzz cannot pass by doing nothing.
+        #expect([0, 1, 2].allSatisfy { counts[$0, default: 0] > 200 }, "\(counts)")
+    }
+
+    private static func problem(with result: RunResult) -> String? {
+        switch result.exitCode {
+        case 0:
+            return result.standardError.isEmpty ? nil : "stderr on success: \(result.standardError)"
+        case 1, 2, 3:
+            guard result.standardOutput.isEmpty else { return "stdout on failure: \(result.standardOutput)" }
+            let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false)
+            let json = result.standardError.hasPrefix(#"{"error":{"code":\#(result.exitCode),"message":"#)
+            let expectedLines = json || result.exitCode == 1 ? 2 : 4
+            guard json || result.standardError.hasPrefix("tabstore: error: ") else { return "stderr: \(result.standardError)" }
+            return lines.count == expectedLines ? nil : "\(lines.count - 1) lines: \(result.standardError)"
+        default:
+            return "exit \(result.exitCode): \(result.standardError)"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import Store
+import Testing
+
+/// Issue 4.1: many `tabstore` processes write one file at once. None sees "database is
+/// locked", and the file ends exactly as the acknowledged commands imply.
+@Suite struct ConcurrentProcessTests {
+    @Test func eightProcessesOfMixedCommandsLoseNothing() throws {
+        let sandbox = Sandbox()
+        sandbox.add("shared", "start")
+        let workers = 8, rounds = 40  // 3 commands a round (some 4): > 100 commands per worker
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for round in 0..<rounds {
+                let title = "w\(worker)-\(round)"
+                var commands = [["add", "shared", title], ["select", "shared", "--title", title], ["select", "shared", "0"]]
+                if round % 2 == 0 { commands.append(["move", "shared", "--title", title, String(round % 5)]) }
+                for command in commands {
+                    let output = sandbox.run(command)
+                    if output.code != 0 { failures.append("worker \(worker): \(command.joined(separator: " ")): \(output)") }
+                }
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(5))")
+
+        let store = try TabStore(path: sandbox.database)
+        let set = try store.tabSet(named: "shared")
+        let added = ["start"] + (0..<workers).flatMap { worker in (0..<rounds).map { "w\(worker)-\($0)" } }
+        // Every added tab is there once; positions are the contiguous indices of `tabs`.
+        #expect(set.tabs.count == added.count)
+        #expect(Set(set.tabs.map(\.title)) == Set(added))
+        #expect(set.tabs.filter(\.isSelected).count == 1)
+        // Every change got its own revision: the journal holds 1...revision without a gap,
+        // and one "added" per acknowledged add.
+        let history = try store.history(of: "shared", limit: 100_000)
+        #expect(history.map(\.revision) == Array((1...set.revision).reversed()))
+        #expect(history.filter { if case .added = $0.event { true } else { false } }.count == added.count)
+        #expect(integrityCheck(sandbox.database) == "ok")
+    }
+}
+
+/// Failures collected from several threads.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+
+    func append(_ item: String) {
+        lock.lock()
+        items.append(item)
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
+}
+
+/// `PRAGMA integrity_check` by the sqlite3 shell, an independent reader of the file.
+func integrityCheck(_ path: String) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [path, "PRAGMA integrity_check"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return "sqlite3 is not installed" }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+extension Sandbox {
+    /// Runs `tabstore --db <sandbox database> ARGUMENTS` from an array.
+    func run(_ arguments: [String]) -> Output {
+        runWithoutDatabase(["--db", database] + arguments)
+    }
+}
