@@ -27,11 +27,30 @@ final class Database {
 
     deinit {
         // Statements first: a connection with live statements cannot really close.
-        statements.removeAll()
+        clearStatementCache()
         sqlite3_close_v2(handle)
     }
 
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// How many statements SQLite holds open on this connection: the cached ones, and
+    /// any that escaped the cache (a leak). For tests.
+    var liveStatementCount: Int {
+        var count = 0
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            count += 1
+            statement = sqlite3_next_stmt(handle, current)
+        }
+        return count
+    }
+
+    var cachedStatementCount: Int { statements.count }
+
+    /// Finalizes every cached statement.
+    func clearStatementCache() {
+        statements.removeAll()
+    }
 
     func setBusyTimeout(milliseconds: Int) {
         sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
