@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Store", targets: ["Store"]),
         .executable(name: "tabstore", targets: ["CLI"]),
+        .executable(name: "tabstore-bench", targets: ["Bench"]),
+        .executable(name: "bench-hello", targets: ["BenchHello"]),
     ],
     targets: [
         // The system libsqlite3 (Debian: libsqlite3-dev; Apple platforms: the SDK's).
@@ -30,6 +32,10 @@ let package = Package(
             name: "CLI",
             dependencies: ["Store"]
         ),
+        // Issue 5's comparisons in one run: `swift build -c release && swift run -c release tabstore-bench`.
+        .executableTarget(name: "Bench", dependencies: ["Store", "CSQLite"]),
+        // A bare Swift hello-world: the floor for a Swift process's start time and memory.
+        .executableTarget(name: "BenchHello"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite"]),
         .testTarget(name: "CLITests", dependencies: ["Store", "CLI"]),
     ]

@@ -1,0 +1,160 @@
+import Store
+
+/// Costs that must not grow with the set: 10,000-tab sets against 10-tab ones, edits
+/// and whole-set reads of a 10,000-tab set, a 100,000-tab import, opening a new file.
+struct LargeSets {
+    let size: BenchSize
+    let folder: ScratchFolder
+
+    static let largeCount = 10_000
+
+    /// The 10,000-tab figures; `importing()` and `openAndMigrate()` run as groups of their own.
+    func run() throws -> [Row] {
+        try latencies() + edits() + reads()
+    }
+
+    /// Median wall time (ms) of `body` over `runs` calls, each timed alone.
+    private func medianMilliseconds(runs: Int, _ body: () throws -> Void) rethrows -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs { times.append(try seconds(body) * 1000) }
+        return median(times)
+    }
+
+    /// `select` and `restore` on 10,000 tabs against 10, calls interleaved.
+    /// At synchronous=NORMAL: at FULL the fsync of each commit would drown a
+    /// difference in the work per call, and `restore` does not write anyway.
+    private func latencies() throws -> [Row] {
+        progress("select and restore, 10,000 vs 10 tabs")
+        let store = try TabStore(path: folder.file("latency.sqlite"), options: .init(durability: .normal))
+        try store.add(Fixture.titles(10), to: "small")
+        try store.add(Fixture.titles(Self.largeCount), to: "large")
+        var times: [String: [Double]] = [:]
+        let runs = size.pick(4_000, quick: 1_000)
+        for run in -100..<runs {
+            // The last two tabs, alternately: each select is a change, far from the first tab.
+            let offset = run % 2 == 0 ? 2 : 1
+            let steps: [(String, () throws -> Void)] = [
+                ("select small", { try store.select(.index(10 - offset), in: "small") }),
+                ("select large", { try store.select(.index(Self.largeCount - offset), in: "large") }),
+                ("restore small", { _ = try store.selectedTab(in: "small") }),
+                ("restore large", { _ = try store.selectedTab(in: "large") }),
+            ]
+            for (name, step) in steps {
+                let time = try seconds(step) * 1000
+                if run >= 0 { times[name, default: []].append(time) }
+            }
+        }
+        let value = { (name: String) in median(times[name] ?? []) }
+        return [
+            Row(
+                "selectLargeVsSmall", "select (NORMAL), 10,000-tab set vs 10-tab set", unit: .milliseconds,
+                tabstore: value("select large"), peer: value("select small"), peerName: "10 tabs", target: .ratio(atMost: 1.5)
+            ),
+            Row(
+                "restoreLargeVsSmall", "restore (selectedTab), 10,000-tab set vs 10-tab set", unit: .milliseconds,
+                tabstore: value("restore large"), peer: value("restore small"), peerName: "10 tabs", target: .ratio(atMost: 1.5)
+            ),
+        ]
+    }
+
+    /// `move` first-to-last and `remove` of the first tab of a 10,000-tab set, at the
+    /// default durability (FULL), as an app would run them.
+    private func edits() throws -> [Row] {
+        progress("move and remove on 10,000 tabs")
+        let store = try Fixture.store(at: folder.file("edits.sqlite"), tabCount: Self.largeCount)
+        let runs = size.pick(25, quick: 5)
+        // Moving the first tab to the end leaves a set of the same shape: no undo needed.
+        let move = try medianMilliseconds(runs: runs) {
+            try store.move(.index(0), to: -1, in: Fixture.setName)
+        }
+        var removals: [Double] = []
+        for run in 0..<runs {
+            removals.append(try seconds { try store.remove([.index(0)], from: Fixture.setName) } * 1000)
+            // Back to 10,000 tabs, untimed; appending shifts nothing.
+            try store.add(["Again \(run)"], to: Fixture.setName)
+        }
+        return [
+            Row("moveLarge", "move first-to-last, 10,000-tab set", unit: .milliseconds, tabstore: move,
+                ratio: .none, target: .value(atMost: 10)),
+            Row("removeLarge", "remove the first tab, 10,000-tab set", unit: .milliseconds, tabstore: median(removals),
+                ratio: .none, target: .value(atMost: 10)),
+        ]
+    }
+
+    /// Reading a whole 10,000-tab set: `list`'s `tabSet(named:)` and `export`.
+    private func reads() throws -> [Row] {
+        progress("list and export of 10,000 tabs")
+        let store = try Fixture.store(at: folder.file("reads.sqlite"), tabCount: Self.largeCount)
+        let runs = size.pick(20, quick: 5)
+        _ = try store.export([Fixture.setName])  // warm: statements prepared, pages cached
+        let list = try medianMilliseconds(runs: runs) { _ = try store.tabSet(named: Fixture.setName) }
+        let export = try medianMilliseconds(runs: runs) { _ = try store.export([Fixture.setName]) }
+        // What `tabstore export` prints also costs the rendering.
+        let exportJSON = try medianMilliseconds(runs: runs) { _ = try store.export([Fixture.setName]).json() }
+        return [
+            Row("listLarge", "list (tabSet(named:)), 10,000-tab set", unit: .milliseconds, tabstore: list,
+                ratio: .none, target: .value(atMost: 50)),
+            Row("exportLarge", "export([name]), 10,000-tab set", unit: .milliseconds, tabstore: export,
+                ratio: .none, target: .value(atMost: 50)),
+            Row("exportJSONLarge", "export([name]).json(), 10,000-tab set", unit: .milliseconds, tabstore: exportJSON,
+                ratio: .none, target: .value(atMost: 50)),
+        ]
+    }
+
+    /// `importDocument` of 100 sets of 1,000 tabs (100,000 tabs) into a new file, against
+    /// raw prepared INSERTs of the same rows in one transaction. Both at FULL; one
+    /// transaction means one fsync, so the ratio is the work per row.
+    func importing() throws -> [Row] {
+        progress("import of 100 sets x 1,000 tabs, Store vs raw SQLite")
+        let sets = (0..<100).map { index in
+            TabStoreDocument.Entry(name: "set \(index)", selectedIndex: index % 1_000, tabs: Fixture.titles(1_000))
+        }
+        let document = TabStoreDocument(sets: sets)
+        let pinned = sets.map { (PinnedText($0.name), $0.tabs.map(PinnedText.init), $0.selectedIndex ?? 0) }
+        var storeTimes: [Double] = []
+        var rawTimes: [Double] = []
+        for run in 0..<size.pick(7, quick: 1) {
+            let storeRun = {
+                let store = try TabStore(path: folder.file("import-store.sqlite"))
+                storeTimes.append(try seconds { try store.importDocument(document) } * 1000)
+            }
+            let rawRun = {
+                let raw = try RawTabStore(path: folder.file("import-raw.sqlite"), synchronous: "FULL")
+                rawTimes.append(try seconds { try raw.insertSets(pinned) } * 1000)
+            }
+            // Alternate which goes first, so neither always follows the other's writes.
+            if run % 2 == 0 { try storeRun(); try rawRun() } else { try rawRun(); try storeRun() }
+        }
+        return [Row(
+            "importVsRaw", "import 100,000 tabs (100 sets x 1,000): Store vs raw INSERTs", unit: .milliseconds,
+            tabstore: median(storeTimes), peer: median(rawTimes), peerName: "raw", ratio: .peerOverTabstore,
+            target: .ratio(atLeast: 0.7)
+        )]
+    }
+
+    /// Opening a file that does not exist yet: create, WAL, every migration. The raw
+    /// peer runs the same pragmas and migration SQL without Store's checks.
+    func openAndMigrate() throws -> [Row] {
+        progress("open + migrate a new database")
+        var storeTimes: [Double] = []
+        var rawTimes: [Double] = []
+        for run in 0..<size.pick(30, quick: 10) {
+            let storePath = folder.file("open-store-\(run).sqlite")
+            var store: TabStore?
+            storeTimes.append(try seconds { store = try TabStore(path: storePath) } * 1000)
+            store = nil  // closing is not part of the figure
+            let rawPath = folder.file("open-raw-\(run).sqlite")
+            var raw: RawConnection?
+            rawTimes.append(try seconds {
+                raw = try RawConnection(path: rawPath, synchronous: "FULL")
+                try raw?.migrate()
+            } * 1000)
+            raw = nil
+            _ = (store, raw)
+        }
+        return [Row(
+            "openAndMigrate", "open + migrate a new database, in process", unit: .milliseconds,
+            tabstore: median(storeTimes), peer: median(rawTimes), peerName: "raw", target: .value(atMost: 5)
+        )]
+    }
+}

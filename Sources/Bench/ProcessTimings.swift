@@ -1,0 +1,192 @@
+import Foundation
+import Store
+
+/// Whole processes, as a shell script would use them: the built `tabstore` against the
+/// `sqlite3` shell doing the same work, with a bare Swift hello-world as the floor.
+struct ProcessTimings {
+    let size: BenchSize
+    let folder: ScratchFolder
+
+    /// The programs compared; a missing one is named in its rows instead of stopping the bench.
+    private struct Programs {
+        let tabstore: String?
+        let hello: String?
+        let sqlite3: String?
+        let folder = executableFolder()
+
+        init() {
+            let built = { (name: String) in
+                let path = executableFolder() + "/" + name
+                return access(path, X_OK) == 0 ? path : nil
+            }
+            tabstore = built("tabstore")
+            hello = built("bench-hello")
+            sqlite3 = findOnPath("sqlite3")
+        }
+
+        func missing(_ name: String) -> String {
+            name == "sqlite3"
+                ? "sqlite3 is not on PATH (apt-get install sqlite3)"
+                : "no \(name) binary next to the bench in \(folder): run `swift build -c release` first"
+        }
+    }
+
+    func run() throws -> [Row] {
+        let programs = Programs()
+        let database = folder.file("processes.sqlite")
+        _ = try Fixture.store(at: database)  // created, migrated and closed before any process runs
+
+        let timings = time(programs, database: database)
+        return timings + peakMemory(programs, database: database)
+    }
+
+    // MARK: wall time
+
+    /// Median wall time (ms) of each command over alternating runs, or why there is none.
+    private func time(_ programs: Programs, database: String) -> [Row] {
+        let runs = size.pick(100, quick: 20)
+        progress("processes: \(runs) alternating runs each of tabstore, sqlite3 and hello")
+        // Two variants of each write, selecting tab 1 then tab 0, so each run is a change.
+        let commands: [String: (Int) -> [String]?] = [
+            "select": { i in programs.tabstore.map { [$0, "--db", database, "select", Fixture.setName, "\((i + 1) % 2)"] } },
+            "update": { i in
+                programs.sqlite3.map {
+                    [$0, database, """
+                    UPDATE tab_set SET revision = revision + 1, selected_tab_id = \
+                    (SELECT id FROM tab WHERE set_id = tab_set.id AND position = \((i + 1) % 2)) \
+                    WHERE name = '\(Fixture.setName)'
+                    """]
+                }
+            },
+            "restore": { _ in programs.tabstore.map { [$0, "--db", database, "restore", Fixture.setName] } },
+            "query": { _ in
+                programs.sqlite3.map {
+                    [$0, database, """
+                    SELECT t.position, t.title FROM tab_set s JOIN tab t ON t.id = s.selected_tab_id \
+                    WHERE s.name = '\(Fixture.setName)'
+                    """]
+                }
+            },
+            "hello": { _ in programs.hello.map { [$0] } },
+        ]
+        let order = ["select", "update", "hello", "restore", "query"]
+        var prepared: [String: [Command]] = [:]
+        for name in order {
+            prepared[name] = (0..<2).compactMap { commands[name]!($0).map(Command.init) }
+        }
+
+        var times: [String: [Double]] = [:]
+        var failures: [String: String] = [:]
+        let stderrPath = folder.file("spawn.stderr")
+        // Three warm-up rounds: the file and the binaries are in the page cache after them.
+        for round in -3..<runs {
+            for name in order {
+                guard failures[name] == nil, let variants = prepared[name], !variants.isEmpty else { continue }
+                let command = variants[(round + 3) % variants.count]
+                do {
+                    let run = try command.run(stderrPath: stderrPath)
+                    if run.status != 0 {
+                        failures[name] = "\(programName(of: command)) exited with status \(run.status): \(firstLine(ofFile: stderrPath))"
+                    } else if round >= 0 {
+                        times[name, default: []].append(run.milliseconds)
+                    }
+                } catch {
+                    failures[name] = "\(error)"
+                }
+            }
+        }
+
+        func value(_ name: String) -> Double? { times[name].map(median) }
+        /// Why a row has no value: the failure or the missing program of either side.
+        func why(_ names: (command: String, program: String)...) -> String? {
+            let reasons = names.compactMap { name, program in
+                failures[name] ?? (prepared[name]?.isEmpty == false ? nil : programs.missing(program))
+            }
+            return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
+        }
+        return [
+            Row(
+                "selectProcessVsSqlite3", "`tabstore select` process vs `sqlite3 FILE \"UPDATE ...\"`", unit: .milliseconds,
+                tabstore: value("select"), peer: value("update"), peerName: "sqlite3", target: .ratio(atMost: 1.5),
+                note: why(("select", "tabstore"), ("update", "sqlite3"))
+            ),
+            Row(
+                "helloProcessVsSqlite3Update", "bare Swift hello process vs `sqlite3 ... \"UPDATE ...\"`", unit: .milliseconds,
+                tabstore: value("hello"), peer: value("update"), peerName: "sqlite3", target: nil,
+                note: why(("hello", "bench-hello"), ("update", "sqlite3"))
+            ),
+            Row(
+                "restoreProcessVsSqlite3", "`tabstore restore` process vs `sqlite3 FILE \"SELECT ...\"`", unit: .milliseconds,
+                tabstore: value("restore"), peer: value("query"), peerName: "sqlite3", target: .ratio(atMost: 2.2),
+                note: why(("restore", "tabstore"), ("query", "sqlite3"))
+            ),
+            Row(
+                "helloProcessVsSqlite3Select", "bare Swift hello process vs `sqlite3 ... \"SELECT ...\"`", unit: .milliseconds,
+                tabstore: value("hello"), peer: value("query"), peerName: "sqlite3", target: nil,
+                note: why(("hello", "bench-hello"), ("query", "sqlite3"))
+            ),
+        ]
+    }
+
+    private func programName(of command: Command) -> String {
+        ((command.arguments[0] as NSString).lastPathComponent)
+    }
+
+    // MARK: peak memory
+
+    /// Peak resident memory of `tabstore select` against the bare hello process, and
+    /// of hello against `sqlite3` for reference.
+    ///
+    /// Measured by GNU time, whose own `wait4` gives the child's `ru_maxrss`: `wait4`
+    /// in the bench would not do, because Linux folds the parent's peak into a
+    /// (v)forked child's when it calls exec, so every child would "use" the bench's own
+    /// tens of MiB. GNU time is a small C program: its share is below 2 MiB.
+    private func peakMemory(_ programs: Programs, database: String) -> [Row] {
+        let figure = "peak memory: `tabstore select` process vs bare Swift hello"
+        let reference = "peak memory: bare Swift hello vs `sqlite3 ... \"UPDATE ...\"`"
+        let target = Target.ratio(atMost: 1.7)
+        func missing(because note: String) -> [Row] {
+            [
+                .missing("selectPeakMemoryVsHello", figure, unit: .mebibytes, target: target, because: note),
+                .missing("helloPeakMemoryVsSqlite3", reference, unit: .mebibytes, target: nil, because: note),
+            ]
+        }
+        guard access("/usr/bin/time", X_OK) == 0 else {
+            return missing(because: "needs GNU time at /usr/bin/time (apt-get install time)")
+        }
+        guard let tabstore = programs.tabstore, let hello = programs.hello, let sqlite3 = programs.sqlite3 else {
+            let absent = programs.tabstore == nil ? "tabstore" : programs.hello == nil ? "bench-hello" : "sqlite3"
+            return missing(because: programs.missing(absent))
+        }
+        progress("processes: peak memory")
+        let report = folder.file("maxrss.txt")
+        let stderrPath = folder.file("maxrss.stderr")
+        /// The median peak, in MiB, of several runs.
+        func peak(_ arguments: [String]) throws -> Double {
+            var kibibytes: [Double] = []
+            for _ in 0..<size.pick(10, quick: 4) {
+                let run = try Command(["/usr/bin/time", "-f", "%M", "-o", report] + arguments).run(stderrPath: stderrPath)
+                guard run.status == 0 else {
+                    throw BenchError("\((arguments[0] as NSString).lastPathComponent) exited with status \(run.status): \(firstLine(ofFile: stderrPath))")
+                }
+                let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+                guard let last = text.split(separator: "\n").last, let value = Double(last) else {
+                    throw BenchError("GNU time wrote no peak memory")
+                }
+                kibibytes.append(value)
+            }
+            return median(kibibytes) / 1024
+        }
+        do {
+            let mine = try peak([tabstore, "--db", database, "select", Fixture.setName, "1"])
+            let floor = try peak([hello])
+            let shell = try peak([sqlite3, database, "UPDATE tab_set SET revision = revision + 1 WHERE name = '\(Fixture.setName)'"])
+            return [
+                Row("selectPeakMemoryVsHello", figure, unit: .mebibytes, tabstore: mine, peer: floor, peerName: "hello", target: target),
+                Row("helloPeakMemoryVsSqlite3", reference, unit: .mebibytes, tabstore: floor, peer: shell, peerName: "sqlite3", target: nil),
+            ]
+        } catch {
+            return missing(because: "\(error)")
+        }
+    }
+}

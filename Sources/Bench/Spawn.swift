@@ -1,0 +1,73 @@
+import Foundation
+
+/// A command line turned into C strings once, so that building `argv` is not timed.
+final class Command {
+    let arguments: [String]
+    private let argv: [UnsafeMutablePointer<CChar>?]
+    private let environment: [UnsafeMutablePointer<CChar>?]
+
+    init(_ arguments: [String]) {
+        self.arguments = arguments
+        argv = arguments.map { strdup($0) } + [nil]
+        environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    }
+
+    deinit {
+        for pointer in argv + environment { free(pointer) }
+    }
+
+    /// How one run ended.
+    struct Run {
+        let milliseconds: Double
+        /// The exit status, or 128 + the signal number when killed by a signal.
+        let status: Int32
+    }
+
+    /// Runs the command once and waits: stdout to /dev/null, stderr to `stderrPath`.
+    ///
+    /// `posix_spawn` and `wait4` rather than Foundation's `Process`, which adds its own
+    /// threads and pipes: every program timed here pays the same small, fixed launch cost.
+    func run(stderrPath: String) throws -> Run {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var pid: pid_t = 0
+        let start = monotonicNanoseconds()
+        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, environment)
+        guard code == 0 else {
+            throw BenchError("cannot run \(arguments[0]): \(String(cString: strerror(code)))")
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw BenchError("wait4 failed: \(String(cString: strerror(errno)))") }
+        }
+        let elapsed = Double(monotonicNanoseconds() - start) / 1e6
+        // WIFEXITED / WEXITSTATUS, which Swift does not import (they are macros).
+        let signal = status & 0x7F
+        return Run(milliseconds: elapsed, status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+    }
+}
+
+/// The first line a failed run wrote to stderr, to say why in the report.
+func firstLine(ofFile path: String) -> String {
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").first.map(String.init) ?? "(nothing on stderr)"
+}
+
+/// The absolute path of `name` on `PATH`, if any.
+func findOnPath(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+}
+
+/// The folder the bench executable is in: `swift build` puts `tabstore` and
+/// `bench-hello` there too.
+func executableFolder() -> String {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? CommandLine.arguments[0]
+    return (executable as NSString).deletingLastPathComponent
+}
