@@ -9,5 +9,5 @@ CREATE TABLE change (
     detail   TEXT    NOT NULL, -- JSON; its shape depends on kind
     at       INTEGER NOT NULL  -- milliseconds since 1970-01-01 UTC
 );
-
-CREATE INDEX change_by_set ON change(set_name, id);
+-- No index on set_name: every write pays for an index, while reading a set's
+-- history scans at most the journal's bounded length, newest first.

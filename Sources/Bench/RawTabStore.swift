@@ -23,7 +23,7 @@ final class RawTabStore {
         commit = try connection.prepare("COMMIT")
         setRecord = try connection.prepare(
             """
-            SELECT s.id, s.revision, t.id, t.position, t.title
+            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title
             FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
             WHERE s.name = ?
             """
@@ -54,12 +54,13 @@ final class RawTabStore {
         guard try setRecord.step() else { throw RawSQLiteError(code: 0, message: "no set") }
         let setID = setRecord.int(0)
         let revision = setRecord.int(1)
-        let oldID = setRecord.int(2)
-        _ = setRecord.int(3) + Int64(setRecord.textLength(4))
+        let base = setRecord.int(2)
+        let oldID = setRecord.int(3)
+        _ = setRecord.int(4) + Int64(setRecord.textLength(5))
         setRecord.reset()
 
         tabAtPosition.bind(1, setID)
-        tabAtPosition.bind(2, position)
+        tabAtPosition.bind(2, base + position)
         guard try tabAtPosition.step() else { throw RawSQLiteError(code: 0, message: "no tab") }
         let newID = tabAtPosition.int(0)
         _ = tabAtPosition.textLength(1)
@@ -88,8 +89,11 @@ final class RawTabStore {
         recordChange.bind(3, kind.bytes)
         recordChange.bind(4, detail.bytes)
         try recordChange.run()
-        trimJournal.bind(1, connection.lastInsertedID - journalLimit)
-        try trimJournal.run()
+        // As `Database.record`: trim on every 100th row.
+        if connection.lastInsertedID % 100 == 0 {
+            trimJournal.bind(1, connection.lastInsertedID - journalLimit)
+            try trimJournal.run()
+        }
     }
 
     /// Writes whole sets in one transaction: each set row, its tab rows, its selection

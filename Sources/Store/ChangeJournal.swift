@@ -12,7 +12,10 @@ extension Database {
             VALUES (?, ?, ?, ?, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
             """, .text(setName), .int(revision), .text(kind), .text(detail.rendered())
         )
-        try execute("DELETE FROM change WHERE id <= ?", .int(lastInsertedID - Self.journalLimit))
+        // Trim now and then, not on every write: the journal may run 1% over its limit.
+        if lastInsertedID % 100 == 0 {
+            try execute("DELETE FROM change WHERE id <= ?", .int(lastInsertedID - Self.journalLimit))
+        }
     }
 
     /// The id of the newest change, 0 when there is none.

@@ -7,6 +7,9 @@ public let maximumNameLength = 256
 /// would break a one-line display is refused.
 func nameProblem(_ name: String) -> TabStoreError.NameProblem? {
     if name.isEmpty { return .empty }
+    // Most names are short printable ASCII: fine without counting characters or
+    // looking up Unicode properties (imports check 100,000 titles).
+    if name.utf8.count <= maximumNameLength, name.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return nil }
     let characters = name.count
     if characters > maximumNameLength { return .tooLong(characters: characters) }
     for scalar in name.unicodeScalars where scalar.properties.generalCategory == .control {

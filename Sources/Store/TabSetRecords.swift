@@ -5,6 +5,8 @@ struct SetRecord {
     let id: Int
     let name: String
     let revision: Int
+    /// The position of the tab at index 0 (see migration 0004); edits may move it.
+    var base: Int
     /// `nil` exactly when the set is empty.
     let selected: TabRecord?
 }
@@ -18,27 +20,27 @@ extension SetRecord {
     }
 }
 
-/// A `tab` row; `position` is its 0-based index in the set.
+/// A `tab` row; `index` is its 0-based place in the set (its position less the base).
 struct TabRecord: Equatable {
     let id: Int
-    let position: Int
+    let index: Int
     let title: String
 }
 
 /// The queries the tab rules are built from. Rules live in `TabStore+Editing`;
-/// this file only reads and writes rows.
+/// this file only reads and writes rows, turning positions into indices and back.
 extension Database {
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord? {
         try firstRow(
             """
-            SELECT s.id, s.revision, t.id, t.position, t.title
+            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title
             FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
             WHERE s.name = ?
             """, .text(name)
         ) { row in
             SetRecord(
-                id: row.int(0), name: name, revision: row.int(1),
-                selected: row.optionalInt(2).map { TabRecord(id: $0, position: row.int(3), title: row.text(4)) }
+                id: row.int(0), name: name, revision: row.int(1), base: row.int(2),
+                selected: row.optionalInt(3).map { TabRecord(id: $0, index: row.int(4), title: row.text(5)) }
             )
         }
     }
@@ -54,7 +56,7 @@ extension Database {
     func createSet(named name: String) throws(TabStoreError) -> SetRecord {
         try validSetName(name)
         try execute("INSERT INTO tab_set (name) VALUES (?)", .text(name))
-        return SetRecord(id: lastInsertedID, name: name, revision: 0, selected: nil)
+        return SetRecord(id: lastInsertedID, name: name, revision: 0, base: 0, selected: nil)
     }
 
     /// The set, created when missing (a missing set counts as revision 0).
@@ -64,72 +66,111 @@ extension Database {
         return set
     }
 
-    /// Positions are contiguous, so the count is the last position + 1: an index
+    /// Positions are contiguous, so the count comes from the last position: an index
     /// lookup, not a scan, even for a set of 10,000 tabs.
-    func tabCount(inSet setID: Int) throws(TabStoreError) -> Int {
-        try firstRow("SELECT max(position) FROM tab WHERE set_id = ?", .int(setID)) { row in
-            row.optionalInt(0).map { $0 + 1 } ?? 0
+    func tabCount(in set: SetRecord) throws(TabStoreError) -> Int {
+        try firstRow("SELECT max(position) FROM tab WHERE set_id = ?", .int(set.id)) { row in
+            row.optionalInt(0).map { $0 - set.base + 1 } ?? 0
         } ?? 0
     }
 
-    func tab(at position: Int, inSet setID: Int) throws(TabStoreError) -> TabRecord? {
-        try firstRow("SELECT id, title FROM tab WHERE set_id = ? AND position = ?", .int(setID), .int(position)) {
-            TabRecord(id: $0.int(0), position: position, title: $0.text(1))
+    func tab(at index: Int, in set: SetRecord) throws(TabStoreError) -> TabRecord? {
+        try firstRow("SELECT id, title FROM tab WHERE set_id = ? AND position = ?", .int(set.id), .int(set.base + index)) {
+            TabRecord(id: $0.int(0), index: index, title: $0.text(1))
         }
     }
 
-    func tab(titled title: String, inSet setID: Int) throws(TabStoreError) -> TabRecord? {
-        try firstRow("SELECT id, position FROM tab WHERE set_id = ? AND title = ?", .int(setID), .text(title)) {
-            TabRecord(id: $0.int(0), position: $0.int(1), title: title)
+    func tab(titled title: String, in set: SetRecord) throws(TabStoreError) -> TabRecord? {
+        try firstRow("SELECT id, position FROM tab WHERE set_id = ? AND title = ?", .int(set.id), .text(title)) {
+            TabRecord(id: $0.int(0), index: $0.int(1) - set.base, title: title)
         }
     }
 
     /// All tabs of a set, in order.
-    func tabs(inSet setID: Int) throws(TabStoreError) -> [TabRecord] {
+    func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
         var tabs: [TabRecord] = []
-        try forEachRow("SELECT id, position, title FROM tab WHERE set_id = ? ORDER BY position", .int(setID)) { row in
-            tabs.append(TabRecord(id: row.int(0), position: row.int(1), title: row.text(2)))
+        try forEachRow("SELECT id, position, title FROM tab WHERE set_id = ? ORDER BY position", .int(set.id)) { row in
+            tabs.append(TabRecord(id: row.int(0), index: row.int(1) - set.base, title: row.text(2)))
         }
         return tabs
     }
 
-    /// Inserts `titles` at `position` and on, shifting the tabs from there right.
-    /// Returns the new tabs' ids, in order.
+    /// Inserts `titles` before index `index` of a set of `count` tabs. Returns the new
+    /// tabs' ids, in order.
     @discardableResult
-    func insertTabs(_ titles: [String], at position: Int, inSet setID: Int) throws(TabStoreError) -> [Int] {
-        if !titles.isEmpty {
-            try shiftPositions(inSet: setID, from: position, through: Int.max, by: titles.count)
+    func insertTabs(_ titles: [String], at index: Int, in set: inout SetRecord, count: Int) throws(TabStoreError) -> [Int] {
+        guard !titles.isEmpty else { return [] }
+        // Make room on the side with fewer tabs: appending or prepending moves none.
+        if index < count - index {
+            try shiftTabs(in: set, indices: 0..<index, by: -titles.count)
+            try setBase(of: &set, to: set.base - titles.count)
+        } else {
+            try shiftTabs(in: set, indices: index..<count, by: titles.count)
         }
         var ids: [Int] = []
         ids.reserveCapacity(titles.count)
         for (offset, title) in titles.enumerated() {
             try execute(
                 "INSERT INTO tab (set_id, position, title) VALUES (?, ?, ?)",
-                .int(setID), .int(position + offset), .text(title)
+                .int(set.id), .int(set.base + index + offset), .text(title)
             )
             ids.append(lastInsertedID)
         }
         return ids
     }
 
-    /// Adds `delta` to the position of every tab in `first...last`.
-    func shiftPositions(inSet setID: Int, from first: Int, through last: Int, by delta: Int) throws(TabStoreError) {
+    /// Closes the holes that removing the tabs at `removed` (sorted, distinct indices of
+    /// a set that had `count` tabs) left, shifting the side with fewer tabs.
+    func closeGaps(at removed: [Int], in set: inout SetRecord, count: Int) throws(TabStoreError) {
+        guard let first = removed.first, let last = removed.last else { return }
+        let rightSurvivors = count - first - removed.count
+        let leftSurvivors = last - (removed.count - 1)
+        if leftSurvivors < rightSurvivors {
+            // Each run of tabs left of a hole moves right by the holes to its right.
+            for (offset, hole) in removed.enumerated().reversed() {
+                let start = offset == 0 ? 0 : removed[offset - 1] + 1
+                try shiftTabs(in: set, indices: start..<hole, by: removed.count - offset)
+            }
+            try setBase(of: &set, to: set.base + removed.count)
+        } else {
+            // Each run of tabs right of a hole moves left by the holes to its left.
+            for (offset, hole) in removed.enumerated() {
+                let end = offset + 1 < removed.count ? removed[offset + 1] : count
+                try shiftTabs(in: set, indices: hole + 1..<end, by: -(offset + 1))
+            }
+        }
+    }
+
+    /// Moves the tab at index `from` to index `to` in a set of `count` tabs: either the
+    /// tabs between the two shift by one, or those outside them do, whichever are fewer.
+    func moveTab(_ tab: TabRecord, to target: Int, in set: inout SetRecord, count: Int) throws(TabStoreError) {
+        let from = tab.index
+        let between = abs(target - from)
+        let outside = min(from, target) + (count - 1 - max(from, target))
+        let step = target > from ? 1 : -1
+        if between <= outside {
+            let range = target > from ? from + 1..<target + 1 : target..<from
+            try shiftTabs(in: set, indices: range, by: -step)
+        } else {
+            try shiftTabs(in: set, indices: 0..<min(from, target), by: step)
+            try shiftTabs(in: set, indices: max(from, target) + 1..<count, by: step)
+            try setBase(of: &set, to: set.base + step)
+        }
+        try execute("UPDATE tab SET position = ? WHERE id = ?", .int(set.base + target), .int(tab.id))
+    }
+
+    /// Adds `delta` to the position of the tabs at `indices`.
+    private func shiftTabs(in set: SetRecord, indices: Range<Int>, by delta: Int) throws(TabStoreError) {
+        guard !indices.isEmpty else { return }
         try execute(
-            "UPDATE tab SET position = position + ? WHERE set_id = ? AND position BETWEEN ? AND ?",
-            .int(delta), .int(setID), .int(first), .int(last)
+            "UPDATE tab SET position = position + ? WHERE set_id = ? AND position >= ? AND position < ?",
+            .int(delta), .int(set.id), .int(set.base + indices.lowerBound), .int(set.base + indices.upperBound)
         )
     }
 
-    /// Renumbers the tabs after `position` to follow it contiguously (after removals).
-    func closeGaps(inSet setID: Int, after position: Int) throws(TabStoreError) {
-        try execute(
-            """
-            UPDATE tab SET position = numbered.position
-            FROM (SELECT id, ?2 + row_number() OVER (ORDER BY position) - 1 AS position
-                  FROM tab WHERE set_id = ?1 AND position >= ?2) AS numbered
-            WHERE tab.id = numbered.id AND tab.position != numbered.position
-            """, .int(setID), .int(position)
-        )
+    private func setBase(of set: inout SetRecord, to base: Int) throws(TabStoreError) {
+        try execute("UPDATE tab_set SET base = ? WHERE id = ?", .int(base), .int(set.id))
+        set.base = base
     }
 
     /// Records a change: the revision grows, the selection is set (nil: no tab) and

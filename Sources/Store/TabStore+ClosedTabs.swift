@@ -9,14 +9,15 @@ extension TabStore {
     @discardableResult
     public func reopen(in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
-            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
+            var set = try database.requireSet(named: setName, ifRevision: ifRevision)
             guard let closed = try database.firstRow(
                 "SELECT id, title, position, was_selected FROM closed_tab WHERE set_id = ? ORDER BY id DESC LIMIT 1",
                 .int(set.id), row: { row in (id: row.int(0), title: row.text(1), position: row.int(2), wasSelected: row.int(3) != 0) }
             ) else { throw .noClosedTabs(set: setName) }
             try database.requireDistinct([closed.title], in: set)
-            let position = min(closed.position, try database.tabCount(inSet: set.id))
-            let ids = try database.insertTabs([closed.title], at: position, inSet: set.id)
+            let count = try database.tabCount(in: set)
+            let position = min(closed.position, count)
+            let ids = try database.insertTabs([closed.title], at: position, in: &set, count: count)
             try database.execute("DELETE FROM closed_tab WHERE id = ?", .int(closed.id))
             let reselect = closed.wasSelected || set.selected == nil
             let event = TabEvent.reopened(TabUpdate(index: position, tab: Tab(title: closed.title, isSelected: reselect)))
@@ -42,10 +43,10 @@ extension Database {
     /// Records removed tabs (in their old order, so the last one reopens first) and
     /// forgets the oldest beyond `limit`.
     func rememberClosed(_ tabs: [TabRecord], selectedID: Int?, inSet setID: Int, limit: Int) throws(TabStoreError) {
-        for tab in tabs.sorted(by: { $0.position < $1.position }) {
+        for tab in tabs.sorted(by: { $0.index < $1.index }) {
             try execute(
                 "INSERT INTO closed_tab (set_id, title, position, was_selected) VALUES (?, ?, ?, ?)",
-                .int(setID), .text(tab.title), .int(tab.position), .int(tab.id == selectedID ? 1 : 0)
+                .int(setID), .text(tab.title), .int(tab.index), .int(tab.id == selectedID ? 1 : 0)
             )
         }
         try execute(

@@ -22,14 +22,14 @@ extension TabStore {
         try writing { database throws(TabStoreError) in
             for title in titles { try validTitle(title) }
             let existed = try database.setRecord(named: setName) != nil
-            let set = try database.setOrNew(named: setName, ifRevision: ifRevision)
+            var set = try database.setOrNew(named: setName, ifRevision: ifRevision)
             try database.requireDistinct(titles, in: set)
-            let count = try database.tabCount(inSet: set.id)
+            let count = try database.tabCount(in: set)
             guard let position = insertionPosition(index, count: count) else {
                 throw .insertionIndexOutOfRange(index: index, count: count, set: setName)
             }
             if existed && titles.isEmpty { return try database.edit(of: setName, event: nil) }
-            let ids = try database.insertTabs(titles, at: position, inSet: set.id)
+            let ids = try database.insertTabs(titles, at: position, in: &set, count: count)
             let selected = set.selected?.id ?? ids.first
             let event = TabEvent.added(titles: titles, index: position)
             try database.commitChange(to: set, selectedTabID: selected, event: event)
@@ -52,17 +52,17 @@ extension TabStore {
             let selectedTab = Tab(title: new.title, isSelected: true)
             guard new.id != old.id else {
                 return SelectionChange(
-                    setName: setName, previousIndex: old.position, selectedIndex: new.position,
+                    setName: setName, previousIndex: old.index, selectedIndex: new.index,
                     selectedTab: selectedTab, updates: [], revision: set.revision
                 )
             }
             let updates = [
-                TabUpdate(index: old.position, tab: Tab(title: old.title, isSelected: false)),
-                TabUpdate(index: new.position, tab: selectedTab),
+                TabUpdate(index: old.index, tab: Tab(title: old.title, isSelected: false)),
+                TabUpdate(index: new.index, tab: selectedTab),
             ]
             try database.commitChange(to: set, selectedTabID: new.id, event: .selectionChanged(updates))
             return SelectionChange(
-                setName: setName, previousIndex: old.position, selectedIndex: new.position,
+                setName: setName, previousIndex: old.index, selectedIndex: new.index,
                 selectedTab: selectedTab, updates: updates, revision: set.revision + 1
             )
         }
@@ -82,28 +82,30 @@ extension TabStore {
     @discardableResult
     public func remove(_ refs: [TabRef], from setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
-            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
+            var set = try database.requireSet(named: setName, ifRevision: ifRevision)
             var removed: [TabRecord] = []
             for ref in refs {
                 let tab = try database.resolve(ref, in: set)
                 if !removed.contains(tab) { removed.append(tab) }
             }
-            guard let first = removed.map(\.position).min() else { return try database.edit(of: setName, event: nil) }
+            guard !removed.isEmpty else { return try database.edit(of: setName, event: nil) }
+            removed.sort { $0.index < $1.index }
+            let count = try database.tabCount(in: set)
             for tab in removed {
                 try database.execute("DELETE FROM tab WHERE id = ?", .int(tab.id))
             }
             try database.rememberClosed(removed, selectedID: set.selected?.id, inSet: set.id, limit: options.closedTabLimit)
-            try database.closeGaps(inSet: set.id, after: first)
+            try database.closeGaps(at: removed.map(\.index), in: &set, count: count)
             var selectedID = set.selected?.id
             if let selected = set.selected, removed.contains(selected) {
                 // The right neighbour now stands where the selected tab stood, less the
                 // removed tabs before it; with none to its right, take the last tab.
-                let count = try database.tabCount(inSet: set.id)
-                let shifted = selected.position - removed.filter { $0.position < selected.position }.count
-                selectedID = count == 0 ? nil : try database.tab(at: min(shifted, count - 1), inSet: set.id)?.id
+                let remaining = count - removed.count
+                let shifted = selected.index - removed.filter { $0.index < selected.index }.count
+                selectedID = remaining == 0 ? nil : try database.tab(at: min(shifted, remaining - 1), in: set)?.id
             }
-            let event = TabEvent.removed(removed.sorted { $0.position < $1.position }.map { tab in
-                TabUpdate(index: tab.position, tab: Tab(title: tab.title, isSelected: tab.id == set.selected?.id))
+            let event = TabEvent.removed(removed.map { tab in
+                TabUpdate(index: tab.index, tab: Tab(title: tab.title, isSelected: tab.id == set.selected?.id))
             })
             try database.commitChange(to: set, selectedTabID: selectedID, event: event)
             return try database.edit(of: setName, event: event)
@@ -119,21 +121,16 @@ extension TabStore {
         _ ref: TabRef, to destination: Int, in setName: String, ifRevision: Int? = nil
     ) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
-            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
+            var set = try database.requireSet(named: setName, ifRevision: ifRevision)
             let tab = try database.resolve(ref, in: set)
-            let count = try database.tabCount(inSet: set.id)
+            let count = try database.tabCount(in: set)
             let target = destination < 0 ? destination + count : destination
             guard (0..<count).contains(target) else {
                 throw .indexOutOfRange(index: destination, count: count, set: setName)
             }
-            guard target != tab.position else { return try database.edit(of: setName, event: nil) }
-            if target > tab.position {
-                try database.shiftPositions(inSet: set.id, from: tab.position + 1, through: target, by: -1)
-            } else {
-                try database.shiftPositions(inSet: set.id, from: target, through: tab.position - 1, by: 1)
-            }
-            try database.execute("UPDATE tab SET position = ? WHERE id = ?", .int(target), .int(tab.id))
-            let event = TabEvent.moved(title: tab.title, from: tab.position, to: target)
+            guard target != tab.index else { return try database.edit(of: setName, event: nil) }
+            try database.moveTab(tab, to: target, in: &set, count: count)
+            let event = TabEvent.moved(title: tab.title, from: tab.index, to: target)
             try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
             return try database.edit(of: setName, event: event)
         }
@@ -154,7 +151,7 @@ extension TabStore {
             guard !tab.title.utf8.elementsEqual(newTitle.utf8) else { return try database.edit(of: setName, event: nil) }
             try database.requireDistinct([newTitle], in: set)
             try database.execute("UPDATE tab SET title = ? WHERE id = ?", .text(newTitle), .int(tab.id))
-            let event = TabEvent.renamed(index: tab.position, from: tab.title, to: newTitle)
+            let event = TabEvent.renamed(index: tab.index, from: tab.title, to: newTitle)
             try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
             return try database.edit(of: setName, event: event)
         }
@@ -222,25 +219,26 @@ extension Database {
     func resolve(_ ref: TabRef, in set: SetRecord) throws(TabStoreError) -> TabRecord {
         switch ref {
         case let .title(title):
-            guard let tab = try tab(titled: title, inSet: set.id) else {
+            guard let tab = try tab(titled: title, in: set) else {
                 throw .tabNotFound(title: title, set: set.name)
             }
             return tab
         case let .index(index):
             // Only a negative index needs the count; a valid one is a single lookup.
-            let position = index < 0 ? index + (try tabCount(inSet: set.id)) : index
-            if position >= 0, let tab = try tab(at: position, inSet: set.id) { return tab }
-            throw .indexOutOfRange(index: index, count: try tabCount(inSet: set.id), set: set.name)
+            let position = index < 0 ? index + (try tabCount(in: set)) : index
+            if position >= 0, let tab = try tab(at: position, in: set) { return tab }
+            throw .indexOutOfRange(index: index, count: try tabCount(in: set), set: set.name)
         }
     }
 
-    /// Refuses titles that repeat each other or a tab already in the set.
-    func requireDistinct(_ titles: [String], in set: SetRecord) throws(TabStoreError) {
+    /// Refuses titles that repeat each other or (unless told not to) a tab already in the set.
+    func requireDistinct(_ titles: [String], in set: SetRecord, checkingStored: Bool = true) throws(TabStoreError) {
         var seen = Set<[UInt8]>()
         for title in titles {
             // Bytes, not String equality: Swift equates canonically equivalent strings
             // ("é" and "e\u{301}"); SQLite and the stored data do not.
-            guard seen.insert(Array(title.utf8)).inserted, try tab(titled: title, inSet: set.id) == nil else {
+            let stored = checkingStored ? try tab(titled: title, in: set) : nil
+            guard seen.insert(Array(title.utf8)).inserted, stored == nil else {
                 throw .duplicateTitle(title: title, set: set.name)
             }
         }
@@ -250,8 +248,10 @@ extension Database {
     func replaceTabs(of set: SetRecord, with titles: [String], selecting selectedIndex: Int) throws(TabStoreError) {
         for title in titles { try validTitle(title) }
         try execute("DELETE FROM tab WHERE set_id = ?", .int(set.id))
-        try requireDistinct(titles, in: set)
-        let ids = try insertTabs(titles, at: 0, inSet: set.id)
+        // The set is empty now: only the new titles can repeat each other.
+        var emptied = set
+        try requireDistinct(titles, in: emptied, checkingStored: false)
+        let ids = try insertTabs(titles, at: 0, in: &emptied, count: 0)
         let selected = ids.indices.contains(selectedIndex) ? ids[selectedIndex] : ids.first
         try commitChange(to: set, selectedTabID: selected, event: .replaced(tabCount: titles.count))
     }

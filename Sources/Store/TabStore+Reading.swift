@@ -14,8 +14,8 @@ extension TabStore {
             var summaries: [TabSetSummary] = []
             try database.forEachRow(
                 """
-                SELECT s.name, s.revision, t.position, t.title,
-                       (SELECT max(position) + 1 FROM tab WHERE set_id = s.id)
+                SELECT s.name, s.revision, t.position - s.base, t.title,
+                       (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
                 FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
                 ORDER BY s.name
                 """
@@ -38,7 +38,7 @@ extension TabStore {
             guard let selected = try database.requireSet(named: setName).selected else {
                 throw .emptySet(set: setName)
             }
-            return TabUpdate(index: selected.position, tab: Tab(title: selected.title, isSelected: true))
+            return TabUpdate(index: selected.index, tab: Tab(title: selected.title, isSelected: true))
         }
     }
 
@@ -63,7 +63,7 @@ extension Database {
 
     func loadTabSet(named setName: String) throws(TabStoreError) -> TabSet {
         let set = try requireSet(named: setName)
-        let tabs = try tabs(inSet: set.id).map { Tab(title: $0.title, isSelected: $0.id == set.selected?.id) }
+        let tabs = try tabs(in: set).map { Tab(title: $0.title, isSelected: $0.id == set.selected?.id) }
         return TabSet(name: setName, tabs: tabs, revision: set.revision)
     }
 }
