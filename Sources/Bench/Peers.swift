@@ -30,7 +30,25 @@ struct Peers {
         let encoder = JSONEncoder()
         var saved = SavedTabSet(name: Fixture.setName, selectedIndex: 0, tabs: Fixture.titles(10))
 
+        // The floor of "one commit per selection": issue 5's baseline loop, a single
+        // UPDATE per transaction at NORMAL, no journal, no lookups.
+        let floor = try RawConnection(path: folder.file("peers-floor.sqlite"), synchronous: "NORMAL")
+        try floor.execute("CREATE TABLE IF NOT EXISTS selection (id INTEGER PRIMARY KEY, tab INTEGER); INSERT INTO selection VALUES (1, 0)")
+        let floorBegin = try floor.prepare("BEGIN IMMEDIATE"), floorCommit = try floor.prepare("COMMIT")
+        let floorUpdate = try floor.prepare("UPDATE selection SET tab = ? WHERE id = 1")
+
         let sides: [(name: String, perSecond: () throws -> Double)] = [
+            ("floor", {
+                let elapsed = try seconds {
+                    for operation in 0..<operations * 4 {
+                        try floorBegin.run()
+                        floorUpdate.bind(1, Int64(operation % 2))
+                        try floorUpdate.run()
+                        try floorCommit.run()
+                    }
+                }
+                return Double(operations * 4) / elapsed
+            }),
             ("full", { try storeSelectionsPerSecond(full, operations: operations) }),
             ("normal", { try storeSelectionsPerSecond(normal, operations: operations * 4) }),
             ("defaults", {
@@ -79,6 +97,10 @@ struct Peers {
             Row(
                 "selectNormalVsAtomicJSON", "select (NORMAL) vs atomic JSON file write", unit: .perSecond,
                 tabstore: rate("normal"), peer: rate("json"), peerName: "JSON file", target: nil
+            ),
+            Row(
+                "rawUpdateVsUserDefaults", "raw 1-UPDATE commit (NORMAL) vs UserDefaults: the ceiling", unit: .perSecond,
+                tabstore: rate("floor"), peer: rate("defaults"), peerName: "UserDefaults", target: nil
             ),
         ]
     }
