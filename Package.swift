@@ -40,6 +40,6 @@ let package = Package(
         // A bare Swift hello-world: the floor for a Swift process's start time and memory.
         .executableTarget(name: "BenchHello"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite"]),
-        .testTarget(name: "CLITests", dependencies: ["Store", "CLI"]),
+        .testTarget(name: "CLITests", dependencies: ["Store", "CLI"], exclude: ["Golden"]),
     ]
 )

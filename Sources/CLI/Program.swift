@@ -4,8 +4,9 @@ enum Program {
 
     /// In the order `tabstore --help` lists them.
     static let commands: [any TabstoreCommand.Type] = [
-        AddCommand.self, SelectCommand.self, ListCommand.self, RestoreCommand.self,
+        AddCommand.self, SelectCommand.self, ListCommand.self, ShowCommand.self, RestoreCommand.self,
         RemoveCommand.self, MoveCommand.self, RenameCommand.self, ReopenCommand.self,
+        HistoryCommand.self, WatchCommand.self,
         RenameSetCommand.self, RemoveSetCommand.self, ExportCommand.self, ImportCommand.self,
         InfoCommand.self, HelpCommand.self,
     ]
@@ -32,7 +33,8 @@ enum Program {
         else ~/.local/share/tabstore/tabs.sqlite; missing folders are created.
 
         Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out of \
-        range, duplicate or invalid title, empty set, malformed import document); 2 usage \
+        range, duplicate or invalid title, empty set, set changed since --if-revision, \
+        malformed import document); 2 usage \
         error; 3 database problem (cannot open or create, not a tabstore database, corrupt, \
         too new, read-only, disk full, locked). A failed command changes nothing. Errors \
         are one line on standard error; with --json, {"error":{"code","message"}}.

@@ -5,6 +5,8 @@ struct RunResult: Sendable, Equatable {
     var standardOutput = ""
     var standardError = ""
     var exitCode: Int32 = ExitCode.success
+    /// Set by `watch`: after printing the above, the process runs this until a signal.
+    var watch: WatchSession?
 }
 
 /// One `tabstore` run from arguments to output, without touching the process, so it can be tested.
@@ -37,7 +39,7 @@ enum Runner {
                 environment: environment, command: arguments.command
             )
             do {
-                return RunResult(standardOutput: try command.run(arguments, in: context))
+                return try command.result(arguments, in: context)
             } catch {
                 return failure(error, json: json, program: program)
             }

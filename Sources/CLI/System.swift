@@ -79,3 +79,16 @@ struct FolderError: Error {
     let path: String
     let code: Int32
 }
+
+/// Whether `descriptor` is a terminal (not a file or a pipe).
+func isTerminal(_ descriptor: Int32) -> Bool {
+    isatty(descriptor) == 1
+}
+
+/// The terminal's width in columns, or `nil` when `descriptor` is not a terminal or
+/// the terminal does not say (a fresh pseudo-terminal reports 0).
+func terminalColumns(_ descriptor: Int32) -> Int? {
+    var size = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+}

@@ -66,11 +66,11 @@ import Testing
         missing folders are created.
 
         Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out
-        of range, duplicate or invalid title, empty set, malformed import document); 2
-        usage error; 3 database problem (cannot open or create, not a tabstore database,
-        corrupt, too new, read-only, disk full, locked). A failed command changes
-        nothing. Errors are one line on standard error; with --json,
-        {"error":{"code","message"}}.
+        of range, duplicate or invalid title, empty set, set changed since
+        --if-revision, malformed import document); 2 usage error; 3 database problem
+        (cannot open or create, not a tabstore database, corrupt, too new, read-only,
+        disk full, locked). A failed command changes nothing. Errors are one line on
+        standard error; with --json, {"error":{"code","message"}}.
 
         USAGE: tabstore <subcommand> [<arguments> ...] [--db <path>] [--json]
 
@@ -86,11 +86,14 @@ import Testing
           add                     Add tabs to a set, creating the set when missing.
           select                  Select a tab; reselecting it changes nothing.
           list                    List every set, or the tabs of one set.
+          show                    Draw a set's tab bar, the selected tab underlined.
           restore                 Print the selected tab's index, to restore at launch.
           remove                  Remove tabs from a set.
           move                    Move a tab; the selection stays on the same tab.
           rename                  Give a tab a new title.
           reopen                  Bring back the last removed tab of a set.
+          history                 List the recent changes to a set, newest first.
+          watch                   Print each change to a set as it happens.
           rename-set              Give a whole set a new name.
           remove-set              Delete a whole set with its tabs.
           export                  Print sets as a JSON document for 'tabstore import'.
@@ -122,6 +125,10 @@ import Testing
           --title <title>         Give a <tab> as a title even when it is made of digits
                                   ('--title 1' is the tab titled "1"). Stands where the
                                   <tab> goes.
+          --if-revision <revision>
+                                  Change nothing and fail (exit 1) unless the set is
+                                  still at this revision (see 'list <set> --json' or
+                                  'history'); 'add' counts a missing set as revision 0.
           --db <path>             The database file. Default: $TABSTORE_DB, else
                                   $XDG_DATA_HOME/tabstore/tabs.sqlite, else
                                   ~/.local/share/tabstore/tabs.sqlite.

@@ -23,4 +23,44 @@ import Testing
         #expect(sandbox.run("reopen", "main", "--json") == .ok(
             #"{"name":"main","revision":3,"selectedIndex":0,"tabs":[{"index":0,"title":"Home","selected":true},{"index":1,"title":"Map","selected":false}]}"# + "\n"))
     }
+
+    @Test func restoresTitleIndexAndSelection() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "All menu", "Reviews", "Map")
+        _ = sandbox.run("select", "main", "Reviews")
+        #expect(sandbox.run("remove", "main", "Reviews") == .ok("removed 1 tab from main\n"))
+        #expect(sandbox.list("main") == "  0  Home\n  1  All menu\n* 2  Map\n")
+        #expect(sandbox.run("reopen", "main") == .ok("reopened 2: Reviews\n"))
+        #expect(sandbox.list("main") == "  0  Home\n  1  All menu\n* 2  Reviews\n  3  Map\n")
+    }
+
+    @Test func anUnselectedTabComesBackUnselected() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "All menu", "Reviews")
+        _ = sandbox.run("select", "main", "Reviews")
+        _ = sandbox.run("remove", "main", "All menu")
+        #expect(sandbox.run("reopen", "main") == .ok("reopened 1: All menu\n"))
+        #expect(sandbox.list("main") == "  0  Home\n  1  All menu\n* 2  Reviews\n")
+    }
+
+    @Test func theLastRemovedComesFirstAtItsIndexClampedToTheEnd() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "A", "B", "C", "D")
+        _ = sandbox.run("remove", "main", "1", "2", "3")
+        #expect(sandbox.run("reopen", "main") == .ok("reopened 1: D\n"))
+        #expect(sandbox.run("reopen", "main") == .ok("reopened 2: C\n"))
+        #expect(sandbox.run("reopen", "main") == .ok("reopened 1: B\n"))
+        #expect(sandbox.list("main") == "* 0  A\n  1  B\n  2  D\n  3  C\n")
+        #expect(sandbox.run("reopen", "main").code == 1)
+    }
+
+    @Test func ifRevisionGuardsReopen() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Map")
+        _ = sandbox.run("remove", "main", "Map")
+        #expect(sandbox.run("reopen", "main", "--if-revision", "1") == .failure(1,
+            "tabstore: error: set \"main\" changed since revision 1 (now 2)\n"))
+        #expect(sandbox.list("main") == "* 0  Home\n")
+        #expect(sandbox.run("reopen", "main", "--if-revision", "2") == .ok("reopened 1: Map\n"))
+    }
 }

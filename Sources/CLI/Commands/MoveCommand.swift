@@ -15,15 +15,16 @@ enum MoveCommand: TabstoreCommand {
             .set(), .tab,
             ArgumentSpec(name: "to", kind: .integer, help: "The tab's final index; negative counts from the end."),
         ],
-        options: [.title]
+        options: [.title, .ifRevision]
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
         let destination = try arguments.integer("to")
+        let revision = try arguments.ifRevision()
         let store = try context.openStore()
-        let edit = try storeCall { () throws(TabStoreError) in try store.move(ref, to: destination, in: setName) }
+        let edit = try storeCall { () throws(TabStoreError) in try store.move(ref, to: destination, in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         if case let .moved(title, _, to)? = edit.event { return "moved \(title) to \(to)\n" }
         // No event: the tab already stood at the destination.

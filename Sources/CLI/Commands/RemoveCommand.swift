@@ -13,14 +13,15 @@ enum RemoveCommand: TabstoreCommand {
           {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
         """,
         arguments: [.set(), ArgumentSpec(name: "tab", kind: .tab, arity: .oneOrMore, help: ArgumentSpec.tab.help)],
-        options: [.title]
+        options: [.title, .ifRevision]
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let refs = arguments.tabs("tab")
+        let revision = try arguments.ifRevision()
         let store = try context.openStore()
-        let edit = try storeCall { () throws(TabStoreError) in try store.remove(refs, from: setName) }
+        let edit = try storeCall { () throws(TabStoreError) in try store.remove(refs, from: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         guard case let .removed(tabs)? = edit.event else { return "removed 0 tabs from \(setName)\n" }
         return "removed \(counted(tabs.count, "tab", "tabs")) from \(setName)\n"

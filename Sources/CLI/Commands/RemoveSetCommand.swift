@@ -8,13 +8,15 @@ enum RemoveSetCommand: TabstoreCommand {
         Prints 'removed set NAME'. With --json:
           {"set":NAME,"removed":true}
         """,
-        arguments: [.set()]
+        arguments: [.set()],
+        options: [.ifRevision]
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
+        let revision = try arguments.ifRevision()
         let store = try context.openStore()
-        try storeCall { () throws(TabStoreError) in try store.removeSet(setName) }
+        try storeCall { () throws(TabStoreError) in try store.removeSet(setName, ifRevision: revision) }
         if context.json {
             return JSONValue.object([("set", .string(setName)), ("removed", .bool(true))]).line
         }

@@ -12,15 +12,16 @@ enum RenameCommand: TabstoreCommand {
             .set(), .tab,
             ArgumentSpec(name: "new-title", kind: .title, help: "The new title; taken as a title even when made of digits."),
         ],
-        options: [.title]
+        options: [.title, .ifRevision]
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
         let newTitle = try arguments.text("new-title")
+        let revision = try arguments.ifRevision()
         let store = try context.openStore()
-        let edit = try storeCall { () throws(TabStoreError) in try store.rename(ref, to: newTitle, in: setName) }
+        let edit = try storeCall { () throws(TabStoreError) in try store.rename(ref, to: newTitle, in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         // No event: the tab already had that title.
         guard case let .renamed(_, oldTitle, _)? = edit.event else { return "renamed \(newTitle) to \(newTitle)\n" }

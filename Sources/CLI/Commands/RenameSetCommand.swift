@@ -8,14 +8,16 @@ enum RenameSetCommand: TabstoreCommand {
         Prints 'renamed set OLD to NEW'. With --json:
           {"set":NEW,"previousName":OLD}
         """,
-        arguments: [.set(), ArgumentSpec(name: "new-name", kind: .text, help: "The set's new name.")]
+        arguments: [.set(), ArgumentSpec(name: "new-name", kind: .text, help: "The set's new name.")],
+        options: [.ifRevision]
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let newName = try arguments.text("new-name")
+        let revision = try arguments.ifRevision()
         let store = try context.openStore()
-        try storeCall { () throws(TabStoreError) in try store.renameSet(setName, to: newName) }
+        try storeCall { () throws(TabStoreError) in try store.renameSet(setName, to: newName, ifRevision: revision) }
         if context.json {
             return JSONValue.object([("set", .string(newName)), ("previousName", .string(setName))]).line
         }

@@ -11,13 +11,15 @@ enum ReopenCommand: TabstoreCommand {
         Prints 'reopened I: TITLE'. With --json, the set:
           {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
         """,
-        arguments: [.set()]
+        arguments: [.set()],
+        options: [.ifRevision]
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
+        let revision = try arguments.ifRevision()
         let store = try context.openStore()
-        let edit = try storeCall { () throws(TabStoreError) in try store.reopen(in: setName) }
+        let edit = try storeCall { () throws(TabStoreError) in try store.reopen(in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         guard case let .reopened(tab)? = edit.event else { return "reopened a tab in \(setName)\n" }
         return "reopened \(tab.index): \(tab.tab.title)\n"

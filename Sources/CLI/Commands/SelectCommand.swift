@@ -12,14 +12,15 @@ enum SelectCommand: TabstoreCommand {
           {"set","previousIndex","selectedIndex","changed","updates":[{"index","title","selected"}]}
         """,
         arguments: [.set(), .tab],
-        options: [.title]
+        options: [.title, .ifRevision]
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
+        let revision = try arguments.ifRevision()
         let store = try context.openStore()
-        let change = try storeCall { () throws(TabStoreError) in try store.select(ref, in: setName) }
+        let change = try storeCall { () throws(TabStoreError) in try store.select(ref, in: setName, ifRevision: revision) }
         if context.json {
             return JSONValue.object([
                 ("set", .string(change.setName)),

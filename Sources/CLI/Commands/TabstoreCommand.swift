@@ -5,6 +5,15 @@ protocol TabstoreCommand: Sendable {
     static var spec: CommandSpec { get }
     /// Does the work with (at most) one Store call and returns the standard output text.
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String
+    /// The whole result of the run; by default `run`'s text on standard output. `watch`
+    /// gives its own, with a session that keeps the process going.
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult
+}
+
+extension TabstoreCommand {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
+        RunResult(standardOutput: try run(arguments, in: context))
+    }
 }
 
 /// What a command may use besides its arguments.
@@ -46,6 +55,26 @@ extension OptionSpec {
         help: "Give a <tab> as a title even when it is made of digits ('--title 1' is the tab titled \"1\"). Stands where the <tab> goes.",
         isInUsage: false
     )
+
+    /// Optimistic concurrency for every command that changes a set. Left out of usage
+    /// lines, like `--title`: it guards a command rather than saying what it does.
+    static let ifRevision = OptionSpec(
+        name: "if-revision", kind: .value(valueName: "revision", isInteger: true),
+        help: "Change nothing and fail (exit 1) unless the set is still at this revision (see 'list <set> --json' or 'history'); 'add' counts a missing set as revision 0.",
+        isInUsage: false
+    )
+}
+
+extension ParsedArguments {
+    /// `--if-revision`: revisions start at 0, so a negative one is a usage error rather
+    /// than a refusal that could never be avoided.
+    func ifRevision() throws(CLIError) -> Int? {
+        guard let revision = integerOption(OptionSpec.ifRevision.name) else { return nil }
+        guard revision >= 0 else {
+            throw .usage(UsageError(message: "The value '\(revision)' is invalid for '\(OptionSpec.ifRevision.label)'", command: command))
+        }
+        return revision
+    }
 }
 
 /// `1 tab`, `3 tabs`.

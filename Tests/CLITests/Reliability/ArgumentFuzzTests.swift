@@ -6,12 +6,13 @@ import Testing
 /// run in process. Every invocation ends in success or a documented error: exit 0 to 3,
 /// nothing on stdout when it fails, and an error that starts as documented.
 @Suite struct ArgumentFuzzTests {
-    /// Words an invocation is made of. No `watch` (it never ends) and no `-` (stdin).
+    /// Words an invocation is made of. No `watch` (it never ends), no `-` (stdin) and
+    /// no second `--db` (it would create databases wherever the tests run).
     static let words = [
         "add", "select", "list", "restore", "remove", "move", "rename", "reopen", "rename-set",
         "remove-set", "export", "import", "info", "help", "show", "history", "bogus",
         "--json", "--at", "--title", "--replace", "--if-revision", "--width", "--limit", "-h", "--help",
-        "--version", "--", "--at=1", "--json=1", "-x", "--db",
+        "--version", "--", "--at=1", "--json=1", "-x", "--db=",
         "main", "other", "Home", "1", "0", "-1", "3", "-7", "99999999999999999999", "1.5", "",
         "a\nb", "홈", "😀", "'; DROP TABLE tab; --", "%s", "=",
     ]

@@ -1,0 +1,102 @@
+import Testing
+
+/// `--if-revision` on every command that changes a set: optimistic concurrency.
+@Suite struct IfRevisionTests {
+    /// `main` at revision 4: [Home, Reviews*, Map], after a remove and a reopen.
+    private func atRevisionFour() -> Sandbox {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews", "Map")
+        _ = sandbox.run("select", "main", "Reviews")
+        _ = sandbox.run("remove", "main", "Map")
+        _ = sandbox.run("reopen", "main")
+        #expect(sandbox.run("--json", "list", "main").stdout.hasPrefix(#"{"name":"main","revision":4,"#))
+        return sandbox
+    }
+
+    static let commands: [[String]] = [
+        ["add", "main", "New"], ["select", "main", "0"], ["remove", "main", "0"], ["move", "main", "0", "1"],
+        ["rename", "main", "0", "Start"], ["reopen", "main"], ["rename-set", "main", "other"], ["remove-set", "main"],
+    ]
+
+    @Test(arguments: commands)
+    func aStaleRevisionChangesNothing(command: [String]) {
+        let sandbox = atRevisionFour()
+        _ = sandbox.run("remove", "main", "Map")  // now at 5, with Map to reopen
+        let before = sandbox.run("--json", "list", "main").stdout
+        #expect(sandbox.runWithoutDatabase(["--db", sandbox.database] + command + ["--if-revision", "4"]) == .failure(1,
+            "tabstore: error: set \"main\" changed since revision 4 (now 5)\n"))
+        #expect(sandbox.run("--json", "list", "main").stdout == before)
+    }
+
+    @Test(arguments: commands)
+    func theCurrentRevisionIsAccepted(command: [String]) {
+        let sandbox = atRevisionFour()
+        _ = sandbox.run("remove", "main", "Map")
+        let output = sandbox.runWithoutDatabase(["--db", sandbox.database] + command + ["--if-revision=5"])
+        #expect(output.code == 0 && output.stderr == "", "\(output)")
+    }
+
+    @Test func theRevisionComesFromListAndTheEditsChainOn() {
+        let sandbox = atRevisionFour()
+        #expect(sandbox.run("select", "main", "Home", "--if-revision", "4") == .ok("selected 0: Home\n"))
+        #expect(sandbox.run("move", "main", "Home", "-1", "--if-revision", "5") == .ok("moved Home to 2\n"))
+        #expect(sandbox.run("rename", "main", "Home", "Start", "--if-revision", "5") == .failure(1,
+            "tabstore: error: set \"main\" changed since revision 5 (now 6)\n"))
+        #expect(sandbox.list("main") == "  0  Reviews\n  1  Map\n* 2  Home\n")
+    }
+
+    @Test func addCountsAMissingSetAsRevisionZero() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "new", "Home", "--if-revision", "0") == .ok("added 1 tab to new\n"))
+        #expect(sandbox.run("add", "new", "Map", "--if-revision", "0") == .failure(1,
+            "tabstore: error: set \"new\" changed since revision 0 (now 1)\n"))
+        #expect(sandbox.list("new") == "* 0  Home\n")
+    }
+
+    @Test func aReselectionAtAStaleRevisionIsRefusedToo() {
+        let sandbox = atRevisionFour()
+        #expect(sandbox.run("select", "main", "Reviews", "--if-revision", "3") == .failure(1,
+            "tabstore: error: set \"main\" changed since revision 3 (now 4)\n"))
+        #expect(sandbox.run("select", "main", "Reviews", "--if-revision", "4") == .ok("already selected 1: Reviews\n"))
+    }
+
+    @Test func jsonError() {
+        let sandbox = atRevisionFour()
+        #expect(sandbox.run("--json", "remove-set", "main", "--if-revision", "1") == .failure(1,
+            #"{"error":{"code":1,"message":"set \"main\" changed since revision 1 (now 4)"}}"# + "\n"))
+    }
+
+    @Test(arguments: ["x", "1.5", "99999999999999999999", "-1"])
+    func aRevisionMustBeANonNegativeInteger(value: String) {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("select", "main", "0", "--if-revision", value) == .failure(2, """
+            tabstore: error: The value '\(value)' is invalid for '--if-revision <revision>'
+            Usage: tabstore select <set> <tab>
+            See 'tabstore help select' for more.
+
+            """))
+        #expect(!sandbox.exists(sandbox.database))
+    }
+
+    @Test func aMissingValueIsAUsageError() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("reopen", "main", "--if-revision") == .failure(2, """
+            tabstore: error: Missing value for '--if-revision <revision>'
+            Usage: tabstore reopen <set>
+            See 'tabstore help reopen' for more.
+
+            """))
+    }
+
+    @Test(arguments: commands.map { $0[0] })
+    func everyChangingCommandDocumentsIt(command: String) {
+        let help = Sandbox().runWithoutDatabase(["help", command]).stdout
+        #expect(help.contains("\n  --if-revision <revision>\n"))
+        #expect(help.contains("Change nothing and fail (exit 1) unless the set is"))
+    }
+
+    @Test(arguments: ["list", "show", "history", "watch", "restore", "export", "info"])
+    func readingCommandsDoNotTakeIt(command: String) {
+        #expect(Sandbox().run(command, "--if-revision", "1").stderr.hasPrefix("tabstore: error: Unknown option '--if-revision'\n"))
+    }
+}
