@@ -13,7 +13,7 @@ enum Program {
 
     static let globalOptions = [
         OptionSpec(
-            name: "db", kind: .value(valueName: "path", isInteger: false),
+            name: "db", kind: .value(valueName: "path"),
             help: "The database file. Default: $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, else ~/.local/share/tabstore/tabs.sqlite."
         ),
         OptionSpec(name: "json", kind: .flag, help: "Print one line of JSON instead of text; errors too."),

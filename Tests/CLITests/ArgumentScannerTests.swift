@@ -8,7 +8,7 @@ import Store
     static let program = ProgramSpec(
         name: "tool", abstract: "A tool.", discussion: "",
         globalOptions: [
-            OptionSpec(name: "db", kind: .value(valueName: "path", isInteger: false), help: ""),
+            OptionSpec(name: "db", kind: .value(valueName: "path"), help: ""),
             OptionSpec(name: "json", kind: .flag, help: ""),
             OptionSpec(name: "version", kind: .flag, help: ""),
             OptionSpec(name: "help", short: "h", kind: .flag, help: ""),
@@ -29,7 +29,7 @@ import Store
                     ArgumentSpec(name: "set", kind: .text, help: ""),
                     ArgumentSpec(name: "title", kind: .title, arity: .zeroOrMore, help: ""),
                 ],
-                options: [OptionSpec(name: "at", kind: .value(valueName: "index", isInteger: true), help: "")]
+                options: [OptionSpec(name: "at", kind: .integer(valueName: "index"), help: "")]
             ),
             CommandSpec(
                 name: "remove", abstract: "",

@@ -103,10 +103,10 @@ struct ArgumentScanner {
             break  // returned above
         case .titleArgument:
             state.positionals.append(Positional(text: value, isForcedTitle: true))
-        case .value(_, isInteger: false):
+        case .value:
             state.options[option.name] = .text(value)
-        case .value(_, isInteger: true):
-            if let integer = integerValue(value) {
+        case let .integer(_, minimum):
+            if let integer = integerValue(value), integer >= minimum {
                 state.options[option.name] = .integer(integer)
             } else {
                 state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'", command: commandName))

@@ -41,8 +41,10 @@ struct ArgumentSpec: Sendable {
 struct OptionSpec: Sendable {
     enum Kind: Sendable {
         case flag
-        /// Takes a value shown as `<valueName>`; an integer one must fit `Int`.
-        case value(valueName: String, isInteger: Bool)
+        /// Takes a value shown as `<valueName>`.
+        case value(valueName: String)
+        /// Takes an integer that fits `Int` and is at least `minimum`.
+        case integer(valueName: String, minimum: Int = .min)
         /// `--title VALUE`: VALUE is the next positional argument and is a title,
         /// whichever `<tab>` or `<title>` position it lands in.
         case titleArgument
@@ -60,7 +62,7 @@ struct OptionSpec: Sendable {
     var label: String {
         switch kind {
         case .flag: "--\(name)"
-        case let .value(valueName, _): "--\(name) <\(valueName)>"
+        case let .value(valueName), let .integer(valueName, _): "--\(name) <\(valueName)>"
         case .titleArgument: "--\(name) <title>"
         }
     }

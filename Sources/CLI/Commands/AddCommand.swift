@@ -18,7 +18,7 @@ enum AddCommand: TabstoreCommand {
         ],
         options: [
             OptionSpec(
-                name: "at", kind: .value(valueName: "index", isInteger: true),
+                name: "at", kind: .integer(valueName: "index"),
                 help: "Where the first new tab goes: 0...count; negative counts from the end, so -1 (the default) appends."
             ),
             .ifRevision,
@@ -29,7 +29,7 @@ enum AddCommand: TabstoreCommand {
         let setName = try arguments.text("set")
         let titles = arguments.texts("title")
         let index = arguments.integerOption("at") ?? -1
-        let revision = try arguments.ifRevision()
+        let revision = arguments.ifRevision
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.add(titles, to: setName, at: index, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }

@@ -23,7 +23,7 @@ enum HistoryCommand: TabstoreCommand {
         arguments: [.set()],
         options: [
             OptionSpec(
-                name: "limit", kind: .value(valueName: "count", isInteger: true),
+                name: "limit", kind: .integer(valueName: "count", minimum: 1),
                 help: "Show at most this many changes, 1 or more. Default: \(defaultLimit)."
             ),
         ]
@@ -32,9 +32,6 @@ enum HistoryCommand: TabstoreCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let limit = arguments.integerOption("limit") ?? defaultLimit
-        guard limit >= 1 else {
-            throw .usage(UsageError(message: "The value '\(limit)' is invalid for '--limit <count>'", command: spec.name))
-        }
         let store = try context.openStore()
         let changes = try storeCall { () throws(TabStoreError) in try store.history(of: setName, limit: limit) }
         if changes.isEmpty {

@@ -22,7 +22,7 @@ enum MoveCommand: TabstoreCommand {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
         let destination = try arguments.integer("to")
-        let revision = try arguments.ifRevision()
+        let revision = arguments.ifRevision
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.move(ref, to: destination, in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }

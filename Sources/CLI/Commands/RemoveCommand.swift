@@ -19,7 +19,7 @@ enum RemoveCommand: TabstoreCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let refs = arguments.tabs("tab")
-        let revision = try arguments.ifRevision()
+        let revision = arguments.ifRevision
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.remove(refs, from: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }

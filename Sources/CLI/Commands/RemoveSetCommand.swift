@@ -14,7 +14,7 @@ enum RemoveSetCommand: TabstoreCommand {
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
-        let revision = try arguments.ifRevision()
+        let revision = arguments.ifRevision
         let store = try context.openStore()
         try storeCall { () throws(TabStoreError) in try store.removeSet(setName, ifRevision: revision) }
         if context.json {

@@ -19,7 +19,7 @@ enum RenameCommand: TabstoreCommand {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
         let newTitle = try arguments.text("new-title")
-        let revision = try arguments.ifRevision()
+        let revision = arguments.ifRevision
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.rename(ref, to: newTitle, in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }

@@ -17,7 +17,7 @@ enum ReopenCommand: TabstoreCommand {
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
-        let revision = try arguments.ifRevision()
+        let revision = arguments.ifRevision
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.reopen(in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }

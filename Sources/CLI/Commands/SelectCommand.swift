@@ -18,7 +18,7 @@ enum SelectCommand: TabstoreCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
-        let revision = try arguments.ifRevision()
+        let revision = arguments.ifRevision
         let store = try context.openStore()
         let change = try storeCall { () throws(TabStoreError) in try store.select(ref, in: setName, ifRevision: revision) }
         if context.json {

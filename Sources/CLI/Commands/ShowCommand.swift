@@ -33,7 +33,7 @@ enum ShowCommand: TabstoreCommand {
         arguments: [.set()],
         options: [
             OptionSpec(
-                name: "width", kind: .value(valueName: "columns", isInteger: true),
+                name: "width", kind: .integer(valueName: "columns", minimum: TabBarLayout.minimumWidth),
                 help: "The width to draw in, 10 or more. Default: $COLUMNS, else the terminal's width, else 80."
             ),
         ]
@@ -53,12 +53,7 @@ enum ShowCommand: TabstoreCommand {
     /// `--width`, else `$COLUMNS` (when a positive integer), else the terminal's, else 80;
     /// a narrower terminal is drawn at the minimum width.
     static func width(_ arguments: ParsedArguments, environment: Environment) throws(CLIError) -> Int {
-        if let width = arguments.integerOption("width") {
-            guard width >= TabBarLayout.minimumWidth else {
-                throw .usage(UsageError(message: "The value '\(width)' is invalid for '--width <columns>'", command: spec.name))
-            }
-            return width
-        }
+        if let width = arguments.integerOption("width") { return width }
         let columns = environment.value("COLUMNS").flatMap(integerValue).flatMap { $0 > 0 ? $0 : nil }
         return max(columns ?? terminalColumns(STDOUT_FILENO) ?? 80, TabBarLayout.minimumWidth)
     }

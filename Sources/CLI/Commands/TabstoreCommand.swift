@@ -59,22 +59,16 @@ extension OptionSpec {
     /// Optimistic concurrency for every command that changes a set. Left out of usage
     /// lines, like `--title`: it guards a command rather than saying what it does.
     static let ifRevision = OptionSpec(
-        name: "if-revision", kind: .value(valueName: "revision", isInteger: true),
+        name: "if-revision", kind: .integer(valueName: "revision", minimum: 0),
         help: "Change nothing and fail (exit 1) unless the set is still at this revision (see 'list <set> --json' or 'history'); 'add' counts a missing set as revision 0.",
         isInUsage: false
     )
 }
 
 extension ParsedArguments {
-    /// `--if-revision`: revisions start at 0, so a negative one is a usage error rather
-    /// than a refusal that could never be avoided.
-    func ifRevision() throws(CLIError) -> Int? {
-        guard let revision = integerOption(OptionSpec.ifRevision.name) else { return nil }
-        guard revision >= 0 else {
-            throw .usage(UsageError(message: "The value '\(revision)' is invalid for '\(OptionSpec.ifRevision.label)'", command: command))
-        }
-        return revision
-    }
+    /// `--if-revision`. Revisions start at 0, so the scanner refuses a negative one as a
+    /// usage error rather than letting it become a refusal that could never be avoided.
+    var ifRevision: Int? { integerOption(OptionSpec.ifRevision.name) }
 }
 
 /// `1 tab`, `3 tabs`.
