@@ -39,7 +39,9 @@ let package = Package(
         .executableTarget(name: "Bench", dependencies: ["Store", "CSQLite"]),
         // A bare Swift hello-world: the floor for a Swift process's start time and memory.
         .executableTarget(name: "BenchHello"),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite"]),
-        .testTarget(name: "CLITests", dependencies: ["Store", "CLI"], exclude: ["Golden"]),
+        // What both test targets use: a seeded generator and tmpfs mounts.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Store", "CLI", "TestSupport"], exclude: ["Golden"]),
     ]
 )

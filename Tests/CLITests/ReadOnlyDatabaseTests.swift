@@ -1,27 +1,18 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Exit code 3 for a read-only database. Root ignores file modes, so the database goes
 /// on a tmpfs remounted read-only; skipped where mounting is not allowed.
 @Suite struct ReadOnlyDatabaseTests {
-    static let canMount: Bool = {
-        let sandbox = Sandbox()
-        let point = sandbox.folder + "/probe"
-        try? FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
-        guard sandbox.runProcess("/bin/mount", ["-t", "tmpfs", "none", point]).code == 0 else { return false }
-        return sandbox.runProcess("/bin/umount", [point]).code == 0
-    }()
-
-    @Test(.enabled(if: canMount, "needs permission to mount a tmpfs (root in CI)"))
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
     func writesFailWithExitThreeAndReadsStillWork() throws {
         let sandbox = Sandbox()
-        let point = sandbox.folder + "/ro"
-        try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
-        try #require(sandbox.runProcess("/bin/mount", ["-t", "tmpfs", "none", point]).code == 0)
-        defer { _ = sandbox.runProcess("/bin/umount", [point]) }
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 1024))
+        let point = mount.path
         let database = point + "/tabs.sqlite"
         #expect(sandbox.runWithoutDatabase(["--db", database, "add", "main", "a", "b"]) == .ok("added 2 tabs to main\n"))
-        try #require(sandbox.runProcess("/bin/mount", ["-o", "remount,ro", point]).code == 0)
+        try #require(mount.remountReadOnly())
 
         #expect(sandbox.runWithoutDatabase(["--db", database, "select", "main", "1"]) == .failure(3,
             "tabstore: error: database \(database) is read-only\n"))

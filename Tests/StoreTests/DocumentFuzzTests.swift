@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Store
 
 /// Issue 4.7: a deterministic fuzz of the import document reader. Every input either
@@ -50,7 +51,7 @@ import Testing
     @Test func anyInputImportsCleanlyOrIsRefusedAsInvalid() throws {
         let tree = try JSONValue.parse(Array(Self.valid.json().utf8))
         let bytes = JSONFuzzTests()
-        var random = SplitMix64(state: 0x7AB5_70DE)
+        var random = SplitMix64(seed: 0x7AB5_70DE)
         var accepted = 0, refused = 0
         var problems: [String] = []
         for round in 0..<10_000 {

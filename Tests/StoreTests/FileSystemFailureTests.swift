@@ -1,14 +1,12 @@
 import Testing
+import TestSupport
 @testable import Store
 
 /// A full disk and a read-only file system: the store says so, and loses nothing.
 @Suite struct FileSystemFailureTests {
-    @Test func fullDiskFailsWithDiskFullAndKeepsEveryAcknowledgedWrite() throws {
-        let mount: TemporaryMount
-        switch TemporaryMount.tmpfs(kilobytes: 512) {
-        case let .success(mounted): mount = mounted
-        case let .failure(reason): print("skipped: \(reason)"); return
-        }
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    func fullDiskFailsWithDiskFullAndKeepsEveryAcknowledgedWrite() throws {
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 512))
         let path = mount.path + "/tabs.sqlite"
         var acknowledged: [String] = []
         var failure: TabStoreError?
@@ -37,12 +35,9 @@ import Testing
         #expect(try reopened.info().quickCheck == "ok")
     }
 
-    @Test func readOnlyFileSystemServesReadsAndRefusesWrites() throws {
-        let mount: TemporaryMount
-        switch TemporaryMount.tmpfs(kilobytes: 1024) {
-        case let .success(mounted): mount = mounted
-        case let .failure(reason): print("skipped: \(reason)"); return
-        }
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    func readOnlyFileSystemServesReadsAndRefusesWrites() throws {
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 1024))
         let path = mount.path + "/tabs.sqlite"
         do {
             let store = try TabStore(path: path)
@@ -61,12 +56,9 @@ import Testing
         #expect(contents(path) == before)
     }
 
-    @Test func newDatabaseOnReadOnlyFileSystemCannotBeCreated() throws {
-        let mount: TemporaryMount
-        switch TemporaryMount.tmpfs(kilobytes: 64) {
-        case let .success(mounted): mount = mounted
-        case let .failure(reason): print("skipped: \(reason)"); return
-        }
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    func newDatabaseOnReadOnlyFileSystemCannotBeCreated() throws {
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 64))
         #expect(mount.remountReadOnly())
         let path = mount.path + "/tabs.sqlite"
         guard case .cannotOpen(path, _)? = thrownError({ () throws(TabStoreError) in try TabStore(path: path) }) else {

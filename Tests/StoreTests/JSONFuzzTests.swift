@@ -1,21 +1,6 @@
 import Testing
+import TestSupport
 @testable import Store
-
-/// SplitMix64: a tiny generator, so the fuzz cases are the same on every run and platform.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in `0..<bound`, computed here rather than by the standard library so it never changes.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 @Suite struct JSONFuzzTests {
     static let seeds: [[UInt8]] = [
@@ -52,7 +37,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func anyInputParsesAndRoundTripsOrFailsWithAnOffsetInRange() {
-        var random = SplitMix64(state: 20_240_601)
+        var random = SplitMix64(seed: 20_240_601)
         var parsed = 0, failed = 0
         var problems: [String] = []
         for round in 0..<12_000 {

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Store
 
 /// Random edits applied to the store and to a plain array model of the documents'
@@ -37,7 +38,7 @@ import Testing
     func randomEditsMatchTheModel(seed: UInt64) throws {
         let store = try TabStore.inMemory()
         var model = Model()
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         var next = 0
         for step in 0..<400 {
             let count = model.titles.count

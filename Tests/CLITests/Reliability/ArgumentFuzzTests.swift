@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import CLI
 
 /// Issue 4.7: a deterministic fuzz of the argument scanner and the commands behind it,

@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Testing
+import TestSupport
 
 /// Issue 4.5: files that are not a sound tabstore database. Each gets exit code 3 and
 /// one line naming the file, for a read and for a write, and stays byte-for-byte as it was.
@@ -43,6 +44,8 @@ import Testing
         for command in [["list"], ["restore", "main"], ["add", "main", "x"], ["select", "main", "0"], ["info"]] {
             #expect(sandbox.run(command) == .failure(3, "tabstore: error: \(message)\n"), "\(command)")
         }
+        let json = JSONValue.object([("error", .object([("code", .int(3)), ("message", .string(message))]))])
+        #expect(sandbox.run(["--json", "select", "main", "0"]) == .failure(3, json.rendered() + "\n"))
         #expect(FileManager.default.contents(atPath: sandbox.database) == before)
     }
 
@@ -70,10 +73,10 @@ import Testing
         #expect(sandbox.run("list", "main") == .ok("* 0  x\n"))
     }
 
-    @Test(.enabled(if: TmpfsMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
     func readOnlyFileSystemServesReadsAndRefusesWrites() throws {
         let sandbox = Sandbox()
-        let mount = try #require(TmpfsMount(in: sandbox, kilobytes: 1024))
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 1024))
         let database = mount.path + "/tabs.sqlite"
         let run = { (arguments: [String]) in sandbox.runWithoutDatabase(["--db", database] + arguments) }
         #expect(run(["add", "main", "Home", "Reviews"]).code == 0)
@@ -89,34 +92,6 @@ import Testing
             #expect(run(write) == .failure(3, "tabstore: error: database \(database) is read-only\n"), "\(write)")
         }
         #expect(FileManager.default.contents(atPath: database) == before)
-    }
-}
-
-/// A tmpfs mounted inside a sandbox, unmounted when released.
-final class TmpfsMount {
-    let path: String
-    private let sandbox: Sandbox
-
-    static let isAllowed: Bool = {
-        let sandbox = Sandbox()
-        return TmpfsMount(in: sandbox, kilobytes: 64) != nil
-    }()
-
-    init?(in sandbox: Sandbox, kilobytes: Int) {
-        self.sandbox = sandbox
-        path = sandbox.folder + "/mount-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard sandbox.runProcess("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path]).code == 0 else {
-            return nil
-        }
-    }
-
-    func remountReadOnly() -> Bool {
-        sandbox.runProcess("/bin/mount", ["-o", "remount,ro", path]).code == 0
-    }
-
-    deinit {
-        _ = sandbox.runProcess("/bin/umount", [path])
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Testing
+import TestSupport
 
 /// Issue 4.3: writers killed with SIGKILL at random moments. The file always opens,
 /// passes `integrity_check`, and keeps every write acknowledged before the kill.
@@ -69,22 +70,5 @@ import Testing
         #expect(process.terminationStatus == 0)
         let elapsed = ContinuousClock.now - began
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-}
-
-/// A small seeded generator (SplitMix64): the same "random" moments on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

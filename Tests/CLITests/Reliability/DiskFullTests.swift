@@ -1,14 +1,15 @@
 import Foundation
 import Store
 import Testing
+import TestSupport
 
 /// Issue 4.4: on a full disk, writes fail with exit code 3 and say the disk is full;
 /// what was written before stays intact and readable.
 @Suite struct DiskFullTests {
-    @Test(.enabled(if: TmpfsMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
     func writesOnAFullDiskFailWithExitThreeAndKeepEarlierData() throws {
         let sandbox = Sandbox()
-        let mount = try #require(TmpfsMount(in: sandbox, kilobytes: 384))
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 384))
         let database = mount.path + "/tabs.sqlite"
         var acknowledged: [String] = []
         var failure: Output?

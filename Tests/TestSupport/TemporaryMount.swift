@@ -1,26 +1,31 @@
 import Foundation
 
-/// A small tmpfs mounted for one test, for disk-full and read-only file systems.
-/// Mounting needs root; `mount` returns nil with the reason otherwise.
-final class TemporaryMount {
-    let path: String
+/// A small tmpfs mounted for one test: a disk that fills up, or a file system that can
+/// be made read-only (as root, file modes do not stop writes; a read-only mount does).
+/// Unmounted when released.
+public final class TemporaryMount {
+    public let path: String
+
+    /// Whether this machine lets the tests mount (root in CI); tests skip otherwise.
+    public static let isAllowed: Bool = tmpfs(kilobytes: 64) != nil
 
     private init(path: String) {
         self.path = path
     }
 
-    static func tmpfs(kilobytes: Int) -> Result<TemporaryMount, SkipReason> {
+    /// A new tmpfs of `kilobytes`, or nil when mounting is not allowed here.
+    public static func tmpfs(kilobytes: Int) -> TemporaryMount? {
         let path = NSTemporaryDirectory() + "tabstore-mount-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard getuid() == 0 else { return .failure(SkipReason("mounting a tmpfs needs root")) }
         guard run("/bin/mount", "-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path) else {
-            return .failure(SkipReason("mount -t tmpfs is not allowed here"))
+            try? FileManager.default.removeItem(atPath: path)
+            return nil
         }
-        return .success(TemporaryMount(path: path))
+        return TemporaryMount(path: path)
     }
 
-    /// Makes the whole file system read-only: even root cannot write then.
-    func remountReadOnly() -> Bool {
+    /// Makes the whole file system read-only.
+    public func remountReadOnly() -> Bool {
         Self.run("/bin/mount", "-o", "remount,ro", path)
     }
 
@@ -29,7 +34,6 @@ final class TemporaryMount {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    @discardableResult
     private static func run(_ arguments: String...) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: arguments[0])
@@ -39,9 +43,4 @@ final class TemporaryMount {
         process.waitUntilExit()
         return process.terminationStatus == 0
     }
-}
-
-struct SkipReason: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
