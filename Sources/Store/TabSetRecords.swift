@@ -60,10 +60,16 @@ extension Database {
     }
 
     /// The set, created when missing (a missing set counts as revision 0).
-    func setOrNew(named name: String, ifRevision revision: Int? = nil) throws(TabStoreError) -> SetRecord {
-        guard let set = try setRecord(named: name) else { return try createSet(named: name) }
-        try set.require(revision: revision)
-        return set
+    func setOrNew(
+        named name: String, ifRevision revision: Int? = nil
+    ) throws(TabStoreError) -> (set: SetRecord, isNew: Bool) {
+        if let existing = try setRecord(named: name) {
+            try existing.require(revision: revision)
+            return (existing, false)
+        }
+        let created = try createSet(named: name)
+        try created.require(revision: revision)
+        return (created, true)
     }
 
     /// Positions are contiguous, so the count comes from the last position: an index

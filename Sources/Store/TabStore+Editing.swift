@@ -21,14 +21,13 @@ extension TabStore {
     ) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
             for title in titles { try validTitle(title) }
-            let existed = try database.setRecord(named: setName) != nil
-            var set = try database.setOrNew(named: setName, ifRevision: ifRevision)
+            var (set, isNew) = try database.setOrNew(named: setName, ifRevision: ifRevision)
             try database.requireDistinct(titles, in: set)
             let count = try database.tabCount(in: set)
             guard let position = insertionPosition(index, count: count) else {
                 throw .insertionIndexOutOfRange(index: index, count: count, set: setName)
             }
-            if existed && titles.isEmpty { return try database.edit(of: setName, event: nil) }
+            if titles.isEmpty && !isNew { return try database.edit(of: setName, event: nil) }
             let ids = try database.insertTabs(titles, at: position, in: &set, count: count)
             let selected = set.selected?.id ?? ids.first
             let event = TabEvent.added(titles: titles, index: position)
@@ -165,7 +164,7 @@ extension TabStore {
     @discardableResult
     public func replaceTabs(of setName: String, with titles: [String], ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
-            let set = try database.setOrNew(named: setName, ifRevision: ifRevision)
+            let set = try database.setOrNew(named: setName, ifRevision: ifRevision).set
             let keep = set.selected.flatMap { old in titles.firstIndex { $0.utf8.elementsEqual(old.title.utf8) } }
             try database.replaceTabs(of: set, with: titles, selecting: keep ?? 0)
             return try database.edit(of: setName, event: .replaced(tabCount: titles.count))

@@ -176,7 +176,7 @@ extension TabStore {
                 if !replace, try database.setRecord(named: entry.name) != nil {
                     throw .setAlreadyExists(set: entry.name)
                 }
-                let set = try database.setOrNew(named: entry.name)
+                let set = try database.setOrNew(named: entry.name).set
                 try database.replaceTabs(of: set, with: entry.tabs, selecting: entry.selectedIndex ?? 0)
             }
             return document.sets.count

@@ -104,6 +104,9 @@ import Testing
         #expect(thrownError { () throws(TabStoreError) in try store.add(["C"], to: "main", ifRevision: 0) }
             == .revisionMismatch(set: "main", expected: 0, actual: 2))
         #expect(try picture(store.tabSet(named: "main")) == ["A", "*B"])
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["N"], to: "new", ifRevision: 3) }
+            == .revisionMismatch(set: "new", expected: 3, actual: 0))
+        #expect(try store.tabSets().map(\.name) == ["main"])
         #expect(try store.add(["N"], to: "new", ifRevision: 0).revision == 1)
         #expect(TabStoreError.revisionMismatch(set: "main", expected: 1, actual: 2).description
             == #"set "main" changed since revision 1 (now 2)"#)
