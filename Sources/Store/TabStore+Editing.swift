@@ -83,9 +83,10 @@ extension TabStore {
         try writing { database throws(TabStoreError) in
             var set = try database.requireSet(named: setName, ifRevision: ifRevision)
             var removed: [TabRecord] = []
+            var removedIDs = Set<Int>()
             for ref in refs {
                 let tab = try database.resolve(ref, in: set)
-                if !removed.contains(tab) { removed.append(tab) }
+                if removedIDs.insert(tab.id).inserted { removed.append(tab) }
             }
             guard !removed.isEmpty else { return try database.edit(of: setName, event: nil) }
             removed.sort { $0.index < $1.index }
@@ -96,7 +97,7 @@ extension TabStore {
             try database.rememberClosed(removed, selectedID: set.selected?.id, inSet: set.id, limit: options.closedTabLimit)
             try database.closeGaps(at: removed.map(\.index), in: &set, count: count)
             var selectedID = set.selected?.id
-            if let selected = set.selected, removed.contains(selected) {
+            if let selected = set.selected, removedIDs.contains(selected.id) {
                 // The right neighbour now stands where the selected tab stood, less the
                 // removed tabs before it; with none to its right, take the last tab.
                 let remaining = count - removed.count

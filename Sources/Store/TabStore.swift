@@ -122,8 +122,11 @@ private func immutableURI(_ path: String) -> String {
 }
 
 extension Duration {
+    /// Whole milliseconds, saturating instead of overflowing for absurd durations.
     var milliseconds: Int {
         let (seconds, attoseconds) = components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        let (whole, overflow) = Int(seconds).multipliedReportingOverflow(by: 1000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000_000_000)).partialValue
     }
 }
