@@ -41,7 +41,8 @@ func writeAll(_ text: String, to descriptor: Int32) {
 
 /// All bytes of the file at `path`, or of standard input when `path` is `-`.
 /// - Throws: the `errno` of the failed call.
-func readAllBytes(path: String) throws(SystemError) -> [UInt8] {
+/// More than `limit` bytes is an error (EFBIG): `import /dev/zero` must end, not eat memory.
+func readAllBytes(path: String, limit: Int) throws(SystemError) -> [UInt8] {
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY)
     guard descriptor >= 0 else { throw SystemError(code: errno) }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }
@@ -52,6 +53,7 @@ func readAllBytes(path: String) throws(SystemError) -> [UInt8] {
         if count < 0 && errno == EINTR { continue }
         guard count >= 0 else { throw SystemError(code: errno) }
         if count == 0 { return bytes }
+        guard bytes.count + count <= limit else { throw SystemError(code: EFBIG) }
         bytes += chunk.prefix(count)
     }
 }

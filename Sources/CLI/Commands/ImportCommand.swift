@@ -17,12 +17,15 @@ enum ImportCommand: TabstoreCommand {
         ]
     )
 
+    /// Far above any real document (100,000 tabs export to about 3 MB).
+    static let maximumDocumentBytes = 64 << 20
+
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let path = try arguments.text("file")
         let replace = arguments.flag("replace")
         let bytes: [UInt8]
         do {
-            bytes = try readAllBytes(path: path)
+            bytes = try readAllBytes(path: path, limit: maximumDocumentBytes)
         } catch {
             let name = path == "-" ? "standard input" : path
             throw .unreadableInput("cannot read \(name): \(errorMessage(error.code))")
