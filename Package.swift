@@ -42,6 +42,6 @@ let package = Package(
         // What both test targets use: a seeded generator and tmpfs mounts.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["Store", "CLI", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "CLITests", dependencies: ["Store", "CLI", "CSQLite", "TestSupport"], exclude: ["Golden"]),
     ]
 )

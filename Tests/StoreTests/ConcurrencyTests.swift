@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import Testing
 @testable import Store
@@ -17,6 +18,19 @@ import Testing
         let stores = [try TabStore(path: path, options: .init(durability: .normal)),
                       try TabStore(path: path, options: .init(durability: .normal))]
         try hammer(stores: stores, threads: 8)
+    }
+
+    @Test func aWriteLockHeldPastTheBusyTimeoutFailsWithBusyAndChangesNothing() throws {
+        let path = folder.file()
+        let store = try TabStore(path: path, options: .init(busyTimeout: .milliseconds(100)))
+        try store.add(["A", "B"], to: "main")
+        let holder = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
+        try holder.executeScript("BEGIN IMMEDIATE")
+        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(1), in: "main") } == .busy(path: path))
+        // Reads do not wait for writers in WAL mode.
+        #expect(try picture(store.tabSet(named: "main")) == ["*A", "B"])
+        try holder.executeScript("ROLLBACK")
+        #expect(try store.select(.index(1), in: "main").selectedIndex == 1)
     }
 
     @Test func eightConnectionsCreateOneNewFileAtOnce() throws {
