@@ -1,6 +1,6 @@
 import Store
 
-enum AddCommand: TabstoreCommand {
+enum AddCommand: TextCommand {
     static let spec = CommandSpec(
         name: "add",
         abstract: "Add tabs to a set, creating the set when missing.",

@@ -1,6 +1,6 @@
 import Store
 
-enum ExportCommand: TabstoreCommand {
+enum ExportCommand: TextCommand {
     static let spec = CommandSpec(
         name: "export",
         abstract: "Print sets as a JSON document for 'tabstore import'.",

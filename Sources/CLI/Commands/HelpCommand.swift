@@ -1,4 +1,4 @@
-enum HelpCommand: TabstoreCommand {
+enum HelpCommand: TextCommand {
     static let spec = CommandSpec(
         name: "help",
         abstract: "Show help for tabstore or one of its subcommands.",

@@ -1,6 +1,6 @@
 import Store
 
-enum HistoryCommand: TabstoreCommand {
+enum HistoryCommand: TextCommand {
     static let defaultLimit = 25
 
     static let spec = CommandSpec(

@@ -1,6 +1,6 @@
 import Store
 
-enum ImportCommand: TabstoreCommand {
+enum ImportCommand: TextCommand {
     static let spec = CommandSpec(
         name: "import",
         abstract: "Add the sets of a document from 'tabstore export'.",

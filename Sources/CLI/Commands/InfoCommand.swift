@@ -1,6 +1,6 @@
 import Store
 
-enum InfoCommand: TabstoreCommand {
+enum InfoCommand: TextCommand {
     static let spec = CommandSpec(
         name: "info",
         abstract: "Show the database path, schema, set count and check.",

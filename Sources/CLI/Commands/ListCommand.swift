@@ -1,6 +1,6 @@
 import Store
 
-enum ListCommand: TabstoreCommand {
+enum ListCommand: TextCommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "List every set, or the tabs of one set.",

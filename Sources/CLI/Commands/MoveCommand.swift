@@ -1,6 +1,6 @@
 import Store
 
-enum MoveCommand: TabstoreCommand {
+enum MoveCommand: TextCommand {
     static let spec = CommandSpec(
         name: "move",
         abstract: "Move a tab; the selection stays on the same tab.",

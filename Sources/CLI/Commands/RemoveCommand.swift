@@ -1,6 +1,6 @@
 import Store
 
-enum RemoveCommand: TabstoreCommand {
+enum RemoveCommand: TextCommand {
     static let spec = CommandSpec(
         name: "remove",
         abstract: "Remove tabs from a set.",

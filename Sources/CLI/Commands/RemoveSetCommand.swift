@@ -1,6 +1,6 @@
 import Store
 
-enum RemoveSetCommand: TabstoreCommand {
+enum RemoveSetCommand: TextCommand {
     static let spec = CommandSpec(
         name: "remove-set",
         abstract: "Delete a whole set with its tabs.",

@@ -1,6 +1,6 @@
 import Store
 
-enum RenameCommand: TabstoreCommand {
+enum RenameCommand: TextCommand {
     static let spec = CommandSpec(
         name: "rename",
         abstract: "Give a tab a new title.",

@@ -1,6 +1,6 @@
 import Store
 
-enum RenameSetCommand: TabstoreCommand {
+enum RenameSetCommand: TextCommand {
     static let spec = CommandSpec(
         name: "rename-set",
         abstract: "Give a whole set a new name.",

@@ -1,6 +1,6 @@
 import Store
 
-enum ReopenCommand: TabstoreCommand {
+enum ReopenCommand: TextCommand {
     static let spec = CommandSpec(
         name: "reopen",
         abstract: "Bring back the last removed tab of a set.",

@@ -1,6 +1,6 @@
 import Store
 
-enum RestoreCommand: TabstoreCommand {
+enum RestoreCommand: TextCommand {
     static let spec = CommandSpec(
         name: "restore",
         abstract: "Print the selected tab's index, to restore at launch.",

@@ -1,6 +1,6 @@
 import Store
 
-enum SelectCommand: TabstoreCommand {
+enum SelectCommand: TextCommand {
     static let spec = CommandSpec(
         name: "select",
         abstract: "Select a tab; reselecting it changes nothing.",

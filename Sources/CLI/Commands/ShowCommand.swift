@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Store
 
-enum ShowCommand: TabstoreCommand {
+enum ShowCommand: TextCommand {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Draw a set's tab bar, the selected tab underlined.",

@@ -3,14 +3,16 @@ import Store
 /// One `tabstore` subcommand: its declaration and what it does, in one file per command.
 protocol TabstoreCommand: Sendable {
     static var spec: CommandSpec { get }
-    /// Does the work with (at most) one Store call and returns the standard output text.
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String
-    /// The whole result of the run; by default `run`'s text on standard output. `watch`
-    /// gives its own, with a session that keeps the process going.
+    /// Does the work with (at most) one Store call: what to print and how to exit.
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult
 }
 
-extension TabstoreCommand {
+/// A command whose whole result is text on standard output: all but `watch`.
+protocol TextCommand: TabstoreCommand {
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String
+}
+
+extension TextCommand {
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         RunResult(standardOutput: try run(arguments, in: context))
     }

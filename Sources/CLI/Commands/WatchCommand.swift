@@ -20,11 +20,6 @@ enum WatchCommand: TabstoreCommand {
         arguments: [.set("The set to watch; every set when omitted.").withArity(.optional)]
     )
 
-    /// Not called: `watch` needs more than text, so `Runner` calls `result`.
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
-        ""
-    }
-
     /// Subscribes, checks the set, and hands `main` the session to run.
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = arguments.optionalText("set")
