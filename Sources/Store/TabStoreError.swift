@@ -117,17 +117,22 @@ extension TabStoreError.NameProblem: CustomStringConvertible {
 /// `"text"` with control characters escaped and long text shortened, so that an
 /// error naming it stays on one readable line.
 func quoted(_ text: String) -> String {
-    var result = "\""
-    var count = 0
-    for scalar in text.unicodeScalars {
-        if count == 60 {
+    "\"" + escapingControlCharacters(text, andQuotes: true, limit: 60) + "\""
+}
+
+/// `text` with line breaks, tabs and other control characters written as escapes (and
+/// `"` and `\` too when `andQuotes`), cut after `limit` characters with `…`. Also used
+/// by the CLI, whose messages must stay on one line too.
+package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, limit: Int = .max) -> String {
+    var result = ""
+    for (count, scalar) in text.unicodeScalars.enumerated() {
+        if count == limit {
             result += "…"
             break
         }
-        count += 1
         switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
+        case "\"" where andQuotes: result += "\\\""
+        case "\\" where andQuotes: result += "\\\\"
         case "\n": result += "\\n"
         case "\t": result += "\\t"
         case "\r": result += "\\r"
@@ -139,7 +144,7 @@ func quoted(_ text: String) -> String {
             }
         }
     }
-    return result + "\""
+    return result
 }
 
 private func hexScalar(_ value: UInt32) -> String {

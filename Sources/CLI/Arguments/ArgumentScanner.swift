@@ -1,3 +1,5 @@
+import Store
+
 /// What a command line asks for.
 enum Action: Sendable, Equatable {
     case run(ParsedArguments)

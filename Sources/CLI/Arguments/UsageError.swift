@@ -1,3 +1,5 @@
+import Store
+
 /// A command line that does not match the declaration (exit code 2).
 struct UsageError: Error, Sendable, Equatable {
     /// One line, in the style of swift-argument-parser: `Missing expected argument '<tab>'`.
@@ -11,21 +13,3 @@ func shown(_ text: String) -> String {
     "'" + escapingControlCharacters(text) + "'"
 }
 
-/// `text` with line breaks, tabs and other control characters written as escapes.
-func escapingControlCharacters(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        default:
-            if scalar.properties.generalCategory == .control {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return result
-}

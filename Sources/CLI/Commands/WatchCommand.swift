@@ -32,7 +32,7 @@ enum WatchCommand: TabstoreCommand {
         }
         let notice = context.json
             ? JSONValue.object([("watching", JSONOutput.optional(setName))]).line
-            : "watching \(setName.map(escapingControlCharacters) ?? "all sets") (Ctrl-C to stop)\n"
+            : "watching \(setName.map { escapingControlCharacters($0) } ?? "all sets") (Ctrl-C to stop)\n"
         return RunResult(
             standardError: notice,
             watch: WatchSession(store: store, changes: changes, setName: setName, json: context.json)
