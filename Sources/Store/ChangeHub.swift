@@ -54,6 +54,20 @@ final class ChangeHub: Sendable {
         return stream
     }
 
+    /// Ends every stream: their store is going away, so no change can come any more.
+    func finishAll() {
+        let continuations = state.withLock { state in
+            defer {
+                state.observers.removeAll()
+                state.poller?.cancel()
+                state.poller = nil
+            }
+            return state.observers.values.map(\.continuation)
+        }
+        // Outside the lock: finishing runs each stream's onTermination, which takes it.
+        for continuation in continuations { continuation.finish() }
+    }
+
     /// Reads the journal now and hands out what is new, then `local` (reselections,
     /// which are not journaled). Called after each write of this store.
     func publish(store: TabStore, local: [TabChange] = []) {

@@ -16,7 +16,8 @@ extension TabStore {
     /// }
     /// ```
     /// Buffering is unbounded: a slow observer never holds up a writer; it catches up.
-    /// Stop observing by ending the loop (or cancelling its task).
+    /// Stop observing by ending the loop (or cancelling its task). The stream finishes
+    /// when the store is released.
     public func changes(in setName: String) -> AsyncStream<TabChange> {
         hub.subscribe(setName: setName, store: self)
     }

@@ -68,6 +68,10 @@ public final class TabStore: Sendable {
         database = Mutex(try Self.open(path: path, options: options))
     }
 
+    deinit {
+        hub.finishAll()
+    }
+
     /// A private, empty store that lives in memory until released.
     public static func inMemory(options: Options = Options()) throws(TabStoreError) -> TabStore {
         try TabStore(path: ":memory:", options: options)

@@ -85,6 +85,16 @@ import Testing
         #expect(try await first(3, of: two).map(\.setName) == ["main", "side", "main"])
     }
 
+    @Test func streamsFinishWhenTheStoreIsReleased() async throws {
+        var store: TabStore? = try TabStore(path: folder.file(), options: options)
+        let changes = try #require(store).changes(in: "main")
+        try store?.add(["A"], to: "main")
+        store = nil
+        var received: [TabEvent] = []
+        for await change in changes { received.append(change.event) }
+        #expect(received == [.added(titles: ["A"], index: 0)])
+    }
+
     @Test func historyListsTheJournalNewestFirst() throws {
         let store = try TabStore(path: folder.file(), options: options)
         try runScript(on: store)
