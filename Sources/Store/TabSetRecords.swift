@@ -115,11 +115,9 @@ extension Database {
         }
         var ids: [Int] = []
         ids.reserveCapacity(titles.count)
+        let insert = try statement("INSERT INTO tab (set_id, position, title) VALUES (?, ?, ?)")
         for (offset, title) in titles.enumerated() {
-            try execute(
-                "INSERT INTO tab (set_id, position, title) VALUES (?, ?, ?)",
-                .int(set.id), .int(set.base + index + offset), .text(title)
-            )
+            try run(insert, [.int(set.id), .int(set.base + index + offset), .text(title)])
             ids.append(lastInsertedID)
         }
         return ids

@@ -233,12 +233,10 @@ extension Database {
 
     /// Refuses titles that repeat each other or (unless told not to) a tab already in the set.
     func requireDistinct(_ titles: [String], in set: SetRecord, checkingStored: Bool = true) throws(TabStoreError) {
-        var seen = Set<[UInt8]>()
+        var seen = Set<ExactName>(minimumCapacity: titles.count)
         for title in titles {
-            // Bytes, not String equality: Swift equates canonically equivalent strings
-            // ("é" and "e\u{301}"); SQLite and the stored data do not.
             let stored = checkingStored ? try tab(titled: title, in: set) : nil
-            guard seen.insert(Array(title.utf8)).inserted, stored == nil else {
+            guard seen.insert(ExactName(title)).inserted, stored == nil else {
                 throw .duplicateTitle(title: title, set: set.name)
             }
         }

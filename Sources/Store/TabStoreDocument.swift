@@ -50,10 +50,10 @@ public struct TabStoreDocument: Sendable, Hashable {
             throw .invalidDocument(reason: "\"sets\" must be an array")
         }
         var entries: [Entry] = []
-        var names = Set<[UInt8]>()
+        var names = Set<ExactName>()
         for (index, value) in sets.enumerated() {
             let entry = try reader.entry(value, at: "sets[\(index)]")
-            guard names.insert(Array(entry.name.utf8)).inserted else {
+            guard names.insert(ExactName(entry.name)).inserted else {
                 throw .invalidDocument(reason: "sets[\(index)]: set \(quoted(entry.name)) appears twice")
             }
             entries.append(entry)
@@ -111,7 +111,7 @@ private struct DocumentReader {
             throw .invalidDocument(reason: "\(place).tabs must be an array of titles")
         }
         var tabs: [String] = []
-        var seen = Set<[UInt8]>()
+        var seen = Set<ExactName>()
         for (index, tabValue) in tabValues.enumerated() {
             guard case let .string(title) = tabValue else {
                 throw .invalidDocument(reason: "\(place).tabs[\(index)] must be a string, not \(tabValue.typeName)")
@@ -119,7 +119,7 @@ private struct DocumentReader {
             if let problem = nameProblem(title) {
                 throw .invalidDocument(reason: "\(place).tabs[\(index)]: invalid title \(quoted(title)): \(problem)")
             }
-            guard seen.insert(Array(title.utf8)).inserted else {
+            guard seen.insert(ExactName(title)).inserted else {
                 throw .invalidDocument(reason: "\(place).tabs[\(index)]: title \(quoted(title)) appears twice")
             }
             tabs.append(title)

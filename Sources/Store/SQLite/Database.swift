@@ -71,7 +71,12 @@ final class Database {
 
     /// Runs `sql` (one statement, cached) to completion.
     func execute(_ sql: String, _ values: SQLValue...) throws(TabStoreError) {
-        let statement = try statement(sql)
+        try run(statement(sql), values)
+    }
+
+    /// Runs an already fetched statement to completion: for loops that run one
+    /// statement many times, without looking it up in the cache each time.
+    func run(_ statement: Statement, _ values: [SQLValue]) throws(TabStoreError) {
         statement.bind(values)
         defer { statement.reset() }
         do {
