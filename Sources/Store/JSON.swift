@@ -357,6 +357,7 @@ extension JSONValue {
     /// Non-ASCII text is written as raw UTF-8; non-finite doubles, which JSON cannot express, become `null`.
     package func rendered(pretty: Bool = false) -> String {
         var output: [UInt8] = []
+        output.reserveCapacity(128)  // most documents are a journal row's few members: one allocation
         render(into: &output, pretty: pretty, depth: 0)
         return String(decoding: output, as: UTF8.self)
     }
