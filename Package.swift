@@ -1,47 +1,63 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Every target and module name starts with "TabStore": SwiftPM needs names unique across a
+// whole package graph, so an app with its own `Store`, `CLI` or `CSQLite` can still depend
+// on this package. The folders keep their short names through `path:`.
 let package = Package(
     name: "tabstore",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .library(name: "Store", targets: ["Store"]),
-        .executable(name: "tabstore", targets: ["CLI"]),
-        .executable(name: "tabstore-bench", targets: ["Bench"]),
-        .executable(name: "bench-hello", targets: ["BenchHello"]),
+        // What an app embeds: `import TabStoreKit`.
+        .library(name: "TabStoreKit", targets: ["TabStoreKit"]),
+        .executable(name: "tabstore", targets: ["TabStoreCLI"]),
     ],
     targets: [
         // The system libsqlite3 (Debian: libsqlite3-dev; Apple platforms: the SDK's).
         .systemLibrary(
-            name: "CSQLite",
+            name: "TabStoreSQLite",
+            path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Turns migrations/*.sql into Swift source so a copied binary needs no resource folder.
-        .executableTarget(name: "EmbedMigrationsTool"),
+        .executableTarget(name: "TabStoreEmbedMigrationsTool", path: "Sources/EmbedMigrationsTool"),
         .plugin(
-            name: "EmbedMigrations",
+            name: "TabStoreEmbedMigrations",
             capability: .buildTool(),
-            dependencies: ["EmbedMigrationsTool"]
+            dependencies: ["TabStoreEmbedMigrationsTool"],
+            path: "Plugins/EmbedMigrations"
         ),
         .target(
-            name: "Store",
-            dependencies: ["CSQLite"],
-            plugins: ["EmbedMigrations"]
+            name: "TabStoreKit",
+            dependencies: ["TabStoreSQLite"],
+            path: "Sources/Store",
+            plugins: ["TabStoreEmbedMigrations"]
         ),
         .executableTarget(
-            name: "CLI",
-            dependencies: ["Store"],
+            name: "TabStoreCLI",
+            dependencies: ["TabStoreKit"],
+            path: "Sources/CLI",
             // Start-up is the product: a fully static release binary skips the dynamic
             // loader's symbol binding, two thirds of a dynamically linked run (issue 5).
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
         ),
-        // Issue 5's comparisons in one run: `swift build -c release && swift run -c release tabstore-bench`.
-        .executableTarget(name: "Bench", dependencies: ["Store", "CSQLite"]),
+        // The benchmark and its hello-world floor are not products: embedders never build them.
+        // `swift build -c release && swift run -c release TabStoreBench`.
+        .executableTarget(name: "TabStoreBench", dependencies: ["TabStoreKit", "TabStoreSQLite"], path: "Sources/Bench"),
         // A bare Swift hello-world: the floor for a Swift process's start time and memory.
-        .executableTarget(name: "BenchHello"),
+        .executableTarget(name: "TabStoreBenchHello", path: "Sources/BenchHello"),
         // What both test targets use: a seeded generator and tmpfs mounts.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["Store", "CLI", "CSQLite", "TestSupport"], exclude: ["Golden"]),
+        .target(name: "TabStoreTestSupport", path: "Tests/TestSupport"),
+        .testTarget(
+            name: "TabStoreKitTests",
+            dependencies: ["TabStoreKit", "TabStoreSQLite", "TabStoreTestSupport"],
+            path: "Tests/StoreTests"
+        ),
+        .testTarget(
+            name: "TabStoreCLITests",
+            dependencies: ["TabStoreKit", "TabStoreCLI", "TabStoreSQLite", "TabStoreTestSupport"],
+            path: "Tests/CLITests",
+            exclude: ["Golden"]
+        ),
     ]
 )

@@ -17,7 +17,7 @@ struct EmbedMigrations: BuildToolPlugin {
         return [
             .buildCommand(
                 displayName: "Embedding \(sqlFiles.count) migrations",
-                executable: try context.tool(named: "EmbedMigrationsTool").url,
+                executable: try context.tool(named: "TabStoreEmbedMigrationsTool").url,
                 arguments: [output.path] + sqlFiles.map(\.path),
                 inputFiles: sqlFiles,
                 outputFiles: [output]

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// The set most figures work on: a tab bar of `count` tabs, the first one selected.
 enum Fixture {

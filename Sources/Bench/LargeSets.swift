@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// Costs that must not grow with the set: 10,000-tab sets against 10-tab ones, edits
 /// and whole-set reads of a 10,000-tab set, a 100,000-tab import, opening a new file.

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import TabStoreKit
 
 /// Store `select` against what an app would use instead to remember a tab bar:
 /// `UserDefaults` set + synchronize, and a small JSON file written atomically.

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import TabStoreKit
 
 /// Whole processes, as a shell script would use them: the built `tabstore` against the
 /// `sqlite3` shell doing the same work, with a bare Swift hello-world as the floor.
@@ -20,7 +20,7 @@ struct ProcessTimings {
                 return access(path, X_OK) == 0 ? path : nil
             }
             tabstore = built("tabstore")
-            hello = built("bench-hello")
+            hello = built("TabStoreBenchHello")
             sqlite3 = findOnPath("sqlite3")
         }
 
@@ -113,7 +113,7 @@ struct ProcessTimings {
             Row(
                 "helloProcessVsSqlite3Update", "bare Swift hello process vs `sqlite3 ... \"UPDATE ...\"`", unit: .milliseconds,
                 tabstore: value("hello"), peer: value("update"), peerName: "sqlite3", target: nil,
-                note: why(("hello", "bench-hello"), ("update", "sqlite3"))
+                note: why(("hello", "TabStoreBenchHello"), ("update", "sqlite3"))
             ),
             Row(
                 "restoreProcessVsSqlite3", "`tabstore restore` process vs `sqlite3 FILE \"SELECT ...\"`", unit: .milliseconds,
@@ -123,7 +123,7 @@ struct ProcessTimings {
             Row(
                 "helloProcessVsSqlite3Select", "bare Swift hello process vs `sqlite3 ... \"SELECT ...\"`", unit: .milliseconds,
                 tabstore: value("hello"), peer: value("query"), peerName: "sqlite3", target: nil,
-                note: why(("hello", "bench-hello"), ("query", "sqlite3"))
+                note: why(("hello", "TabStoreBenchHello"), ("query", "sqlite3"))
             ),
         ]
     }
@@ -155,7 +155,7 @@ struct ProcessTimings {
             return missing(because: "needs GNU time at /usr/bin/time (apt-get install time)")
         }
         guard let tabstore = programs.tabstore, let hello = programs.hello, let sqlite3 = programs.sqlite3 else {
-            let absent = programs.tabstore == nil ? "tabstore" : programs.hello == nil ? "bench-hello" : "sqlite3"
+            let absent = programs.tabstore == nil ? "tabstore" : programs.hello == nil ? "TabStoreBenchHello" : "sqlite3"
             return missing(because: programs.missing(absent))
         }
         progress("processes: peak memory")

@@ -1,5 +1,5 @@
-import CSQLite
-import Store
+import TabStoreSQLite
+import TabStoreKit
 
 /// A failed SQLite call in the baseline: the bench stops that group and says why.
 struct RawSQLiteError: Error, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CSQLite
+import TabStoreSQLite
 import Foundation
 
 enum Unit: String, Sendable {
@@ -122,7 +122,7 @@ enum Report {
             "| " + zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
         }
         var lines = [
-            "tabstore-bench\(facts.quick ? " --quick" : ""): SQLite \(facts.sqliteVersion), \(facts.cpus) CPUs, "
+            "TabStoreBench\(facts.quick ? " --quick" : ""): SQLite \(facts.sqliteVersion), \(facts.cpus) CPUs, "
                 + "files in \(facts.folder)\(facts.folderIsTmpfs ? " (tmpfs: fsync is free, FULL figures are flattering)" : ""), "
                 + String(format: "%.0f s", facts.seconds),
             "",

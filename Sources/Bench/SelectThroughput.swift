@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// Store `select` against the raw C loop running the same statements, at both
 /// durability settings, on files on disk.

@@ -65,7 +65,7 @@ func findOnPath(_ name: String) -> String? {
 }
 
 /// The folder the bench executable is in: `swift build` puts `tabstore` and
-/// `bench-hello` there too.
+/// `TabStoreBenchHello` there too.
 func executableFolder() -> String {
     let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         ?? CommandLine.arguments[0]

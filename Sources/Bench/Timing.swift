@@ -32,7 +32,7 @@ struct BenchSize: Sendable {
 
 /// Progress goes to stderr so that stdout is only the table (or the JSON).
 func progress(_ message: String) {
-    FileHandle.standardError.write(Data(("tabstore-bench: " + message + "\n").utf8))
+    FileHandle.standardError.write(Data(("TabStoreBench: " + message + "\n").utf8))
 }
 
 /// A fresh folder for the run's database files.
@@ -43,7 +43,7 @@ final class ScratchFolder {
     let path: String
 
     init(parent: String) throws {
-        var template = Array((parent + "/tabstore-bench-XXXXXX").utf8CString)
+        var template = Array((parent + "/TabStoreBench-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw BenchError("cannot create a folder in \(parent): \(String(cString: strerror(errno)))")
         }

@@ -1,15 +1,15 @@
 import Foundation
 
-// tabstore-bench: issue 5's comparisons in one run, each against its peer measured in
+// TabStoreBench: issue 5's comparisons in one run, each against its peer measured in
 // the same run (machines differ; ratios taken side by side are what count).
 
 let usage = """
-    USAGE: tabstore-bench [--quick] [--json] [--dir <folder>] [--only <group>] [--keep]
+    USAGE: TabStoreBench [--quick] [--json] [--dir <folder>] [--only <group>] [--keep]
 
     Measures tabstore against raw SQLite, UserDefaults, an atomic JSON file and the
     sqlite3 shell, and prints every figure with its ratio, target and whether it is met.
-    Build everything first so the tabstore and bench-hello processes can be timed:
-      swift build -c release && swift run -c release tabstore-bench
+    Build everything first so the tabstore and TabStoreBenchHello processes can be timed:
+      swift build -c release && swift run -c release TabStoreBench
 
     OPTIONS:
       --quick           Fewer rounds: seconds instead of about half a minute, noisier.
@@ -59,7 +59,7 @@ let folder: ScratchFolder
 do {
     folder = try ScratchFolder(parent: parent)
 } catch {
-    FileHandle.standardError.write(Data("tabstore-bench: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("TabStoreBench: \(error)\n".utf8))
     exit(1)
 }
 if folder.isTmpfs { progress("warning: \(folder.path) is on tmpfs; fsync costs nothing there") }

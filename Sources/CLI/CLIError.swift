@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// Every way a `tabstore` run can fail, with its exit code.
 enum CLIError: Error {

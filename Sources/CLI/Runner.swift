@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// What a run prints and how it exits.
 struct RunResult: Sendable, Equatable {

@@ -1,6 +1,6 @@
 // The one long-running part of the CLI: `watch` prints changes until a signal.
 import Dispatch
-import Store
+import TabStoreKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-import CSQLite
+import TabStoreSQLite
 
 /// A `tab_set` row joined with its selected tab.
 struct SetRecord {

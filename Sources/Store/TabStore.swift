@@ -1,4 +1,4 @@
-import CSQLite
+import TabStoreSQLite
 import Synchronization
 
 /// A persistent store of named tab sets: their tabs, in order, and which one is selected.

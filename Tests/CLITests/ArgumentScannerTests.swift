@@ -1,6 +1,6 @@
 import Testing
-@testable import CLI
-import Store
+@testable import TabStoreCLI
+import TabStoreKit
 
 /// The scanner against a small declaration of its own, so these tests pin the rules,
 /// not tabstore's commands.

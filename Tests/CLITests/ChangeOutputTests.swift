@@ -1,6 +1,6 @@
 import Testing
-@testable import CLI
-import Store
+@testable import TabStoreCLI
+import TabStoreKit
 
 /// The text and JSON of every kind of event, as `history` and `watch` print them.
 @Suite struct ChangeOutputTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Store
+@testable import TabStoreKit
 
 /// The migrations are compiled into the binary: a `tabstore` copied away from its build
 /// folder (no resource bundle beside it) still creates and upgrades databases.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CLI
+@testable import TabStoreCLI
 
 /// `--db`, else `$TABSTORE_DB`, else `$XDG_DATA_HOME/tabstore/tabs.sqlite`, else
 /// `$HOME/.local/share/tabstore/tabs.sqlite`; missing folders are created.

@@ -1,5 +1,5 @@
 import Testing
-@testable import CLI
+@testable import TabStoreCLI
 
 @Suite struct DisplayWidthTests {
     @Test(arguments: [

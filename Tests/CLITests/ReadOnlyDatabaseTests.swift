@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import TabStoreTestSupport
 
 /// Exit code 3 for a read-only database. Root ignores file modes, so the database goes
 /// on a tmpfs remounted read-only; skipped where mounting is not allowed.

@@ -1,5 +1,5 @@
 import Testing
-@testable import CLI
+@testable import TabStoreCLI
 
 @Suite struct TabBarLayoutTests {
     static let nine = ["Home", "All menu", "Reviews", "Photos", "Map", "Info", "Q&A", "Coupons", "Delivery"]

@@ -1,5 +1,5 @@
 import Testing
-@testable import Store
+@testable import TabStoreKit
 
 @Suite struct ClosedTabsTests {
     @Test func reopenPutsTheLastClosedTabBackWhereItWasAndSelected() throws {

@@ -1,7 +1,7 @@
-import CSQLite
+import TabStoreSQLite
 import Dispatch
 import Testing
-@testable import Store
+@testable import TabStoreKit
 
 /// Many threads at once, on one store and on two stores sharing a file: every
 /// acknowledged write is there exactly once, and the rules still hold.

@@ -1,6 +1,6 @@
 import Testing
-import TestSupport
-@testable import Store
+import TabStoreTestSupport
+@testable import TabStoreKit
 
 /// Issue 4.7: a deterministic fuzz of the import document reader. Every input either
 /// becomes a document that imports and exports back unchanged, or is refused as

@@ -1,6 +1,6 @@
 import Testing
-import TestSupport
-@testable import Store
+import TabStoreTestSupport
+@testable import TabStoreKit
 
 /// A full disk and a read-only file system: the store says so, and loses nothing.
 @Suite struct FileSystemFailureTests {

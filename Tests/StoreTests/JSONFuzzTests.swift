@@ -1,6 +1,6 @@
 import Testing
-import TestSupport
-@testable import Store
+import TabStoreTestSupport
+@testable import TabStoreKit
 
 @Suite struct JSONFuzzTests {
     static let seeds: [[UInt8]] = [

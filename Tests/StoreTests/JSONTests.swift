@@ -1,5 +1,5 @@
 import Testing
-@testable import Store
+@testable import TabStoreKit
 
 @Suite struct JSONTests {
     /// Parses UTF-8 text, for readability in the tests below.

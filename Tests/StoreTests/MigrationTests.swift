@@ -1,7 +1,7 @@
-import CSQLite
+import TabStoreSQLite
 import Foundation
 import Testing
-@testable import Store
+@testable import TabStoreKit
 
 @Suite struct MigrationTests {
     let folder = TemporaryFolder()

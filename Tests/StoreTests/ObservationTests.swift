@@ -1,5 +1,5 @@
 import Testing
-@testable import Store
+@testable import TabStoreKit
 
 /// Observers hear every change, in order, from this store and from other connections.
 @Suite struct ObservationTests {

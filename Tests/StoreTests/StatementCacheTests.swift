@@ -1,5 +1,5 @@
 import Testing
-@testable import Store
+@testable import TabStoreKit
 
 /// Prepared statements are made once and reused, and none is left unfinalized.
 @Suite struct StatementCacheTests {

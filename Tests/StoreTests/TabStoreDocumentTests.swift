@@ -1,5 +1,5 @@
 import Testing
-@testable import Store
+@testable import TabStoreKit
 
 @Suite struct TabStoreDocumentTests {
     @Test func exportThenImportWithReplaceRoundTrips() throws {

@@ -1,6 +1,6 @@
 import Testing
-import TestSupport
-@testable import Store
+import TabStoreTestSupport
+@testable import TabStoreKit
 
 /// Random edits applied to the store and to a plain array model of the documents'
 /// rules must leave both in the same state after every step. This drives the

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Store
+@testable import TabStoreKit
 
 /// A fresh folder for one test's database files, removed when the test ends.
 final class TemporaryFolder {

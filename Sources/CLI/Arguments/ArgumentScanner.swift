@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// What a command line asks for.
 enum Action: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// A positional argument after scanning, typed by its declared kind.
 enum ArgumentValue: Sendable, Equatable {

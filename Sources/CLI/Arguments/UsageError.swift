@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// A command line that does not match the declaration (exit code 2).
 struct UsageError: Error, Sendable, Equatable {

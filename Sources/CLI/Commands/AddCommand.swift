@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum AddCommand: TextCommand {
     static let spec = CommandSpec(

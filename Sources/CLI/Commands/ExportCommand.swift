@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum ExportCommand: TextCommand {
     static let spec = CommandSpec(

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum HistoryCommand: TextCommand {
     static let defaultLimit = 25

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum ImportCommand: TextCommand {
     static let spec = CommandSpec(

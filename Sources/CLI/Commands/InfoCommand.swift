@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum InfoCommand: TextCommand {
     static let spec = CommandSpec(

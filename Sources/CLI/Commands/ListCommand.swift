@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum ListCommand: TextCommand {
     static let spec = CommandSpec(

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum MoveCommand: TextCommand {
     static let spec = CommandSpec(

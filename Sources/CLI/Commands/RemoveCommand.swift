@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum RemoveCommand: TextCommand {
     static let spec = CommandSpec(

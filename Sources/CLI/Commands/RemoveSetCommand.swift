@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum RemoveSetCommand: TextCommand {
     static let spec = CommandSpec(

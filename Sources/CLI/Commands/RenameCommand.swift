@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum RenameCommand: TextCommand {
     static let spec = CommandSpec(

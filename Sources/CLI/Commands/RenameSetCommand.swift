@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum RenameSetCommand: TextCommand {
     static let spec = CommandSpec(

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum ReopenCommand: TextCommand {
     static let spec = CommandSpec(

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum RestoreCommand: TextCommand {
     static let spec = CommandSpec(

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum SelectCommand: TextCommand {
     static let spec = CommandSpec(

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Store
+import TabStoreKit
 
 enum ShowCommand: TextCommand {
     static let spec = CommandSpec(

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// One `tabstore` subcommand: its declaration and what it does, in one file per command.
 protocol TabstoreCommand: Sendable {

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 enum WatchCommand: TabstoreCommand {
     static let spec = CommandSpec(

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// How `history` and `watch` show a change, in one place so the two always agree.
 ///

@@ -1,4 +1,4 @@
-import Store
+import TabStoreKit
 
 /// The `--json` shapes of issue 3, keys in the documented order.
 enum JSONOutput {

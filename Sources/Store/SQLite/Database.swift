@@ -1,4 +1,4 @@
-import CSQLite
+import TabStoreSQLite
 
 /// One SQLite connection with its cache of prepared statements.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+import TabStoreSQLite
 
 /// A failed SQLite call: extended result code, `sqlite3_errmsg` text and the SQL.
 ///

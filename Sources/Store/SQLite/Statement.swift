@@ -1,4 +1,4 @@
-import CSQLite
+import TabStoreSQLite
 
 /// A value bound to a statement parameter.
 enum SQLValue {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
-@testable import CLI
+import TabStoreTestSupport
+@testable import TabStoreCLI
 
 /// Issue 4.7: a deterministic fuzz of the argument scanner and the commands behind it,
 /// run in process. Every invocation ends in success or a documented error: exit 0 to 3,

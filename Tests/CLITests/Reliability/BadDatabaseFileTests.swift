@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import TabStoreKit
 import Testing
-import TestSupport
+import TabStoreTestSupport
 
 /// Issue 4.5: files that are not a sound tabstore database. Each gets exit code 3 and
 /// one line naming the file, for a read and for a write, and stays byte-for-byte as it was.

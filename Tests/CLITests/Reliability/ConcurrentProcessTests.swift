@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Store
+import TabStoreKit
 import Testing
 
 /// Issue 4.1: many `tabstore` processes write one file at once. None sees "database is

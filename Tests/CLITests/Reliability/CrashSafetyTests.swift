@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import TabStoreKit
 import Testing
-import TestSupport
+import TabStoreTestSupport
 
 /// Issue 4.3: writers killed with SIGKILL at random moments. The file always opens,
 /// passes `integrity_check`, and keeps every write acknowledged before the kill.

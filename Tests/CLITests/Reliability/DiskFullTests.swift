@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import TabStoreKit
 import Testing
-import TestSupport
+import TabStoreTestSupport
 
 /// Issue 4.4: on a full disk, writes fail with exit code 3 and say the disk is full;
 /// what was written before stays intact and readable.

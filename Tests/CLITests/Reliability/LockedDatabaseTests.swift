@@ -1,6 +1,6 @@
-import CSQLite
+import TabStoreSQLite
 import Testing
-@testable import Store
+@testable import TabStoreKit
 
 /// A database another connection keeps write-locked past the busy timeout (5 s):
 /// writes give up with exit 3 and say so; reads do not wait.

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds and runs an app package that depends on tabstore by path and declares targets with
+# the generic names an app may well have (Store, CLI, CSQLite, Bench, ...). SwiftPM refuses a
+# graph where two packages declare the same target name, so this passes only while every
+# tabstore target name is owned by the project. Run by .ci/run.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+app="$(mktemp -d)"
+# A path dependency is known by its folder's name, whatever the clone was called.
+identity="$(basename "$root" | tr "[:upper:]" "[:lower:]")"
+trap 'rm -rf "$app"' EXIT
+
+mkdir -p "$app/Sources"
+for name in Store CLI CSQLite Bench BenchHello TestSupport JSON EmbedMigrations; do
+    mkdir -p "$app/Sources/$name"
+    printf 'public let %sName = "%s"\n' "$name" "$name" > "$app/Sources/$name/$name.swift"
+done
+mkdir -p "$app/Sources/App"
+cat > "$app/Sources/App/main.swift" <<'SWIFT'
+import TabStoreKit
+import Store
+import CLI
+
+let store = try TabStore(path: CommandLine.arguments[1])
+try store.add(["Home", "Reviews"], to: "main")
+let change = try store.select(.title("Reviews"), in: "main")
+print("\(StoreName) \(CLIName): selected \(change.selectedIndex) in \(change.setName)")
+SWIFT
+cat > "$app/Package.swift" <<SWIFT
+// swift-tools-version:6.0
+import PackageDescription
+
+let generic = ["Store", "CLI", "CSQLite", "Bench", "BenchHello", "TestSupport", "JSON", "EmbedMigrations"]
+let package = Package(
+    name: "outside-app",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [.package(path: "$root")],
+    targets: generic.map { .target(name: \$0) } + [
+        .executableTarget(
+            name: "App",
+            dependencies: [.product(name: "TabStoreKit", package: "$identity")] + generic.map { .target(name: \$0) }
+        ),
+    ]
+)
+SWIFT
+cd "$app"
+swift build 2>&1 | tail -n 3
+out="$(swift run -q App "$app/tabs.sqlite")"
+echo "$out"
+[ "$out" = "Store CLI: selected 1 in main" ] || { echo "outside package: unexpected output" >&2; exit 1; }
