@@ -11,7 +11,7 @@ import Darwin
 struct WatchSession: Sendable, Equatable {
     /// Kept for the whole run: the store's observers stop when it is released.
     let store: TabStore
-    let changes: AsyncStream<TabChange>
+    let changes: AsyncThrowingStream<TabChange, any Error>
     /// The set watched, or `nil` for all sets; then each text line starts with the set's name.
     let setName: String?
     let json: Bool
@@ -28,7 +28,8 @@ struct WatchSession: Sendable, Equatable {
     }
 
     /// Prints `first` (the start notice), then one line per change as it comes, until
-    /// SIGINT or SIGTERM; then exits 0.
+    /// SIGINT or SIGTERM; then exits 0. When the journal can no longer be read, says why
+    /// and exits as that error's code says.
     func run(printingFirst first: RunResult) -> Never {
         // Signals are taken by dispatch sources on the main queue, which is also where
         // lines are written: an exit can only fall between two whole lines.
@@ -46,8 +47,17 @@ struct WatchSession: Sendable, Equatable {
         let session = self
         Task { @MainActor in
             // write(2) straight away, no buffer: each line is out when the change is.
-            for await change in session.changes {
-                writeAll(session.line(for: change), to: STDOUT_FILENO)
+            do {
+                for try await change in session.changes {
+                    writeAll(session.line(for: change), to: STDOUT_FILENO)
+                }
+            } catch let error as TabStoreError {
+                // The hub ends its streams only with the TabStoreError of a failed read.
+                let failure = Runner.failure(.store(error), json: session.json, program: Program.spec)
+                writeAll(failure.standardError, to: STDERR_FILENO)
+                exit(failure.exitCode)
+            } catch {
+                exit(ExitCode.database)
             }
             exit(ExitCode.success)
         }

@@ -5,11 +5,15 @@ import Synchronization
 /// There is one source of truth, the `change` journal: a write in this process
 /// nudges the hub to read it at once, and a background task reads it when
 /// `PRAGMA data_version` says another connection (another process) committed.
+/// The hub is handed a `JournalReader`, never the store, so neither keeps the other
+/// alive; its own lock guards only its bookkeeping and is never held across a read.
 /// Observers get their changes through unbounded buffers: a slow observer costs
-/// memory, never a writer's time.
+/// memory, never a writer's time. A read that fails ends every stream with its error.
 final class ChangeHub: Sendable {
+    typealias Stream = AsyncThrowingStream<TabChange, any Error>
+
     private struct Observer {
-        let continuation: AsyncStream<TabChange>.Continuation
+        let continuation: Stream.Continuation
         /// The set followed (it follows renames), or nil for every set.
         var setName: String?
     }
@@ -19,23 +23,37 @@ final class ChangeHub: Sendable {
         var nextKey = 0
         /// The newest journal id handed out.
         var lastID = 0
-        var dataVersion = -1
+        /// `PRAGMA data_version` at the last read; nil before the first.
+        var dataVersion: Int?
         var poller: Task<Void, Never>?
     }
 
+    private let reader: JournalReader
+    private let pollInterval: Duration
     private let state = Mutex(State())
 
+    init(reader: JournalReader, pollInterval: Duration) {
+        self.reader = reader
+        self.pollInterval = pollInterval
+    }
+
     /// A new stream of the changes committed from now on.
-    func subscribe(setName: String?, store: TabStore) -> AsyncStream<TabChange> {
-        let (stream, continuation) = AsyncStream.makeStream(of: TabChange.self, bufferingPolicy: .unbounded)
+    func subscribe(setName: String?) -> Stream {
+        let (stream, continuation) = Stream.makeStream(bufferingPolicy: .unbounded)
+        // Start at the journal's end: observers see what happens after they subscribe.
+        // When that cannot be read, say so rather than guess (a guess of 0 replays history).
+        let newestID: Int
+        do {
+            newestID = try reader.newestID()
+        } catch {
+            continuation.finish(throwing: error)
+            return stream
+        }
         let key = state.withLock { state -> Int in
             if state.observers.isEmpty {
-                // Start at the journal's end: observers see what happens after they subscribe.
-                state.lastID = (try? store.withDatabase { database throws(TabStoreError) in try database.lastChangeID() }) ?? 0
-                state.dataVersion = -1
-                state.poller = Self.startPolling(store: store)
-            } else {
-                deliver(&state, store: store, force: true, local: [])
+                state.lastID = newestID
+                state.dataVersion = nil
+                state.poller = startPolling()
             }
             let key = state.nextKey
             state.nextKey += 1
@@ -55,7 +73,7 @@ final class ChangeHub: Sendable {
     }
 
     /// Ends every stream: their store is going away, so no change can come any more.
-    func finishAll() {
+    func finishAll(throwing error: TabStoreError? = nil) {
         let continuations = state.withLock { state in
             defer {
                 state.observers.removeAll()
@@ -65,67 +83,92 @@ final class ChangeHub: Sendable {
             return state.observers.values.map(\.continuation)
         }
         // Outside the lock: finishing runs each stream's onTermination, which takes it.
-        for continuation in continuations { continuation.finish() }
+        for continuation in continuations { continuation.finish(throwing: error) }
     }
 
     /// Reads the journal now and hands out what is new, then `local` (reselections,
     /// which are not journaled). Called after each write of this store.
-    func publish(store: TabStore, local: [TabChange] = []) {
-        state.withLock { state in
-            guard !state.observers.isEmpty else { return }
-            deliver(&state, store: store, force: true, local: local)
-        }
+    func publish(local: [TabChange] = []) {
+        deliver(force: true, local: local)
     }
 
-    /// Polls for changes other connections committed.
-    private func poll(store: TabStore) {
-        state.withLock { state in
-            guard !state.observers.isEmpty else { return }
-            deliver(&state, store: store, force: false, local: [])
-        }
+    /// Reads the journal when another connection committed since the last read.
+    private func poll() {
+        deliver(force: false, local: [])
     }
 
-    private func deliver(_ state: inout State, store: TabStore, force: Bool, local: [TabChange]) {
-        let lastID = state.lastID
-        let known = state.dataVersion
-        let read = try? store.withDatabase { database throws(TabStoreError) in
-            let version = try database.dataVersion()
-            let changes = force || version != known ? try database.changes(after: lastID) : []
-            return (version: version, changes: changes.map { JournaledChange(id: $0.id, change: $0.change) })
+    private func deliver(force: Bool, local: [TabChange]) {
+        let snapshot = state.withLock { state in
+            state.observers.isEmpty ? nil : (lastID: state.lastID, version: state.dataVersion)
         }
-        guard let read else { return }
-        state.dataVersion = read.version
-        state.lastID = read.changes.last?.id ?? lastID
-        for change in read.changes.map(\.change) + local {
-            for key in state.observers.keys.sorted() {
-                guard var observer = state.observers[key] else { continue }
-                // Names compare byte for byte, as SQLite compares them.
-                guard observer.setName.map({ $0.utf8.elementsEqual(change.setName.utf8) }) ?? true else { continue }
-                observer.continuation.yield(change)
-                if case let .setRenamed(_, to) = change.event, observer.setName != nil {
-                    observer.setName = to
-                    state.observers[key] = observer
-                }
+        guard let snapshot else { return }
+        let read: JournalRead
+        do {
+            read = try reader.read(after: snapshot.lastID, unlessVersionIs: force ? nil : snapshot.version)
+        } catch {
+            finishAll(throwing: error)
+            return
+        }
+        state.withLock { state in
+            // Another delivery may have handed out some of these while this one read.
+            let fresh = read.changes.drop { $0.id <= state.lastID }
+            state.lastID = max(state.lastID, read.changes.last?.id ?? 0)
+            state.dataVersion = read.dataVersion
+            for change in fresh.map(\.change) + local {
+                hand(change, to: &state.observers)
             }
         }
     }
 
-    private static func startPolling(store: TabStore) -> Task<Void, Never> {
-        let interval = store.options.changePollInterval
-        return Task.detached { [weak store] in
+    private func hand(_ change: TabChange, to observers: inout [Int: Observer]) {
+        for key in observers.keys.sorted() {
+            guard var observer = observers[key] else { continue }
+            // Names compare byte for byte, as SQLite compares them.
+            guard observer.setName.map({ $0.utf8.elementsEqual(change.setName.utf8) }) ?? true else { continue }
+            observer.continuation.yield(change)
+            if case let .setRenamed(_, to) = change.event, observer.setName != nil {
+                observer.setName = to
+                observers[key] = observer
+            }
+        }
+    }
+
+    private func startPolling() -> Task<Void, Never> {
+        let interval = pollInterval
+        return Task.detached { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                guard let store else { return }
-                store.hub.poll(store: store)
+                guard let self else { return }
+                self.poll()
             }
         }
     }
 }
 
-/// A journal row on its way out of the database lock.
-private struct JournaledChange: Sendable {
-    let id: Int
-    let change: TabChange
+/// What one read of the journal found.
+struct JournalRead: Sendable {
+    /// `PRAGMA data_version` when read.
+    let dataVersion: Int
+    let changes: [(id: Int, change: TabChange)]
+}
+
+/// The hub's only way into the database: the change journal, read on the store's connection.
+struct JournalReader: Sendable {
+    let connection: SerializedDatabase
+
+    func newestID() throws(TabStoreError) -> Int {
+        try connection.withDatabase { database throws(TabStoreError) in try database.lastChangeID() }
+    }
+
+    /// The changes after `id`; none when `version` is given and no other connection has
+    /// committed since it was read.
+    func read(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead {
+        try connection.withDatabase { database throws(TabStoreError) in
+            let now = try database.dataVersion()
+            let changes = now == version ? [] : try database.changes(after: id)
+            return JournalRead(dataVersion: now, changes: changes)
+        }
+    }
 }
 
 extension Database {

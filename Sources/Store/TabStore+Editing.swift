@@ -68,7 +68,7 @@ extension TabStore {
         if change.isReselection {
             // Nothing was written, so nothing is journaled: only this process's observers hear it.
             let event = TabEvent.reselected(TabUpdate(index: change.selectedIndex, tab: change.selectedTab))
-            hub.publish(store: self, local: [TabChange(setName: setName, revision: change.revision, event: event, timestamp: currentTimestamp())])
+            hub.publish(local: [TabChange(setName: setName, revision: change.revision, event: event, timestamp: currentTimestamp())])
         }
         return change
     }
@@ -203,7 +203,7 @@ extension TabStore {
         let result = try withDatabase { database throws(TabStoreError) in
             try database.writeTransaction { () throws(TabStoreError) in try body(database) }
         }
-        hub.publish(store: self)
+        hub.publish()
         return result
     }
 }

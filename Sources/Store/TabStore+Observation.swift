@@ -11,20 +11,21 @@ extension TabStore {
     ///
     /// For example:
     /// ```swift
-    /// for await change in store.changes(in: "store-detail") {
+    /// for try await change in store.changes(in: "store-detail") {
     ///     if case let .selectionChanged(updates) = change.event { reload(updates) }
     /// }
     /// ```
     /// Buffering is unbounded: a slow observer never holds up a writer; it catches up.
     /// Stop observing by ending the loop (or cancelling its task). The stream finishes
-    /// when the store is released.
-    public func changes(in setName: String) -> AsyncStream<TabChange> {
-        hub.subscribe(setName: setName, store: self)
+    /// when the store is released, and throws the `TabStoreError` of a journal read that
+    /// failed (then no change is skipped silently: the observer knows it must reload).
+    public func changes(in setName: String) -> AsyncThrowingStream<TabChange, any Error> {
+        hub.subscribe(setName: setName)
     }
 
     /// The changes to every set from now on, in commit order.
-    public func changes() -> AsyncStream<TabChange> {
-        hub.subscribe(setName: nil, store: self)
+    public func changes() -> AsyncThrowingStream<TabChange, any Error> {
+        hub.subscribe(setName: nil)
     }
 
     /// The newest changes of a set, newest first, from the journal (which keeps the

@@ -1,5 +1,4 @@
 import TabStoreSQLite
-import Synchronization
 
 /// A persistent store of named tab sets: their tabs, in order, and which one is selected.
 ///
@@ -52,8 +51,8 @@ public final class TabStore: Sendable {
     /// The database file's path (`:memory:` for an in-memory store).
     public let path: String
     let options: Options
-    private let database: Mutex<Database>
-    let hub = ChangeHub()
+    private let connection: SerializedDatabase
+    let hub: ChangeHub
 
     /// Opens the database at `path`, creating it (but not its folder) when missing, and
     /// brings its schema up to date.
@@ -65,7 +64,8 @@ public final class TabStore: Sendable {
     public init(path: String, options: Options = Options()) throws(TabStoreError) {
         self.path = path
         self.options = options
-        database = Mutex(try Self.open(path: path, options: options))
+        connection = SerializedDatabase(try Self.open(path: path, options: options))
+        hub = ChangeHub(reader: JournalReader(connection: connection), pollInterval: options.changePollInterval)
     }
 
     deinit {
@@ -79,9 +79,7 @@ public final class TabStore: Sendable {
 
     /// Runs `body` with the connection, one caller at a time.
     func withDatabase<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        try database.withLock { (database: inout Database) throws(TabStoreError) -> T in
-            try body(database)
-        }
+        try connection.withDatabase(body)
     }
 
     private static func open(path: String, options: Options) throws(TabStoreError) -> Database {

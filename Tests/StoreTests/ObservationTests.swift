@@ -91,7 +91,7 @@ import Testing
         try store?.add(["A"], to: "main")
         store = nil
         var received: [TabEvent] = []
-        for await change in changes { received.append(change.event) }
+        for try await change in changes { received.append(change.event) }
         #expect(received == [.added(titles: ["A"], index: 0)])
     }
 
@@ -124,11 +124,11 @@ import Testing
 }
 
 /// The first `count` changes of `stream`, or a failure after five seconds.
-func first(_ count: Int, of stream: AsyncStream<TabChange>) async throws -> [TabChange] {
+func first(_ count: Int, of stream: AsyncThrowingStream<TabChange, any Error>) async throws -> [TabChange] {
     try await withThrowingTaskGroup(of: [TabChange]?.self) { group in
         group.addTask {
             var received: [TabChange] = []
-            for await change in stream {
+            for try await change in stream {
                 received.append(change)
                 if received.count == count { break }
             }
