@@ -11,7 +11,7 @@ enum ImportCommand: TextCommand {
         Prints 'imported N sets' ('1 set' for one). With --json:
           {"imported":N,"sets":[NAME,...]}
         """,
-        arguments: [ArgumentSpec(name: "file", kind: .text, help: "The document to read; '-' reads standard input.")],
+        arguments: [ArgumentSpec(name: "file", kind: .text, help: "The document to read; '-' reads standard input.", completion: .files)],
         options: [
             OptionSpec(name: "replace", kind: .flag, help: "Replace the tabs and selection of sets that already exist."),
         ]
