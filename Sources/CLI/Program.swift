@@ -8,13 +8,14 @@ enum Program {
         RemoveCommand.self, MoveCommand.self, RenameCommand.self, ReopenCommand.self,
         HistoryCommand.self, WatchCommand.self,
         RenameSetCommand.self, RemoveSetCommand.self, ExportCommand.self, ImportCommand.self,
-        InfoCommand.self, HelpCommand.self,
+        InfoCommand.self, CompletionsCommand.self, HelpCommand.self, CompleteCommand.self,
     ]
 
     static let globalOptions = [
         OptionSpec(
             name: "db", kind: .value(valueName: "path"),
-            help: "The database file. Default: $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, else ~/.local/share/tabstore/tabs.sqlite."
+            help: "The database file. Default: $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, else ~/.local/share/tabstore/tabs.sqlite.",
+            completion: .files
         ),
         OptionSpec(name: "json", kind: .flag, help: "Print one line of JSON instead of text; errors too."),
         OptionSpec(name: "version", kind: .flag, help: "Show the version."),
@@ -40,7 +41,8 @@ enum Program {
         are one line on standard error; with --json, {"error":{"code","message"}}.
         """,
         globalOptions: globalOptions,
-        commands: commands.map { $0.spec }
+        commands: commands.map { $0.spec },
+        examples: Example.program
     )
 
     static func command(named name: String) -> (any TabstoreCommand.Type)? {

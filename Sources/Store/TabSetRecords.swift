@@ -101,10 +101,10 @@ extension Database {
         return tabs
     }
 
-    /// Inserts `titles` before index `index` of a set of `count` tabs. Returns the new
-    /// tabs' ids, in order.
+    /// Inserts `titles` before index `index` of a set of `count` tabs, calling `tabWritten`
+    /// after each. Returns the new tabs' ids, in order.
     @discardableResult
-    func insertTabs(_ titles: [String], at index: Int, in set: inout SetRecord, count: Int) throws(TabStoreError) -> [Int] {
+    func insertTabs(_ titles: [String], at index: Int, in set: inout SetRecord, count: Int, tabWritten: (() -> Void)? = nil) throws(TabStoreError) -> [Int] {
         guard !titles.isEmpty else { return [] }
         // Make room on the side with fewer tabs: appending or prepending moves none.
         if index < count - index {
@@ -119,6 +119,7 @@ extension Database {
         for (offset, title) in titles.enumerated() {
             try run(insert, [.int(set.id), .int(set.base + index + offset), .text(title)])
             ids.append(lastInsertedID)
+            tabWritten?()
         }
         return ids
     }

@@ -243,13 +243,13 @@ extension Database {
     }
 
     /// Replaces every tab of `set` with `titles`, selecting the one at `selectedIndex`.
-    func replaceTabs(of set: SetRecord, with titles: [String], selecting selectedIndex: Int) throws(TabStoreError) {
+    func replaceTabs(of set: SetRecord, with titles: [String], selecting selectedIndex: Int, tabWritten: (() -> Void)? = nil) throws(TabStoreError) {
         for title in titles { try validTitle(title) }
         try execute("DELETE FROM tab WHERE set_id = ?", .int(set.id))
         // The set is empty now: only the new titles can repeat each other.
         var emptied = set
         try requireDistinct(titles, in: emptied, checkingStored: false)
-        let ids = try insertTabs(titles, at: 0, in: &emptied, count: 0)
+        let ids = try insertTabs(titles, at: 0, in: &emptied, count: 0, tabWritten: tabWritten)
         let selected = ids.indices.contains(selectedIndex) ? ids[selectedIndex] : ids.first
         try commitChange(to: set, selectedTabID: selected, event: .replaced(tabCount: titles.count))
     }

@@ -163,11 +163,20 @@ extension TabStore {
     /// error unless `replace` is true; then its tabs and selection are replaced and its
     /// revision keeps growing.
     ///
+    /// `progress`, when given, is called after each tab is written with the tabs written so
+    /// far and the document's total, inside the transaction: keep it quick.
+    ///
     /// - Returns: how many sets were written.
     /// - Throws: `TabStoreError.setAlreadyExists`, `.invalidDocument`, or a database error.
     @discardableResult
-    public func importDocument(_ document: TabStoreDocument, replace: Bool = false) throws(TabStoreError) -> Int {
-        try writing { database throws(TabStoreError) in
+    public func importDocument(
+        _ document: TabStoreDocument, replace: Bool = false,
+        progress: ((_ tabsWritten: Int, _ totalTabs: Int) -> Void)? = nil
+    ) throws(TabStoreError) -> Int {
+        let totalTabs = document.sets.reduce(0) { $0 + $1.tabs.count }
+        var tabsWritten = 0
+        let tabWritten = progress.map { report in { tabsWritten += 1; report(tabsWritten, totalTabs) } }
+        return try writing { database throws(TabStoreError) in
             for entry in document.sets {
                 try validSetName(entry.name)
                 guard entry.selectedIndex.map(entry.tabs.indices.contains) ?? entry.tabs.isEmpty else {
@@ -177,7 +186,7 @@ extension TabStore {
                     throw .setAlreadyExists(set: entry.name)
                 }
                 let set = try database.setOrNew(named: entry.name).set
-                try database.replaceTabs(of: set, with: entry.tabs, selecting: entry.selectedIndex ?? 0)
+                try database.replaceTabs(of: set, with: entry.tabs, selecting: entry.selectedIndex ?? 0, tabWritten: tabWritten)
             }
             return document.sets.count
         }

@@ -2,7 +2,7 @@ import Testing
 @testable import TabStoreCLI
 
 @Suite struct HelpTests {
-    static let commandNames = Program.spec.commands.map(\.name)
+    static let commandNames = Program.spec.visibleCommands.map(\.name)
 
     @Test(arguments: commandNames)
     func everySpellingOfHelpPrintsTheSameText(command: String) {
@@ -20,26 +20,58 @@ import Testing
         #expect(!sandbox.exists(sandbox.database))
     }
 
-    @Test func rootHelpHasEverySpelling() {
+    @Test func rootHelpIsTheSameForEverySpellingAndWithoutASubcommand() {
         let sandbox = Sandbox()
-        let expected = Output.ok(Self.rootHelp)
-        #expect(sandbox.runWithoutDatabase(["--help"]) == expected)
+        let expected = sandbox.runWithoutDatabase(["--help"])
+        #expect(expected.code == 0 && expected.stderr == "" && expected.stdout.hasPrefix("OVERVIEW: "))
         #expect(sandbox.runWithoutDatabase(["-h"]) == expected)
         #expect(sandbox.runWithoutDatabase(["help"]) == expected)
         #expect(sandbox.runWithoutDatabase([]) == expected)
         #expect(sandbox.runWithoutDatabase(["--json", "--db", sandbox.database]) == expected)
     }
 
-    @Test func selectHelp() {
+    /// `Golden/help-tabstore.txt` for the root, `Golden/help-COMMAND.txt` for each command;
+    /// `RECORD_GOLDEN=1` re-records them.
+    @Test(arguments: ["tabstore"] + commandNames)
+    func everyHelpTextMatchesItsGoldenFile(command: String) {
         let sandbox = Sandbox()
-        #expect(sandbox.runWithoutDatabase(["help", "select"]) == .ok(Self.selectHelp))
+        let output = sandbox.runWithoutDatabase(command == "tabstore" ? ["--help"] : ["help", command])
+        #expect(output.code == 0 && output.stderr == "")
+        GoldenFile.expect(output.stdout, matches: "help-\(command).txt")
     }
 
-    @Test func helpForAnUnknownSubcommand() {
+    @Test func theGlobalHelpEndsWithExamplesThatAreRealCommands() {
+        let text = HelpText.rootHelp(of: Program.spec)
+        let examples = text.components(separatedBy: "\nEXAMPLES:\n").last ?? ""
+        let commandLines = examples.split(separator: "\n").filter { $0.hasPrefix("  tabstore ") || $0.hasPrefix("  source ") }
+        #expect(commandLines.count == Program.spec.examples.count)
+        for example in Program.spec.examples {
+            // Every `tabstore WORD` in an example names a real subcommand.
+            for part in example.commandLine.components(separatedBy: "tabstore ").dropFirst() {
+                let words = part.split(separator: " ").map(String.init).filter { !$0.hasPrefix("-") }
+                #expect(Program.spec.command(named: words.first ?? "") != nil, "\(example.commandLine)")
+            }
+        }
+    }
+
+    @Test func hiddenCommandsAreLeftOutOfHelp() {
+        let hidden = Program.spec.commands.filter(\.isHidden).map(\.name)
+        #expect(hidden == ["__complete"])
+        #expect(!HelpText.rootHelp(of: Program.spec).contains("__complete"))
+        #expect(Sandbox().runWithoutDatabase(["help", "__complete"]).code == 2)
+    }
+
+    @Test func helpForAnUnknownSubcommandIsAUsageErrorWithASuggestion() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["help", "nope"]) == .failure(2, """
             tabstore: error: Unknown subcommand 'nope'
-            Usage: tabstore help [<subcommand>]
+            Usage: tabstore help [<subcommand>] [--man]
+            See 'tabstore help help' for more.
+
+            """))
+        #expect(sandbox.runWithoutDatabase(["help", "slect"]) == .failure(2, """
+            tabstore: error: Unknown subcommand 'slect'; did you mean 'select'?
+            Usage: tabstore help [<subcommand>] [--man]
             See 'tabstore help help' for more.
 
             """))
@@ -49,92 +81,8 @@ import Testing
     func helpFitsEightyColumns(command: String?) {
         let text = command.flatMap(Program.spec.command(named:)).map { HelpText.help(for: $0, program: Program.spec) }
             ?? HelpText.rootHelp(of: Program.spec)
-        // JSON shape examples may run longer; they are not wrapped so they can be copied.
-        let long = text.split(separator: "\n").filter { $0.count > 80 && !$0.hasPrefix("  {") }
+        // JSON shape examples and install lines may run longer; they are not wrapped so they can be copied.
+        let long = text.split(separator: "\n").filter { $0.count > 80 && !$0.hasPrefix("  {") && !$0.hasPrefix("  bash:") }
         #expect(long.isEmpty)
     }
-
-    static let rootHelp = """
-        OVERVIEW: Keep named tab sets and their selected tab in a SQLite database.
-
-        A <tab> is a 0-based index when it is an integer (negative counts from the end,
-        so -1 is the last tab), otherwise an exact title; '--title 1' is the tab titled
-        "1". Global options may come before or after the subcommand; '--' ends options.
-
-        The database is --db, else $TABSTORE_DB, else
-        $XDG_DATA_HOME/tabstore/tabs.sqlite, else ~/.local/share/tabstore/tabs.sqlite;
-        missing folders are created.
-
-        Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out
-        of range, duplicate or invalid title, empty set, set changed since
-        --if-revision, malformed import document); 2 usage error; 3 database problem
-        (cannot open or create, not a tabstore database, corrupt, too new, read-only,
-        disk full, locked). A failed command changes nothing. Errors are one line on
-        standard error; with --json, {"error":{"code","message"}}.
-
-        USAGE: tabstore <subcommand> [<arguments> ...] [--db <path>] [--json]
-
-        OPTIONS:
-          --db <path>             The database file. Default: $TABSTORE_DB, else
-                                  $XDG_DATA_HOME/tabstore/tabs.sqlite, else
-                                  ~/.local/share/tabstore/tabs.sqlite.
-          --json                  Print one line of JSON instead of text; errors too.
-          --version               Show the version.
-          -h, --help              Show help information.
-
-        SUBCOMMANDS:
-          add                     Add tabs to a set, creating the set when missing.
-          select                  Select a tab; reselecting it changes nothing.
-          list                    List every set, or the tabs of one set.
-          show                    Draw a set's tab bar, the selected tab underlined.
-          restore                 Print the selected tab's index, to restore at launch.
-          remove                  Remove tabs from a set.
-          move                    Move a tab; the selection stays on the same tab.
-          rename                  Give a tab a new title.
-          reopen                  Bring back the last removed tab of a set.
-          history                 List the recent changes to a set, newest first.
-          watch                   Print each change to a set as it happens.
-          rename-set              Give a whole set a new name.
-          remove-set              Delete a whole set with its tabs.
-          export                  Print sets as a JSON document for 'tabstore import'.
-          import                  Add the sets of a document from 'tabstore export'.
-          info                    Show the database path, schema, set count and check.
-          help                    Show help for tabstore or one of its subcommands.
-
-          See 'tabstore help <subcommand>' for detailed help.
-
-        """
-
-    static let selectHelp = """
-        OVERVIEW: Select a tab; reselecting it changes nothing.
-
-        Prints 'selected I: TITLE', or 'already selected I: TITLE' when the tab was
-        already selected (a reselection: nothing is written, still exit 0).
-
-        With --json (updates: the old tab then the new one; empty on a reselection):
-          {"set","previousIndex","selectedIndex","changed","updates":[{"index","title","selected"}]}
-
-        USAGE: tabstore select <set> <tab>
-
-        ARGUMENTS:
-          <set>                   The name of the tab set.
-          <tab>                   An index (0-based; negative counts from the end, so -1
-                                  is the last tab) or an exact title.
-
-        OPTIONS:
-          --title <title>         Give a <tab> as a title even when it is made of digits
-                                  ('--title 1' is the tab titled "1"). Stands where the
-                                  <tab> goes.
-          --if-revision <revision>
-                                  Change nothing and fail (exit 1) unless the set is
-                                  still at this revision (see 'list <set> --json' or
-                                  'history'); 'add' counts a missing set as revision 0.
-          --db <path>             The database file. Default: $TABSTORE_DB, else
-                                  $XDG_DATA_HOME/tabstore/tabs.sqlite, else
-                                  ~/.local/share/tabstore/tabs.sqlite.
-          --json                  Print one line of JSON instead of text; errors too.
-          --version               Show the version.
-          -h, --help              Show help information.
-
-        """
 }

@@ -2,10 +2,10 @@ import Testing
 
 /// Exit code 2: the command line does not match the declaration. Nothing is opened or written.
 @Suite struct UsageErrorTests {
-    @Test func unknownSubcommand() {
+    @Test func anUnknownSubcommandIsAUsageErrorThatOpensNothing() {
         let sandbox = Sandbox()
-        #expect(sandbox.run("selcet", "main", "0") == .failure(2, """
-            tabstore: error: Unknown subcommand 'selcet'
+        #expect(sandbox.run("frobnicate", "main", "0") == .failure(2, """
+            tabstore: error: Unknown subcommand 'frobnicate'
             Usage: tabstore <subcommand> [<arguments> ...] [--db <path>] [--json]
             See 'tabstore help' for more.
 
@@ -13,7 +13,7 @@ import Testing
         #expect(!sandbox.exists(sandbox.database))
     }
 
-    @Test func unknownOption() {
+    @Test func anUnknownOptionIsAUsageErrorAndCommandOptionsComeOnlyAfterTheCommand() {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main", "0", "--force") == .failure(2, """
             tabstore: error: Unknown option '--force'
@@ -31,7 +31,7 @@ import Testing
         #expect(!sandbox.exists(sandbox.database))
     }
 
-    @Test func missingArgument() {
+    @Test func aMissingArgumentIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main") == .failure(2, """
             tabstore: error: Missing expected argument '<tab>'
@@ -41,7 +41,7 @@ import Testing
             """))
     }
 
-    @Test func extraArgument() {
+    @Test func anExtraArgumentIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main", "0", "1") == .failure(2, """
             tabstore: error: Unexpected argument '1'
@@ -51,7 +51,7 @@ import Testing
             """))
     }
 
-    @Test func missingOptionValue() {
+    @Test func anOptionWithoutItsValueIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["list", "--db"]) == .failure(2, """
             tabstore: error: Missing value for '--db <path>'
@@ -63,7 +63,7 @@ import Testing
             #"{"error":{"code":2,"message":"Missing value for '--title <title>'"}}"# + "\n"))
     }
 
-    @Test func flagsTakeNoValue() {
+    @Test func aFlagGivenAValueIsAUsageError() {
         let sandbox = Sandbox()
         // Not a valid --json, so the error is text.
         #expect(sandbox.run("list", "--json=yes") == .failure(2, """
@@ -74,7 +74,7 @@ import Testing
             """))
     }
 
-    @Test func jsonUsageErrorsAreOneObject() {
+    @Test func withJSONAUsageErrorIsOneObject() {
         let sandbox = Sandbox()
         #expect(sandbox.run("--json", "move", "main", "0", "x") == .failure(2,
             #"{"error":{"code":2,"message":"The value 'x' is invalid for '<to>'"}}"# + "\n"))
@@ -116,7 +116,7 @@ import Testing
             """))
     }
 
-    @Test func anArgumentThatIsNotUTF8() {
+    @Test func anArgumentThatIsNotUTF8IsAUsageErrorNamingItsPosition() {
         let sandbox = Sandbox()
         // Foundation's Process takes Strings, so let the shell pass the raw byte 0xFF.
         let output = sandbox.runProcess("/bin/sh", ["-c", #""$0" --db "$1" add main "$(printf 'caf\377')""#, TabstoreBinary.path, sandbox.database])
@@ -129,7 +129,7 @@ import Testing
         #expect(!sandbox.exists(sandbox.database))
     }
 
-    @Test func version() {
+    @Test func versionWinsOverTheCommandAndHonoursJSON() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["--version"]) == .ok("tabstore 0.1.0\n"))
         #expect(sandbox.runWithoutDatabase(["list", "--version", "--json"]) == .ok(#"{"version":"0.1.0"}"# + "\n"))

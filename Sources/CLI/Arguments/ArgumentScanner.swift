@@ -51,7 +51,8 @@ struct ArgumentScanner {
                 state.command = command
             } else if state.unknownCommand == nil && state.firstError == nil {
                 // After an option error the "command" may be that option's value: report the option.
-                state.unknownCommand = UsageError(message: "Unknown subcommand \(shown(argument))", command: nil)
+                let suggestion = Suggestion.clause(for: argument, in: program.visibleCommands.map(\.name))
+                state.unknownCommand = UsageError(message: "Unknown subcommand \(shown(argument))\(suggestion)", command: nil)
             }
         }
         return Invocation(options: state.options, action: action(for: state))
@@ -83,7 +84,10 @@ struct ArgumentScanner {
         }
         let commandName = state.command?.name
         guard let option = option(named: name, command: state.command) else {
-            state.fail(UsageError(message: "Unknown option \(shown(name))", command: commandName))
+            let known = (program.globalOptions + (state.command?.options ?? [])).map(\.name)
+            let typed = String(name.drop { $0 == "-" })
+            let suggestion = Suggestion.nearest(to: typed, in: known).map { "; did you mean '--\($0)'?" } ?? ""
+            state.fail(UsageError(message: "Unknown option \(shown(name))\(suggestion)", command: commandName))
             return false
         }
         if case .flag = option.kind {

@@ -8,6 +8,9 @@ struct CommandSpec: Sendable {
     var discussion: String = ""
     var arguments: [ArgumentSpec] = []
     var options: [OptionSpec] = []
+    /// Left out of help, the man page, completions and suggestions: plumbing for scripts
+    /// tabstore itself generates (`__complete`).
+    var isHidden = false
 }
 
 /// A positional argument.
@@ -33,13 +36,35 @@ struct ArgumentSpec: Sendable {
     let kind: Kind
     var arity: Arity = .required
     let help: String
+    /// What completes this argument; `nil` derives it: a `<set>` names a set, a tab-kind
+    /// argument is a title of that set, anything else is new text.
+    var completion: CompletionSource? = nil
 
     var label: String { "<\(name)>" }
+
+    var completionSource: CompletionSource {
+        completion ?? (kind == .tab ? .titles : name == "set" ? .setNames : .none)
+    }
+}
+
+/// Where the shell completions for a value come from.
+enum CompletionSource: Sendable, Equatable {
+    /// New text (a new title, a number): nothing to offer.
+    case none
+    /// The names of the sets in the database the command line names.
+    case setNames
+    /// The titles of the set given as the command's `<set>`.
+    case titles
+    /// Paths, completed by the shell.
+    case files
+    /// The visible subcommands.
+    case subcommands
+    case choices([String])
 }
 
 /// An option: `--name`, `--name VALUE` or `--name=VALUE`.
 struct OptionSpec: Sendable {
-    enum Kind: Sendable {
+    enum Kind: Sendable, Equatable {
         case flag
         /// Takes a value shown as `<valueName>`.
         case value(valueName: String)
@@ -57,6 +82,8 @@ struct OptionSpec: Sendable {
     let help: String
     /// `--title` is another spelling of a positional argument, so usage lines leave it out.
     var isInUsage = true
+    /// What completes the option's value; `--title` takes titles whatever this says.
+    var completion: CompletionSource = .none
 
     /// `--db <path>`, `--json`, `--title <title>`.
     var label: String {
@@ -80,8 +107,21 @@ struct ProgramSpec: Sendable {
     let discussion: String
     let globalOptions: [OptionSpec]
     let commands: [CommandSpec]
+    /// Command lines with what they do, for the global help and the man page.
+    var examples: [Example] = []
 
     func command(named name: String) -> CommandSpec? {
         commands.first { $0.name == name }
     }
+
+    /// The commands people see: in help, the man page, completions and suggestions.
+    var visibleCommands: [CommandSpec] {
+        commands.filter { !$0.isHidden }
+    }
+}
+
+/// `tabstore select main Reviews` and what it does.
+struct Example: Sendable {
+    let commandLine: String
+    let explanation: String
 }

@@ -47,10 +47,21 @@ enum HelpText {
             overview(program.abstract, discussion: program.discussion),
             "USAGE: \(rootUsage(of: program))",
             listing("OPTIONS:", program.globalOptions.map { ($0.helpLabel, $0.help) }),
-            listing("SUBCOMMANDS:", program.commands.map { ($0.name, $0.abstract) }),
+            listing("SUBCOMMANDS:", program.visibleCommands.map { ($0.name, $0.abstract) }),
+        ] + (program.examples.isEmpty ? [] : [examples(program.examples)]) + [
             "  See '\(program.name) help <subcommand>' for detailed help.",
         ]
         return sections.joined(separator: "\n\n") + "\n"
+    }
+
+    /// Each command line, then what it does, indented below it.
+    private static func examples(_ examples: [Example]) -> String {
+        var lines = ["EXAMPLES:"]
+        for example in examples {
+            lines.append("  " + example.commandLine)
+            lines += wrap(example.explanation, width: lineWidth - 6).map { "      " + $0 }
+        }
+        return lines.joined(separator: "\n")
     }
 
     private static func overview(_ abstract: String, discussion: String) -> String {

@@ -2,16 +2,32 @@ enum HelpCommand: TextCommand {
     static let spec = CommandSpec(
         name: "help",
         abstract: "Show help for tabstore or one of its subcommands.",
+        discussion: """
+        With --man, prints the manual page instead, every subcommand in it. To read it:
+          tabstore help --man | man -l -
+        """,
         arguments: [
-            ArgumentSpec(name: "subcommand", kind: .text, arity: .optional, help: "The subcommand to explain."),
+            ArgumentSpec(name: "subcommand", kind: .text, arity: .optional, help: "The subcommand to explain.", completion: .subcommands),
+        ],
+        options: [
+            OptionSpec(name: "man", kind: .flag, help: "Print the manual page (roff, for man -l) for tabstore and every subcommand."),
         ]
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
-        guard let name = arguments.optionalText("subcommand") else { return HelpText.rootHelp(of: context.program) }
-        guard let command = context.program.command(named: name) else {
-            throw .usage(UsageError(message: "Unknown subcommand \(shown(name))", command: spec.name))
+        let program = context.program
+        let name = arguments.optionalText("subcommand")
+        if arguments.flag("man") {
+            guard name == nil else {
+                throw .usage(UsageError(message: "'--man' prints the whole manual; leave out '<subcommand>'", command: spec.name))
+            }
+            return ManPage.page(of: program, version: Program.version)
         }
-        return HelpText.help(for: command, program: context.program)
+        guard let name else { return HelpText.rootHelp(of: program) }
+        guard let command = program.command(named: name), !command.isHidden else {
+            let suggestion = Suggestion.clause(for: name, in: program.visibleCommands.map(\.name))
+            throw .usage(UsageError(message: "Unknown subcommand \(shown(name))\(suggestion)", command: spec.name))
+        }
+        return HelpText.help(for: command, program: program)
     }
 }

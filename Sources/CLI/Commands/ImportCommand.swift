@@ -7,11 +7,13 @@ enum ImportCommand: TextCommand {
         discussion: """
         The whole document is checked before anything is written: a malformed \
         document, or a set that already exists without --replace, writes nothing (exit 1).
+        When standard error is a terminal, an import that takes more than about half a \
+        second shows its progress there (not with --json).
 
         Prints 'imported N sets' ('1 set' for one). With --json:
           {"imported":N,"sets":[NAME,...]}
         """,
-        arguments: [ArgumentSpec(name: "file", kind: .text, help: "The document to read; '-' reads standard input.")],
+        arguments: [ArgumentSpec(name: "file", kind: .text, help: "The document to read; '-' reads standard input.", completion: .files)],
         options: [
             OptionSpec(name: "replace", kind: .flag, help: "Replace the tabs and selection of sets that already exist."),
         ]
@@ -23,6 +25,9 @@ enum ImportCommand: TextCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let path = try arguments.text("file")
         let replace = arguments.flag("replace")
+        // Started before reading: a long read and check count toward the half second.
+        let progress = ProgressLine.onStandardError(label: "import", unit: "tabs", json: context.json)
+        defer { progress.finish() }
         let bytes: [UInt8]
         do {
             bytes = try readAllBytes(path: path, limit: maximumDocumentBytes)
@@ -33,7 +38,9 @@ enum ImportCommand: TextCommand {
         // Read the document before opening the store: a bad one must not even create the database.
         let document = try storeCall { () throws(TabStoreError) in try TabStoreDocument(json: bytes) }
         let store = try context.openStore()
-        let count = try storeCall { () throws(TabStoreError) in try store.importDocument(document, replace: replace) }
+        let count = try storeCall { () throws(TabStoreError) in
+            try store.importDocument(document, replace: replace) { written, total in progress.update(written, of: total) }
+        }
         if context.json {
             return JSONValue.object([
                 ("imported", .int(count)),

@@ -12,8 +12,8 @@ enum ShowCommand: TextCommand {
         discussion: """
         Each title gets one space of padding on each side, so titles stand two columns \
         apart; Korean, Chinese, Japanese and emoji characters take two columns. On a \
-        terminal the selected title is bold and underlined; with NO_COLOR set, or when \
-        standard output is not a terminal, a second line of '‾' underlines it.
+        terminal the selected title is bold and underlined; with NO_COLOR set, TERM=dumb, \
+        or when standard output is not a terminal, a second line of '‾' underlines it.
 
         When the tabs do not fit, the first and last columns show '‹' and '›' where \
         tabs are hidden, the columns between show whole tabs with the selected one as \
@@ -58,11 +58,9 @@ enum ShowCommand: TextCommand {
         return max(columns ?? terminalColumns(STDOUT_FILENO) ?? 80, TabBarLayout.minimumWidth)
     }
 
-    /// Bold and underline only for a terminal, and not when NO_COLOR is set (no-color.org:
-    /// any value but the empty string).
+    /// Bold and underline only for a terminal that takes escape codes.
     static func usesANSI(_ environment: Environment) -> Bool {
-        let noColor = environment.value("NO_COLOR").map { !$0.isEmpty } ?? false
-        return !noColor && isTerminal(STDOUT_FILENO)
+        allowsEscapeCodes(on: STDOUT_FILENO, environment: environment)
     }
 
     static func json(_ layout: TabBarLayout, set: String) -> JSONValue {

@@ -19,7 +19,7 @@ import Testing
 
     static let cases: [Case] = [
         // Unknown commands and options.
-        Case(["selcet", "main", "0"], 2, "Unknown subcommand 'selcet'"),
+        Case(["selcet", "main", "0"], 2, "Unknown subcommand 'selcet'; did you mean 'select'?"),
         Case([""], 2, "Unknown subcommand ''"),
         Case(["SELECT", "main", "0"], 2, "Unknown subcommand 'SELECT'"),
         Case(["select", "main", "0", "--force"], 2, "Unknown option '--force'"),
