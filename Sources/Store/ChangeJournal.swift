@@ -4,13 +4,14 @@ extension Database {
     /// How many changes the journal keeps in all; older ones are dropped.
     static let journalLimit = 10_000
 
-    func record(_ event: TabEvent, set setName: String, revision: Int) throws(TabStoreError) {
+    /// Journals a change of the set `setID` (nil: of a set no longer there).
+    func record(_ event: TabEvent, set setName: String, setID: Int?, revision: Int) throws(TabStoreError) {
         let (kind, detail) = event.journalForm
         try execute(
             """
-            INSERT INTO change (set_name, revision, kind, detail, at)
-            VALUES (?, ?, ?, ?, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
-            """, .text(setName), .int(revision), .text(kind), .text(detail.rendered())
+            INSERT INTO change (set_name, revision, kind, detail, at, set_id)
+            VALUES (?, ?, ?, ?, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), ?)
+            """, .text(setName), .int(revision), .text(kind), .text(detail.rendered()), setID.map(SQLValue.int) ?? .null
         )
         // Trim now and then, not on every write: the journal may run 1% over its limit.
         if lastInsertedID % 100 == 0 {
@@ -33,16 +34,33 @@ extension Database {
         return changes
     }
 
-    /// The newest `limit` changes of a set, newest first.
+    /// The newest `limit` changes of a set, newest first. A set that was renamed has
+    /// its own changes, under whichever name; otherwise (and for a name without a set)
+    /// the changes journaled under the name, earlier sets of that name included. Either
+    /// way each revision appears once, decreasing.
     func history(ofSet setName: String, limit: Int) throws(TabStoreError) -> [TabChange] {
         var changes: [TabChange] = []
-        try forEachRow(
-            "SELECT set_name, revision, kind, detail, at FROM change WHERE set_name = ? ORDER BY id DESC LIMIT ?",
-            .text(setName), .int(limit)
-        ) { row in
+        let columns = "SELECT set_name, revision, kind, detail, at FROM change"
+        let renamedSetID = try firstRow(
+            """
+            SELECT s.id FROM tab_set s WHERE s.name = ?
+            AND EXISTS (SELECT 1 FROM change WHERE set_id = s.id AND kind = 'set-renamed')
+            """, .text(setName)
+        ) { $0.int(0) }
+        let collect = { (row: Statement) in
             if let change = Self.change(from: row, columnOffset: 0) { changes.append(change) }
         }
+        if let renamedSetID {
+            try forEachRow("\(columns) WHERE set_id = ? ORDER BY id DESC LIMIT ?", .int(renamedSetID), .int(limit), row: collect)
+        } else {
+            try forEachRow("\(columns) WHERE set_name = ? ORDER BY id DESC LIMIT ?", .text(setName), .int(limit), row: collect)
+        }
         return changes
+    }
+
+    /// Unlinks a removed set's changes from its id, which a new set may get.
+    func forgetSetID(_ setID: Int) throws(TabStoreError) {
+        try execute("UPDATE change SET set_id = NULL WHERE set_id = ?", .int(setID))
     }
 
     /// A journal row read back; `nil` for a row this binary cannot read (skipped, not fatal).

@@ -4,18 +4,34 @@ public let maximumNameLength = 256
 /// The problem with `name` as a title or set name, or `nil` when it is fine.
 ///
 /// Names are stored exactly as given (any Unicode, no normalization); only what
-/// would break a one-line display is refused.
+/// would break a one-line display, or make it show something other than what is
+/// stored, is refused.
 func nameProblem(_ name: String) -> TabStoreError.NameProblem? {
     if name.isEmpty { return .empty }
     // Most names are short printable ASCII: fine without counting characters or
     // looking up Unicode properties (imports check 100,000 titles).
-    if name.utf8.count <= maximumNameLength, name.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return nil }
+    if name.utf8.count <= maximumNameLength, name.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+        return name.utf8.contains { $0 != 0x20 } ? nil : .noVisibleCharacter
+    }
     let characters = name.count
     if characters > maximumNameLength { return .tooLong(characters: characters) }
-    for scalar in name.unicodeScalars where scalar.properties.generalCategory == .control {
-        return .controlCharacter(scalar: scalar.value)
+    var visible = false
+    for scalar in name.unicodeScalars {
+        if scalar.properties.generalCategory == .control { return .controlCharacter(scalar: scalar.value) }
+        if isMisleading(scalar) { return .misleadingCharacter(scalar: scalar.value) }
+        if !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint { visible = true }
     }
-    return nil
+    return visible ? nil : .noVisibleCharacter
+}
+
+/// Bidirectional embeddings, overrides and isolates reorder the text around them, and
+/// the line and paragraph separators break a line: a bar or listing would not show
+/// what is stored.
+func isMisleading(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: return true
+    default: return false
+    }
 }
 
 func validTitle(_ title: String) throws(TabStoreError) {

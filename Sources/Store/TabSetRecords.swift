@@ -52,14 +52,17 @@ extension Database {
         return record
     }
 
-    /// Creates an empty set with revision 0.
+    /// Creates an empty set at the revision its name last reached (0 for a new name),
+    /// so that its first change gets a revision never seen for the name.
     func createSet(named name: String) throws(TabStoreError) -> SetRecord {
         try validSetName(name)
-        try execute("INSERT INTO tab_set (name) VALUES (?)", .text(name))
-        return SetRecord(id: lastInsertedID, name: name, revision: 0, base: 0, selected: nil)
+        let revision = try nameRevision(of: name)
+        try execute("INSERT INTO tab_set (name, revision) VALUES (?, ?)", .text(name), .int(revision))
+        return SetRecord(id: lastInsertedID, name: name, revision: revision, base: 0, selected: nil)
     }
 
-    /// The set, created when missing (a missing set counts as revision 0).
+    /// The set, created when missing. A missing set is at the revision its name last
+    /// reached, so `revision` guards a removed and re-created set too.
     func setOrNew(
         named name: String, ifRevision revision: Int? = nil
     ) throws(TabStoreError) -> (set: SetRecord, isNew: Bool) {
@@ -68,8 +71,25 @@ extension Database {
             return (existing, false)
         }
         let created = try createSet(named: name)
-        try created.require(revision: revision)
+        if let revision, revision != created.revision {
+            throw .missingSetRevision(set: name, expected: revision, actual: created.revision)
+        }
         return (created, true)
+    }
+
+    /// The highest revision a set that left `name` (removed, or renamed away) reached; 0 for none.
+    func nameRevision(of name: String) throws(TabStoreError) -> Int {
+        try firstRow("SELECT revision FROM name_revision WHERE name = ?", .text(name)) { $0.int(0) } ?? 0
+    }
+
+    /// Remembers that `name` reached `revision` as its set left it.
+    func retire(name: String, at revision: Int) throws(TabStoreError) {
+        try execute(
+            """
+            INSERT INTO name_revision (name, revision) VALUES (?1, ?2)
+            ON CONFLICT (name) DO UPDATE SET revision = max(revision, excluded.revision)
+            """, .text(name), .int(revision)
+        )
     }
 
     /// Positions are contiguous, so the count comes from the last position: an index
@@ -121,6 +141,7 @@ extension Database {
             ids.append(lastInsertedID)
             tabWritten?()
         }
+        try forgetClosedTabsBackInSet(set)
         return ids
     }
 
@@ -178,14 +199,17 @@ extension Database {
         set.base = base
     }
 
-    /// Records a change: the revision grows, the selection is set (nil: no tab) and
-    /// the event goes into the journal.
-    func commitChange(to set: SetRecord, selectedTabID: Int?, event: TabEvent) throws(TabStoreError) {
+    /// Records a change: the revision grows (to `revision` when given, else by one),
+    /// the selection is set (nil: no tab) and the event goes into the journal.
+    func commitChange(
+        to set: SetRecord, selectedTabID: Int?, event: TabEvent, revision: Int? = nil
+    ) throws(TabStoreError) {
+        let newRevision = revision ?? set.revision + 1
         try execute(
-            "UPDATE tab_set SET revision = revision + 1, selected_tab_id = ? WHERE id = ?",
-            selectedTabID.map(SQLValue.int) ?? .null, .int(set.id)
+            "UPDATE tab_set SET revision = ?, selected_tab_id = ? WHERE id = ?",
+            .int(newRevision), selectedTabID.map(SQLValue.int) ?? .null, .int(set.id)
         )
-        try record(event, set: set.name, revision: set.revision + 1)
+        try record(event, set: set.name, setID: set.id, revision: newRevision)
     }
 
     var lastInsertedID: Int { Int(sqlite3_last_insert_rowid(handle)) }

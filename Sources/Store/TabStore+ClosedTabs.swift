@@ -4,8 +4,11 @@ extension TabStore {
     /// Puts the most recently removed tab back at its old index (clamped to the end),
     /// selected again if it was selected when removed (or if the set is empty).
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.noClosedTabs`, `.duplicateTitle` when a
-    ///   tab with that title has been added since.
+    /// Tabs removed together come back lowest index first, so reopening each of them
+    /// in turn restores the set as it was. A removed tab whose title is back in the set
+    /// is forgotten, so it never blocks the others.
+    ///
+    /// - Throws: `TabStoreError.setNotFound`, `.noClosedTabs`, `.revisionMismatch`.
     @discardableResult
     public func reopen(in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
@@ -14,7 +17,6 @@ extension TabStore {
                 "SELECT id, title, position, was_selected FROM closed_tab WHERE set_id = ? ORDER BY id DESC LIMIT 1",
                 .int(set.id), row: { row in (id: row.int(0), title: row.text(1), position: row.int(2), wasSelected: row.int(3) != 0) }
             ) else { throw .noClosedTabs(set: setName) }
-            try database.requireDistinct([closed.title], in: set)
             let count = try database.tabCount(in: set)
             let position = min(closed.position, count)
             let ids = try database.insertTabs([closed.title], at: position, in: &set, count: count)
@@ -40,10 +42,11 @@ extension TabStore {
 }
 
 extension Database {
-    /// Records removed tabs (in their old order, so the last one reopens first) and
-    /// forgets the oldest beyond `limit`.
+    /// Records removed tabs and forgets the oldest beyond `limit`. Tabs removed together
+    /// are recorded from the highest index down, so the lowest reopens first: at its
+    /// old index, every tab that stood before it is back.
     func rememberClosed(_ tabs: [TabRecord], selectedID: Int?, inSet setID: Int, limit: Int) throws(TabStoreError) {
-        for tab in tabs.sorted(by: { $0.index < $1.index }) {
+        for tab in tabs.sorted(by: { $0.index > $1.index }) {
             try execute(
                 "INSERT INTO closed_tab (set_id, title, position, was_selected) VALUES (?, ?, ?, ?)",
                 .int(setID), .text(tab.title), .int(tab.index), .int(tab.id == selectedID ? 1 : 0)
@@ -54,6 +57,18 @@ extension Database {
             DELETE FROM closed_tab WHERE set_id = ?1 AND id NOT IN
                 (SELECT id FROM closed_tab WHERE set_id = ?1 ORDER BY id DESC LIMIT ?2)
             """, .int(setID), .int(max(limit, 0))
+        )
+    }
+}
+
+extension Database {
+    /// Forgets the removed tabs whose title is in the set again: they cannot come back.
+    func forgetClosedTabsBackInSet(_ set: SetRecord) throws(TabStoreError) {
+        try execute(
+            """
+            DELETE FROM closed_tab WHERE set_id = ?1
+            AND EXISTS (SELECT 1 FROM tab WHERE tab.set_id = ?1 AND tab.title = closed_tab.title)
+            """, .int(set.id)
         )
     }
 }

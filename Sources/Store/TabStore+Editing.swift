@@ -13,8 +13,8 @@ extension TabStore {
     ///   the end, so `-1` appends (the default).
     /// - Parameter ifRevision: when given, the call fails with `.revisionMismatch` unless
     ///   the set is at that revision (a missing set is at 0): optimistic concurrency.
-    /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`,
-    ///   `.insertionIndexOutOfRange`, `.revisionMismatch`, or a database error.
+    /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.repeatedTitle`,
+    ///   `.insertionIndexOutOfRange`, `.revisionMismatch`, `.missingSetRevision`, or a database error.
     @discardableResult
     public func add(
         _ titles: [String], to setName: String, at index: Int = -1, ifRevision: Int? = nil
@@ -151,6 +151,7 @@ extension TabStore {
             guard !tab.title.utf8.elementsEqual(newTitle.utf8) else { return try database.edit(of: setName, event: nil) }
             try database.requireDistinct([newTitle], in: set)
             try database.execute("UPDATE tab SET title = ? WHERE id = ?", .text(newTitle), .int(tab.id))
+            try database.forgetClosedTabsBackInSet(set)
             let event = TabEvent.renamed(index: tab.index, from: tab.title, to: newTitle)
             try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
             return try database.edit(of: setName, event: event)
@@ -172,7 +173,8 @@ extension TabStore {
         }
     }
 
-    /// Renames a whole set.
+    /// Renames a whole set. Its revision goes above every revision either name has
+    /// reached, and the old name keeps that revision as its last.
     ///
     /// - Throws: `TabStoreError.setNotFound`, `.setAlreadyExists`, `.invalidSetName`, `.revisionMismatch`.
     public func renameSet(_ setName: String, to newName: String, ifRevision: Int? = nil) throws(TabStoreError) {
@@ -181,19 +183,26 @@ extension TabStore {
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             guard !setName.utf8.elementsEqual(newName.utf8) else { return }
             if try database.setRecord(named: newName) != nil { throw .setAlreadyExists(set: newName) }
+            let revision = max(set.revision, try database.nameRevision(of: newName)) + 1
             try database.execute("UPDATE tab_set SET name = ? WHERE id = ?", .text(newName), .int(set.id))
-            try database.commitChange(to: set, selectedTabID: set.selected?.id, event: .setRenamed(from: setName, to: newName))
+            try database.commitChange(
+                to: set, selectedTabID: set.selected?.id, event: .setRenamed(from: setName, to: newName), revision: revision
+            )
+            try database.retire(name: setName, at: revision)
         }
     }
 
-    /// Deletes a set with all its tabs.
+    /// Deletes a set with all its tabs. Its name keeps the revision of the removal, so
+    /// a set made later under that name goes on above it.
     ///
     /// - Throws: `TabStoreError.setNotFound`, `.revisionMismatch`.
     public func removeSet(_ setName: String, ifRevision: Int? = nil) throws(TabStoreError) {
         try writing { database throws(TabStoreError) in
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             try database.execute("DELETE FROM tab_set WHERE id = ?", .int(set.id))
-            try database.record(.setRemoved, set: setName, revision: set.revision + 1)
+            try database.forgetSetID(set.id)
+            try database.record(.setRemoved, set: setName, setID: nil, revision: set.revision + 1)
+            try database.retire(name: setName, at: set.revision + 1)
         }
     }
 
@@ -235,8 +244,8 @@ extension Database {
     func requireDistinct(_ titles: [String], in set: SetRecord, checkingStored: Bool = true) throws(TabStoreError) {
         var seen = Set<ExactName>(minimumCapacity: titles.count)
         for title in titles {
-            let stored = checkingStored ? try tab(titled: title, in: set) : nil
-            guard seen.insert(ExactName(title)).inserted, stored == nil else {
+            guard seen.insert(ExactName(title)).inserted else { throw .repeatedTitle(title: title) }
+            if checkingStored, try tab(titled: title, in: set) != nil {
                 throw .duplicateTitle(title: title, set: set.name)
             }
         }

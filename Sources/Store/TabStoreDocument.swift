@@ -34,7 +34,9 @@ public struct TabStoreDocument: Sendable, Hashable {
     public init(json bytes: [UInt8]) throws(TabStoreError) {
         let root: JSONValue
         do {
-            root = try JSONValue.parse(bytes)
+            // Editors on some systems start a UTF-8 file with a byte order mark.
+            let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+            root = try JSONValue.parse(bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes)
         } catch {
             throw .invalidDocument(reason: "not valid JSON at \(error)")
         }
@@ -161,12 +163,15 @@ extension TabStore {
 
     /// Writes every set of `document`, all or nothing. A set that already exists is an
     /// error unless `replace` is true; then its tabs and selection are replaced and its
-    /// revision keeps growing.
+    /// revision keeps growing, unless they are already as in the document: such a set
+    /// is not written at all (no new revision, no journal row). A set the import creates
+    /// is journaled as added (and then selected, when its selection is not its first tab).
     ///
-    /// `progress`, when given, is called after each tab is written with the tabs written so
-    /// far and the document's total, inside the transaction: keep it quick.
+    /// `progress`, when given, is called after each tab is written (or found already as in
+    /// the document) with the tabs done so far and the document's total, inside the
+    /// transaction: keep it quick.
     ///
-    /// - Returns: how many sets were written.
+    /// - Returns: how many sets were written; the others were already as in the document.
     /// - Throws: `TabStoreError.setAlreadyExists`, `.invalidDocument`, or a database error.
     @discardableResult
     public func importDocument(
@@ -174,21 +179,56 @@ extension TabStore {
         progress: ((_ tabsWritten: Int, _ totalTabs: Int) -> Void)? = nil
     ) throws(TabStoreError) -> Int {
         let totalTabs = document.sets.reduce(0) { $0 + $1.tabs.count }
-        var tabsWritten = 0
-        let tabWritten = progress.map { report in { tabsWritten += 1; report(tabsWritten, totalTabs) } }
+        var tabsDone = 0
+        let tabWritten = progress.map { report in { tabsDone += 1; report(tabsDone, totalTabs) } }
         return try writing { database throws(TabStoreError) in
+            var written = 0
             for entry in document.sets {
                 try validSetName(entry.name)
                 guard entry.selectedIndex.map(entry.tabs.indices.contains) ?? entry.tabs.isEmpty else {
                     throw .invalidDocument(reason: "set \(quoted(entry.name)): selectedIndex does not name one of its tabs")
                 }
-                if !replace, try database.setRecord(named: entry.name) != nil {
-                    throw .setAlreadyExists(set: entry.name)
+                if let existing = try database.setRecord(named: entry.name) {
+                    guard replace else { throw .setAlreadyExists(set: entry.name) }
+                    if try database.holds(entry, in: existing) {
+                        for _ in entry.tabs { tabWritten?() }
+                        continue
+                    }
+                    try database.replaceTabs(
+                        of: existing, with: entry.tabs, selecting: entry.selectedIndex ?? 0, tabWritten: tabWritten
+                    )
+                } else {
+                    try database.create(entry, tabWritten: tabWritten)
                 }
-                let set = try database.setOrNew(named: entry.name).set
-                try database.replaceTabs(of: set, with: entry.tabs, selecting: entry.selectedIndex ?? 0, tabWritten: tabWritten)
+                written += 1
             }
-            return document.sets.count
+            return written
         }
+    }
+}
+
+extension Database {
+    /// Whether `set` has exactly the entry's tabs (byte for byte) and selection.
+    func holds(_ entry: TabStoreDocument.Entry, in set: SetRecord) throws(TabStoreError) -> Bool {
+        guard set.selected?.index == entry.selectedIndex else { return false }
+        let tabs = try tabs(in: set)
+        return tabs.count == entry.tabs.count
+            && zip(tabs, entry.tabs).allSatisfy { $0.title.utf8.elementsEqual($1.utf8) }
+    }
+
+    /// Creates the entry's set as `add` would, then selects its selected tab.
+    func create(_ entry: TabStoreDocument.Entry, tabWritten: (() -> Void)? = nil) throws(TabStoreError) {
+        for title in entry.tabs { try validTitle(title) }
+        var set = try createSet(named: entry.name)
+        try requireDistinct(entry.tabs, in: set, checkingStored: false)
+        let ids = try insertTabs(entry.tabs, at: 0, in: &set, count: 0, tabWritten: tabWritten)
+        try commitChange(to: set, selectedTabID: ids.first, event: .added(titles: entry.tabs, index: 0))
+        guard let selectedIndex = entry.selectedIndex, selectedIndex > 0 else { return }
+        let updates = [
+            TabUpdate(index: 0, tab: Tab(title: entry.tabs[0], isSelected: false)),
+            TabUpdate(index: selectedIndex, tab: Tab(title: entry.tabs[selectedIndex], isSelected: true)),
+        ]
+        let added = SetRecord(id: set.id, name: set.name, revision: set.revision + 1, base: set.base, selected: nil)
+        try commitChange(to: added, selectedTabID: ids[selectedIndex], event: .selectionChanged(updates))
     }
 }

@@ -11,12 +11,17 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `count` is the number of tabs; valid insertion indices are `0...count` and `-(count + 1)...-1`.
     case insertionIndexOutOfRange(index: Int, count: Int, set: String)
     case duplicateTitle(title: String, set: String)
+    /// The same title given twice in one call.
+    case repeatedTitle(title: String)
     case invalidTitle(title: String, problem: NameProblem)
     case invalidSetName(name: String, problem: NameProblem)
     /// `select` and `restore` need a tab to work on.
     case emptySet(set: String)
     /// A write made with `ifRevision:` found the set at another revision.
     case revisionMismatch(set: String, expected: Int, actual: Int)
+    /// A write made with `ifRevision:` to a set that does not exist, whose name is at
+    /// revision `actual` (0 when never used; else where its last set left it).
+    case missingSetRevision(set: String, expected: Int, actual: Int)
     /// `reopen` found no removed tab to bring back.
     case noClosedTabs(set: String)
     /// An import document that is not the export format.
@@ -41,13 +46,18 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case empty
         case tooLong(characters: Int)
         case controlCharacter(scalar: UInt32)
+        /// Only whitespace and invisible characters.
+        case noVisibleCharacter
+        /// A bidirectional control (U+202A-U+202E, U+2066-U+2069) or U+2028/U+2029.
+        case misleadingCharacter(scalar: UInt32)
     }
 
     /// True for problems with the database file rather than with the request.
     public var isDatabaseProblem: Bool {
         switch self {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .indexOutOfRange, .insertionIndexOutOfRange,
-             .duplicateTitle, .invalidTitle, .invalidSetName, .emptySet, .revisionMismatch, .noClosedTabs, .invalidDocument:
+             .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet, .revisionMismatch,
+             .missingSetRevision, .noClosedTabs, .invalidDocument:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
              .cannotOpen, .sqlite:
@@ -70,6 +80,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "insertion index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count) or -\(count + 1)...-1)"
         case let .duplicateTitle(title, set):
             return "set \(quoted(set)) already has a tab titled \(quoted(title))"
+        case let .repeatedTitle(title):
+            return "duplicate title \(quoted(title)) in the arguments"
         case let .invalidTitle(title, problem):
             return "invalid title \(quoted(title)): \(problem)"
         case let .invalidSetName(name, problem):
@@ -77,7 +89,11 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .emptySet(set):
             return "set \(quoted(set)) has no tabs"
         case let .revisionMismatch(set, expected, actual):
+            if expected > actual { return "set \(quoted(set)) never reached revision \(expected) (it is at revision \(actual))" }
             return "set \(quoted(set)) changed since revision \(expected) (now \(actual))"
+        case let .missingSetRevision(set, expected, actual):
+            if actual == 0 { return "set \(quoted(set)) does not exist, so it is not at revision \(expected)" }
+            return "set \(quoted(set)) does not exist: its name was left at revision \(actual), not \(expected)"
         case let .noClosedTabs(set):
             return "set \(quoted(set)) has no removed tab to reopen"
         case let .invalidDocument(reason):
@@ -110,6 +126,9 @@ extension TabStoreError.NameProblem: CustomStringConvertible {
         case .empty: return "it is empty"
         case let .tooLong(count): return "it has \(count) characters, more than the \(maximumNameLength) allowed"
         case let .controlCharacter(scalar): return "it contains the control character \(hexScalar(scalar))"
+        case .noVisibleCharacter: return "it has no visible character"
+        case let .misleadingCharacter(scalar):
+            return "it contains \(hexScalar(scalar)), a bidirectional control or line separator that can make a display misleading"
         }
     }
 }
@@ -120,7 +139,8 @@ func quoted(_ text: String) -> String {
     "\"" + escapingControlCharacters(text, andQuotes: true, limit: 60) + "\""
 }
 
-/// `text` with line breaks, tabs and other control characters written as escapes (and
+/// `text` with line breaks, tabs, other control characters and those that reorder or
+/// break a displayed line written as escapes (and
 /// `"` and `\` too when `andQuotes`), cut after `limit` characters with `…`. Also used
 /// by the CLI, whose messages must stay on one line too.
 package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, limit: Int = .max) -> String {
@@ -137,7 +157,7 @@ package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, 
         case "\t": result += "\\t"
         case "\r": result += "\\r"
         default:
-            if scalar.properties.generalCategory == .control {
+            if scalar.properties.generalCategory == .control || isMisleading(scalar) {
                 result += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 result.unicodeScalars.append(scalar)

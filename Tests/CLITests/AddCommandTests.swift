@@ -77,7 +77,7 @@ import Testing
         #expect(sandbox.run("add", "main", "Blue", "Red") == .failure(1,
             "tabstore: error: set \"main\" already has a tab titled \"Red\"\n"))
         #expect(sandbox.run("add", "main", "Blue", "Blue") == .failure(1,
-            "tabstore: error: set \"main\" already has a tab titled \"Blue\"\n"))
+            "tabstore: error: duplicate title \"Blue\" in the arguments\n"))
         #expect(sandbox.list("main") == "* 0  Red\n")
     }
 
@@ -96,5 +96,37 @@ import Testing
     @Test func jsonOfAnEmptySetHasNullSelection() {
         let sandbox = Sandbox()
         #expect(sandbox.run("--json", "add", "empty") == .ok(#"{"name":"empty","revision":1,"selectedIndex":null,"tabs":[]}"# + "\n"))
+    }
+
+    @Test func aTitleRepeatedInTheArgumentsIsNamedAsSuch() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "r", "A", "A") == .failure(1, "tabstore: error: duplicate title \"A\" in the arguments\n"))
+        #expect(sandbox.run("list") == .ok(""))
+    }
+
+    @Test(arguments: [
+        (" ", #"invalid title " ": it has no visible character"#),
+        ("\u{200B}\u{00A0}", #"invalid title "\#u{200B}\#u{00A0}": it has no visible character"#),
+        ("abc\u{202E}fed", #"invalid title "abc\u{202e}fed": it contains U+202E, a bidirectional control or line separator that can make a display misleading"#),
+        ("x\u{2067}", #"invalid title "x\u{2067}": it contains U+2067, a bidirectional control or line separator that can make a display misleading"#),
+        ("a\u{2028}b", #"invalid title "a\u{2028}b": it contains U+2028, a bidirectional control or line separator that can make a display misleading"#),
+    ])
+    func invisibleAndMisleadingTitlesAreRefused(title: String, message: String) {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "main", title) == .failure(1, "tabstore: error: \(message)\n"))
+        #expect(sandbox.run("list") == .ok(""))
+    }
+
+    @Test func aSetNameWithAnOverrideIsRefused() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "\u{202E}main", "A") == .failure(1,
+            "tabstore: error: invalid set name \"\\u{202e}main\": it contains U+202E, a bidirectional control or line separator that can make a display misleading\n"))
+        #expect(sandbox.run("list") == .ok(""))
+    }
+
+    @Test func emojiWithZeroWidthJoinersAreTitles() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "main", "👩\u{200D}💻", "🏳\u{FE0F}\u{200D}🌈") == .ok("added 2 tabs to main\n"))
+        #expect(sandbox.list("main") == "* 0  👩\u{200D}💻\n  1  🏳\u{FE0F}\u{200D}🌈\n")
     }
 }

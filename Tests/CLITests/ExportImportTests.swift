@@ -68,7 +68,7 @@ import Testing
 
     @Test func importJSON() {
         let sandbox = Sandbox()
-        #expect(sandbox.run("import", "-", "--json", stdin: document) == .ok(#"{"imported":2,"sets":["empty","main"]}"# + "\n"))
+        #expect(sandbox.run("import", "-", "--json", stdin: document) == .ok(#"{"imported":2,"unchanged":0,"sets":["empty","main"]}"# + "\n"))
     }
 
     @Test func oneSet() {
@@ -106,5 +106,35 @@ import Testing
             "tabstore: error: cannot read \(sandbox.folder)/nope.json: No such file or directory\n"))
         #expect(sandbox.run("import", sandbox.folder) == .failure(1,
             "tabstore: error: cannot read \(sandbox.folder): Is a directory\n"))
+    }
+
+    @Test func importingTheSameDocumentAgainChangesNothing() {
+        let sandbox = filled()
+        let exported = sandbox.run("export").stdout
+        let before = sandbox.run("--json", "list").stdout
+        let history = sandbox.run("history", "main").stdout
+        #expect(sandbox.run("import", "-", "--replace", stdin: exported) == .ok("unchanged (2 sets already as in the document)\n"))
+        #expect(sandbox.run("import", "-", "--replace", "--json", stdin: exported) == .ok(
+            #"{"imported":0,"unchanged":2,"sets":["empty","main"]}"# + "\n"))
+        #expect(sandbox.run("--json", "list").stdout == before)
+        #expect(sandbox.run("history", "main").stdout == history)
+        _ = sandbox.run("select", "main", "0")
+        #expect(sandbox.run("import", "-", "--replace", stdin: exported) == .ok("imported 1 set (1 unchanged)\n"))
+        #expect(sandbox.list("main") == "  0  Home\n  1  리뷰\n* 2  1\n")
+    }
+
+    @Test func aSetCreatedByImportIsJournaledAsAdded() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("import", "-", stdin: document) == .ok("imported 2 sets\n"))
+        #expect(sandbox.run("history", "main").stdout.split(separator: "\n").map { WatchCommandTests.masked(String($0)) } == [
+            "2  TIME  selected 2: 1 (was 0: Home)",
+            "1  TIME  added 3 tabs at 0: Home, 리뷰, 1",
+        ])
+    }
+
+    @Test func aByteOrderMarkIsAccepted() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("import", "-", stdin: "\u{FEFF}" + document) == .ok("imported 2 sets\n"))
+        #expect(sandbox.run("export") == .ok(document))
     }
 }

@@ -121,4 +121,28 @@ import Testing
             """))
         #expect(!sandbox.exists(sandbox.database))
     }
+
+    @Test func aRecreatedSetsHistoryIsStrictlyNewestFirst() {
+        let sandbox = Sandbox()
+        sandbox.add("s", "Mail", "Calendar")
+        _ = sandbox.run("remove-set", "s")
+        sandbox.add("s", "Bank")
+        #expect(sandbox.run("history", "s").stdout.split(separator: "\n").map { WatchCommandTests.masked(String($0)) } == [
+            "3  TIME  added 1 tab at 0: Bank",
+            "2  TIME  removed set",
+            "1  TIME  added 2 tabs at 0: Mail, Calendar",
+        ])
+    }
+
+    @Test func aRenamedSetKeepsItsEarlierChanges() {
+        let sandbox = Sandbox()
+        sandbox.add("a", "Home", "Map")
+        _ = sandbox.run("select", "a", "Map")
+        _ = sandbox.run("rename-set", "a", "b")
+        #expect(sandbox.run("history", "b").stdout.split(separator: "\n").map { WatchCommandTests.masked(String($0)) } == [
+            "3  TIME  renamed set a -> b",
+            "2  TIME  selected 1: Map (was 0: Home)",
+            "1  TIME  added 2 tabs at 0: Home, Map",
+        ])
+    }
 }

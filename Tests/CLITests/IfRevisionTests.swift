@@ -99,4 +99,46 @@ import Testing
     func readingCommandsDoNotTakeIt(command: String) {
         #expect(Sandbox().run(command, "--if-revision", "1").stderr.hasPrefix("tabstore: error: Unknown option '--if-revision'\n"))
     }
+
+    @Test func aRecreatedSetDoesNotAcceptTheOldSetsRevision() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "s", "Mail", "Calendar", "--json").stdout.hasPrefix(#"{"name":"s","revision":1,"#))
+        _ = sandbox.run("remove-set", "s")
+        #expect(sandbox.run("add", "s", "Bank", "Shop", "--json").stdout.hasPrefix(#"{"name":"s","revision":3,"#))
+        #expect(sandbox.run("remove", "s", "0", "--if-revision", "1") == .failure(1,
+            "tabstore: error: set \"s\" changed since revision 1 (now 3)\n"))
+        #expect(sandbox.list("s") == "* 0  Bank\n  1  Shop\n")
+    }
+
+    @Test func aSetRenamedOntoAUsedNameGoesOnAboveIt() {
+        let sandbox = Sandbox()
+        sandbox.add("b", "Old")
+        _ = sandbox.run("add", "b", "Older")
+        _ = sandbox.run("remove-set", "b")
+        sandbox.add("a", "New")
+        _ = sandbox.run("rename-set", "a", "b")
+        #expect(sandbox.run("select", "b", "0", "--if-revision", "1") == .failure(1,
+            "tabstore: error: set \"b\" changed since revision 1 (now 4)\n"))
+        #expect(sandbox.run("add", "b", "X", "--if-revision", "4") == .ok("added 1 tab to b\n"))
+    }
+
+    @Test func aRevisionNotYetReachedSaysSo() {
+        let sandbox = atRevisionFour()
+        #expect(sandbox.run("select", "main", "0", "--if-revision", "9") == .failure(1,
+            "tabstore: error: set \"main\" never reached revision 9 (it is at revision 4)\n"))
+    }
+
+    @Test func aMissingSetSaysItDoesNotExist() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("add", "new", "Home", "--if-revision", "3") == .failure(1,
+            "tabstore: error: set \"new\" does not exist, so it is not at revision 3\n"))
+        #expect(sandbox.run("remove", "new", "0", "--if-revision", "3") == .failure(1,
+            "tabstore: error: no tab set named \"new\"\n"))
+        sandbox.add("gone", "A")
+        _ = sandbox.run("remove-set", "gone")
+        #expect(sandbox.run("add", "gone", "B", "--if-revision", "0") == .failure(1,
+            "tabstore: error: set \"gone\" does not exist: its name was left at revision 2, not 0\n"))
+        #expect(sandbox.run("list") == .ok(""))
+        #expect(sandbox.run("add", "gone", "B", "--if-revision", "2") == .ok("added 1 tab to gone\n"))
+    }
 }

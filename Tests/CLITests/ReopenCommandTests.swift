@@ -43,15 +43,47 @@ import Testing
         #expect(sandbox.list("main") == "  0  Home\n  1  All menu\n* 2  Reviews\n")
     }
 
-    @Test func theLastRemovedComesFirstAtItsIndexClampedToTheEnd() {
+    @Test func theLastRemovalComesFirstAtItsIndexClampedToTheEnd() {
         let sandbox = Sandbox()
         sandbox.add("main", "A", "B", "C", "D")
-        _ = sandbox.run("remove", "main", "1", "2", "3")
-        #expect(sandbox.run("reopen", "main") == .ok("reopened 1: D\n"))
+        _ = sandbox.run("remove", "main", "3")
+        _ = sandbox.run("remove", "main", "0")
+        #expect(sandbox.run("reopen", "main") == .ok("reopened 0: A\n"))
+        _ = sandbox.run("remove", "main", "-1")
         #expect(sandbox.run("reopen", "main") == .ok("reopened 2: C\n"))
-        #expect(sandbox.run("reopen", "main") == .ok("reopened 1: B\n"))
-        #expect(sandbox.list("main") == "* 0  A\n  1  B\n  2  D\n  3  C\n")
+        #expect(sandbox.run("reopen", "main") == .ok("reopened 3: D\n"))
+        #expect(sandbox.list("main") == "* 0  A\n  1  B\n  2  C\n  3  D\n")
         #expect(sandbox.run("reopen", "main").code == 1)
+    }
+
+    @Test func aBatchReopenedOneByOneComesBackInItsOrder() {
+        let sandbox = Sandbox()
+        sandbox.add("r", "A", "B", "C", "D")
+        _ = sandbox.run("remove", "r", "A", "B")
+        #expect(sandbox.run("reopen", "r") == .ok("reopened 0: A\n"))
+        #expect(sandbox.run("reopen", "r") == .ok("reopened 1: B\n"))
+        #expect(sandbox.list("r") == "* 0  A\n  1  B\n  2  C\n  3  D\n")
+    }
+
+    @Test func aBatchWithTheSelectionComesBackSelected() {
+        let sandbox = Sandbox()
+        sandbox.add("r", "A", "B", "C", "D", "E")
+        _ = sandbox.run("select", "r", "D")
+        _ = sandbox.run("remove", "r", "3", "1", "4")
+        #expect(sandbox.list("r") == "  0  A\n* 1  C\n")
+        for _ in 0..<3 { _ = sandbox.run("reopen", "r") }
+        #expect(sandbox.list("r") == "  0  A\n  1  B\n  2  C\n* 3  D\n  4  E\n")
+    }
+
+    @Test func aTitleThatCameBackDoesNotBlockTheOthers() {
+        let sandbox = Sandbox()
+        sandbox.add("x", "A", "B", "C")
+        _ = sandbox.run("remove", "x", "A")
+        _ = sandbox.run("remove", "x", "B")
+        _ = sandbox.run("add", "x", "B")
+        #expect(sandbox.run("reopen", "x") == .ok("reopened 0: A\n"))
+        #expect(sandbox.list("x") == "* 0  A\n  1  C\n  2  B\n")
+        #expect(sandbox.run("reopen", "x") == .failure(1, "tabstore: error: set \"x\" has no removed tab to reopen\n"))
     }
 
     @Test func ifRevisionGuardsReopen() {

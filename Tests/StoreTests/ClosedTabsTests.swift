@@ -18,8 +18,8 @@ import Testing
         try store.remove([.title("A")], from: "main")
         // A was selected when removed, so B was when the last two went.
         try store.remove([.index(0), .index(1)], from: "main")
-        #expect(try store.closedTabs(in: "main") == ["C", "B", "A", "D"])
-        #expect(try picture(store.reopen(in: "main")) == ["*C"])
+        #expect(try store.closedTabs(in: "main") == ["B", "C", "A", "D"])
+        #expect(try picture(store.reopen(in: "main")) == ["*B"])
         #expect(try picture(store.reopen(in: "main")) == ["*B", "C"])
         #expect(try picture(store.reopen(in: "main")) == ["*A", "B", "C"])
         #expect(try picture(store.reopen(in: "main")) == ["*A", "B", "C", "D"])
@@ -33,14 +33,45 @@ import Testing
         #expect(try store.closedTabs(in: "main") == ["t4", "t3", "t2"])
     }
 
-    @Test func reopeningATitleThatCameBackFails() throws {
+    @Test func reopeningEveryTabOfABatchOneByOneRestoresTheSet() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B"], to: "main")
-        try store.remove([.title("B")], from: "main")
-        try store.add(["B"], to: "main")
-        let before = try store.tabSet(named: "main")
-        #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "main") } == .duplicateTitle(title: "B", set: "main"))
-        #expect(try store.tabSet(named: "main") == before)
-        #expect(try store.closedTabs(in: "main") == ["B"])
+        try store.add(["A", "B", "C", "D"], to: "r")
+        try store.remove([.title("A"), .title("B")], from: "r")
+        #expect(try store.closedTabs(in: "r") == ["A", "B"])
+        #expect(try picture(store.reopen(in: "r")) == ["*A", "C", "D"])
+        #expect(try picture(store.reopen(in: "r")) == ["*A", "B", "C", "D"])
+    }
+
+    @Test(arguments: [[0, 2, 4], [1, 2], [4, 0], [0, 1, 2, 3, 4], [3]])
+    func aBatchComesBackExactlyWithItsSelection(indices: [Int]) throws {
+        let store = try TabStore.inMemory()
+        try store.add(["A", "B", "C", "D", "E"], to: "r")
+        try store.select(.index(2), in: "r")
+        let before = picture(try store.tabSet(named: "r"))
+        try store.remove(indices.map(TabRef.index), from: "r")
+        for _ in indices { try store.reopen(in: "r") }
+        #expect(picture(try store.tabSet(named: "r")) == before)
+    }
+
+    @Test func aClosedTabWhoseTitleCameBackIsDroppedAndTheNextReopens() throws {
+        let store = try TabStore.inMemory()
+        try store.add(["A", "B", "C"], to: "x")
+        try store.remove([.title("A")], from: "x")
+        try store.remove([.title("B")], from: "x")
+        try store.add(["B"], to: "x")
+        #expect(try store.closedTabs(in: "x") == ["A"])
+        // A was selected when it was removed.
+        #expect(try picture(store.reopen(in: "x")) == ["*A", "C", "B"])
+        #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "x") } == .noClosedTabs(set: "x"))
+    }
+
+    @Test func aTitleBroughtBackByRenameOrReplaceIsDroppedToo() throws {
+        let store = try TabStore.inMemory()
+        try store.add(["A", "B", "C"], to: "x")
+        try store.remove([.title("A"), .title("B")], from: "x")
+        try store.rename(.title("C"), to: "B", in: "x")
+        #expect(try store.closedTabs(in: "x") == ["A"])
+        try store.replaceTabs(of: "x", with: ["A", "B"])
+        #expect(try store.closedTabs(in: "x") == [])
     }
 }

@@ -67,6 +67,45 @@ import Testing
         #expect(try store.closedTabs(in: "old") == ["A"])
     }
 
+    @Test func databaseOfTheFourthMigrationUpgradesKeepingDataAndMendingRevisions() throws {
+        let path = folder.file()
+        // As release 4 left it: "s" was removed at revision 2 and re-created at 1 (a reused
+        // revision); "old" was renamed to "kept"; "x" has a closed tab titled like a live one.
+        do {
+            let database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            for migration in Migration.all where migration.version <= 4 { try database.executeScript(migration.sql) }
+            try database.executeScript("""
+                PRAGMA user_version = 4;
+                INSERT INTO tab_set (id, name, selected_tab_id, revision) VALUES (1, 's', 10, 1), (2, 'kept', 20, 3), (3, 'x', 30, 4);
+                INSERT INTO tab (id, set_id, position, title) VALUES (10, 1, 0, 'Bank'), (20, 2, 0, 'K'), (30, 3, 0, 'B'), (31, 3, 1, 'C');
+                INSERT INTO closed_tab (set_id, title, position, was_selected) VALUES (3, 'A', 0, 1), (3, 'B', 1, 0);
+                INSERT INTO change (set_name, revision, kind, detail, at) VALUES
+                    ('s', 1, 'added', '{"titles":["Mail"],"index":0}', 1),
+                    ('s', 2, 'set-removed', '{}', 2),
+                    ('old', 1, 'added', '{"titles":["K"],"index":0}', 3),
+                    ('old', 2, 'set-renamed', '{"from":"old","to":"kept"}', 4),
+                    ('s', 1, 'added', '{"titles":["Bank"],"index":0}', 5),
+                    ('kept', 3, 'renamed', '{"index":0,"from":"J","to":"K"}', 6);
+                """)
+        }
+        let store = try TabStore(path: path)
+        #expect(try pragma("user_version", path) == String(Migration.latestVersion))
+        // The re-created set moved above every revision its name showed.
+        #expect(try store.tabSet(named: "s").revision == 2)
+        #expect(thrownError { () throws(TabStoreError) in try store.remove([.index(0)], from: "s", ifRevision: 1) }
+            == .revisionMismatch(set: "s", expected: 1, actual: 2))
+        #expect(try picture(store.tabSet(named: "s")) == ["*Bank"])
+        #expect(try picture(store.tabSet(named: "kept")) == ["*K"])
+        // The closed tab whose title is back is gone: A reopens.
+        #expect(try store.closedTabs(in: "x") == ["A"])
+        #expect(try picture(store.reopen(in: "x")) == ["*A", "B", "C"])
+        // Names used before stay used: a set made under "old" goes on above revision 2.
+        #expect(try store.add(["N"], to: "old").revision == 3)
+        // The journal rows after the last rename or removal of a name are linked to its set.
+        try store.renameSet("s", to: "t")
+        #expect(try store.history(of: "t").map(\.revision) == [3, 1])
+    }
+
     @Test func newerSchemaIsRefusedAndTheFileLeftUntouched() throws {
         let path = folder.file()
         _ = try TabStore(path: path)

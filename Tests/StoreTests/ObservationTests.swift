@@ -101,7 +101,8 @@ import Testing
         try store.add(["x"], to: "main")
         let history = try store.history(of: "main", limit: 3)
         #expect(history.map(\.event) == [.added(titles: ["x"], index: 0), scriptEvents[6], scriptEvents[5]])
-        #expect(history.map(\.revision) == [1, 7, 6])
+        // The name "main" was left at 7 by the rename: the new set goes on from there.
+        #expect(history.map(\.revision) == [8, 7, 6])
         #expect(history.allSatisfy { $0.timestamp > 1_700_000_000_000 })
     }
 
@@ -115,7 +116,7 @@ import Testing
             == .revisionMismatch(set: "main", expected: 0, actual: 2))
         #expect(try picture(store.tabSet(named: "main")) == ["A", "*B"])
         #expect(thrownError { () throws(TabStoreError) in try store.add(["N"], to: "new", ifRevision: 3) }
-            == .revisionMismatch(set: "new", expected: 3, actual: 0))
+            == .missingSetRevision(set: "new", expected: 3, actual: 0))
         #expect(try store.tabSets().map(\.name) == ["main"])
         #expect(try store.add(["N"], to: "new", ifRevision: 0).revision == 1)
         #expect(TabStoreError.revisionMismatch(set: "main", expected: 1, actual: 2).description

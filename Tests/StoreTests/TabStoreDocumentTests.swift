@@ -15,8 +15,13 @@ import Testing
         let reread = try TabStoreDocument(json: Array(document.json().utf8))
         #expect(reread == document)
         let revision = try store.tabSet(named: "b").revision
-        #expect(try store.importDocument(reread, replace: true) == 2)
-        #expect(try store.export() == document)
+        // Importing what is stored writes nothing; a changed selection is written.
+        #expect(try store.importDocument(reread, replace: true) == 0)
+        #expect(try store.tabSet(named: "b").revision == revision)
+        var changed = reread
+        changed.sets[1].selectedIndex = 0
+        #expect(try store.importDocument(changed, replace: true) == 1)
+        #expect(try store.export() == changed)
         #expect(try store.tabSet(named: "b").revision == revision + 1)
     }
 
@@ -55,6 +60,45 @@ import Testing
         #expect(try picture(store.tabSet(named: "new")) == ["*n"])
     }
 
+    @Test func replacingWithAnIdenticalDocumentChangesNothing() throws {
+        let store = try TabStore.inMemory()
+        try store.add(["a", "b"], to: "one")
+        try store.select(.index(1), in: "one")
+        try store.add([], to: "empty")
+        let document = try store.export()
+        let history = try store.history(of: "one")
+        #expect(try store.importDocument(document, replace: true) == 0)
+        #expect(try store.history(of: "one") == history)
+        #expect(try store.tabSets().map(\.revision) == [1, 2])
+        // One set that differs is written; the identical one is not.
+        var changed = document
+        changed.sets[1].selectedIndex = 0
+        #expect(try store.importDocument(changed, replace: true) == 1)
+        #expect(try store.tabSets().map(\.revision) == [1, 3])
+    }
+
+    @Test func aSetCreatedByImportIsJournaledAsAdded() throws {
+        let store = try TabStore.inMemory()
+        try store.importDocument(TabStoreDocument(sets: [
+            .init(name: "first", selectedIndex: 0, tabs: ["a", "b"]),
+            .init(name: "third", selectedIndex: 2, tabs: ["a", "b", "c"]),
+            .init(name: "none", selectedIndex: nil, tabs: []),
+        ]))
+        #expect(try store.history(of: "first").map(\.event) == [.added(titles: ["a", "b"], index: 0)])
+        #expect(try store.history(of: "third").map(\.event) == [
+            .selectionChanged([TabUpdate(index: 0, tab: Tab(title: "a", isSelected: false)), TabUpdate(index: 2, tab: Tab(title: "c", isSelected: true))]),
+            .added(titles: ["a", "b", "c"], index: 0),
+        ])
+        #expect(try picture(store.tabSet(named: "third")) == ["a", "b", "*c"])
+        #expect(try store.history(of: "none").map(\.event) == [.added(titles: [], index: 0)])
+    }
+
+    @Test func aByteOrderMarkIsAccepted() throws {
+        let json = #"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":["x"]}]}"#
+        let document = try TabStoreDocument(json: [0xEF, 0xBB, 0xBF] + Array(json.utf8))
+        #expect(document == TabStoreDocument(sets: [.init(name: "a", selectedIndex: 0, tabs: ["x"])]))
+    }
+
     @Test func exportOfAMissingSetFails() throws {
         let store = try TabStore.inMemory()
         #expect(thrownError { () throws(TabStoreError) in try store.export(["nope"]) } == .setNotFound(set: "nope"))
@@ -83,6 +127,8 @@ import Testing
          #"sets[0]: invalid set name "": it is empty"#),
         (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":null,"tabs":[]},{"name":"a","selectedIndex":null,"tabs":[]}]}"#,
          #"sets[1]: set "a" appears twice"#),
+        (#"{"format":"tabstore","version":1,"sets":[{"name":" ","selectedIndex":null,"tabs":[]}]}"#,
+         #"sets[0]: invalid set name " ": it has no visible character"#),
         (#"{"format":"tabstore""#, "not valid JSON at byte 20: unexpected end of input"),
     ])
     func malformedDocumentsAreRefusedWithTheirPlace(json: String, reason: String) {

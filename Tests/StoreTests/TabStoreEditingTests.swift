@@ -40,7 +40,14 @@ import Testing
 
     @Test(arguments: [
         (["B"], TabStoreError.duplicateTitle(title: "B", set: "main")),
-        (["X", "X"], TabStoreError.duplicateTitle(title: "X", set: "main")),
+        (["X", "X"], TabStoreError.repeatedTitle(title: "X")),
+        (["   "], TabStoreError.invalidTitle(title: "   ", problem: .noVisibleCharacter)),
+        (["\u{200B}\u{3000}"], TabStoreError.invalidTitle(title: "\u{200B}\u{3000}", problem: .noVisibleCharacter)),
+        (["\u{2060}"], TabStoreError.invalidTitle(title: "\u{2060}", problem: .noVisibleCharacter)),
+        (["abc\u{202E}fed"], TabStoreError.invalidTitle(title: "abc\u{202E}fed", problem: .misleadingCharacter(scalar: 0x202E))),
+        (["\u{2066}x"], TabStoreError.invalidTitle(title: "\u{2066}x", problem: .misleadingCharacter(scalar: 0x2066))),
+        (["a\u{2028}b"], TabStoreError.invalidTitle(title: "a\u{2028}b", problem: .misleadingCharacter(scalar: 0x2028))),
+        (["a\u{2029}"], TabStoreError.invalidTitle(title: "a\u{2029}", problem: .misleadingCharacter(scalar: 0x2029))),
         ([""], TabStoreError.invalidTitle(title: "", problem: .empty)),
         (["a\u{0}b"], TabStoreError.invalidTitle(title: "a\u{0}b", problem: .controlCharacter(scalar: 0))),
         (["tab\t"], TabStoreError.invalidTitle(title: "tab\t", problem: .controlCharacter(scalar: 9))),
@@ -51,6 +58,30 @@ import Testing
         let before = try store.tabSet(named: "main")
         #expect(failure { () throws(TabStoreError) in try store.add(titles, to: "main") } == expected)
         #expect(try store.tabSet(named: "main") == before)
+    }
+
+    @Test func emojiWithZeroWidthJoinersAndPaddedTitlesStayValid() throws {
+        let titles = ["👩\u{200D}👩\u{200D}👧", "🏳\u{FE0F}\u{200D}🌈", " padded ", "\u{200B}x"]
+        #expect(try store.add(titles, to: "main").tabs.suffix(4).map(\.title) == titles)
+    }
+
+    @Test func misleadingSetNamesAreRefused() throws {
+        #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "\u{202D}s") }
+            == .invalidSetName(name: "\u{202D}s", problem: .misleadingCharacter(scalar: 0x202D)))
+        #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "\t") }
+            == .invalidSetName(name: "\t", problem: .controlCharacter(scalar: 9)))
+        #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: " \u{FEFF}") }
+            == .invalidSetName(name: " \u{FEFF}", problem: .noVisibleCharacter))
+        #expect(try store.tabSets().map(\.name) == ["main"])
+    }
+
+    @Test func messagesForTheNewProblems() {
+        #expect(TabStoreError.repeatedTitle(title: "A").description == #"duplicate title "A" in the arguments"#)
+        #expect(TabStoreError.invalidTitle(title: "  ", problem: .noVisibleCharacter).description
+            == #"invalid title "  ": it has no visible character"#)
+        // The escape keeps the message from being reordered on the screen.
+        #expect(TabStoreError.invalidTitle(title: "a\u{202E}b", problem: .misleadingCharacter(scalar: 0x202E)).description
+            == #"invalid title "a\u{202e}b": it contains U+202E, a bidirectional control or line separator that can make a display misleading"#)
     }
 
     @Test func titleOfExactlyTheLimitIsAccepted() throws {
@@ -140,7 +171,7 @@ import Testing
         #expect(try store.rename(.index(0), to: "Z", in: "main").event == .renamed(index: 0, from: "A", to: "Z"))
         #expect(try store.rename(.index(0), to: "Z", in: "main").event == nil)
         #expect(try store.move(.title("Z"), to: -1, in: "main").event == .moved(title: "Z", from: 0, to: 2))
-        #expect(try store.reopen(in: "main").event == .reopened(TabUpdate(index: 3, tab: Tab(title: "E", isSelected: false))))
+        #expect(try store.reopen(in: "main").event == .reopened(TabUpdate(index: 2, tab: Tab(title: "C", isSelected: true))))
         #expect(try store.add(["N"], to: "main", at: 0).event == .added(titles: ["N"], index: 0))
         #expect(try store.add([], to: "main").event == nil)
     }

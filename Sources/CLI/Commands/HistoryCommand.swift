@@ -12,8 +12,10 @@ enum HistoryCommand: TextCommand {
           4  2026-11-30T03:15:22.123Z  selected 2: Reviews (was 0: Home)
         A removed or reopened tab that was the selected one is marked '(selected)'. \
         Reselections write nothing, so they have no history. The database keeps the \
-        last 10,000 changes of all sets; a set's history follows its name, so after \
-        'rename-set' it starts again under the new name.
+        last 10,000 changes of all sets. Revisions are never reused for a name, so each \
+        appears once, decreasing. After 'rename-set a b', 'history b' shows the set's \
+        changes made under 'a' too; otherwise, and for a removed set, a name's history \
+        holds every set that had the name.
 
         With --json:
           {"set","changes":[{"revision","time","kind","event"}]}

@@ -10,8 +10,13 @@ enum ImportCommand: TextCommand {
         When standard error is a terminal, an import that takes more than about half a \
         second shows its progress there (not with --json).
 
-        Prints 'imported N sets' ('1 set' for one). With --json:
-          {"imported":N,"sets":[NAME,...]}
+        With --replace, a set already as in the document is not written (no new \
+        revision, no history), so importing the same document again changes nothing.
+
+        Prints 'imported N sets' ('1 set' for one), 'imported N sets (M unchanged)' when \
+        some were already as in the document, or 'unchanged (M sets already as in the \
+        document)' when all were. With --json:
+          {"imported":N,"unchanged":M,"sets":[NAME,...]}
         """,
         arguments: [ArgumentSpec(name: "file", kind: .text, help: "The document to read; '-' reads standard input.", completion: .files)],
         options: [
@@ -38,15 +43,19 @@ enum ImportCommand: TextCommand {
         // Read the document before opening the store: a bad one must not even create the database.
         let document = try storeCall { () throws(TabStoreError) in try TabStoreDocument(json: bytes) }
         let store = try context.openStore()
-        let count = try storeCall { () throws(TabStoreError) in
-            try store.importDocument(document, replace: replace) { written, total in progress.update(written, of: total) }
+        let written = try storeCall { () throws(TabStoreError) in
+            try store.importDocument(document, replace: replace) { done, total in progress.update(done, of: total) }
         }
+        let unchanged = document.sets.count - written
         if context.json {
             return JSONValue.object([
-                ("imported", .int(count)),
+                ("imported", .int(written)),
+                ("unchanged", .int(unchanged)),
                 ("sets", .array(document.sets.map { .string($0.name) })),
             ]).line
         }
-        return "imported \(counted(count, "set", "sets"))\n"
+        if unchanged == 0 { return "imported \(counted(written, "set", "sets"))\n" }
+        if written == 0 { return "unchanged (\(counted(unchanged, "set", "sets")) already as in the document)\n" }
+        return "imported \(counted(written, "set", "sets")) (\(unchanged) unchanged)\n"
     }
 }
