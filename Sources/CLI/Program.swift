@@ -7,7 +7,7 @@ enum Program {
         AddCommand.self, SelectCommand.self, ListCommand.self, ShowCommand.self, RestoreCommand.self,
         RemoveCommand.self, MoveCommand.self, RenameCommand.self, ReopenCommand.self,
         HistoryCommand.self, WatchCommand.self,
-        RenameSetCommand.self, RemoveSetCommand.self, ExportCommand.self, ImportCommand.self,
+        RenameSetCommand.self, RemoveSetCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self,
         InfoCommand.self, HelpCommand.self,
     ]
 

@@ -41,13 +41,18 @@ struct WatchSession: Sendable, Equatable {
             sources.append(source)
         }
         // Handlers first, notice second: whoever waits for the notice may signal at once.
-        writeAll(first.standardOutput, to: STDOUT_FILENO)
-        writeAll(first.standardError, to: STDERR_FILENO)
+        let json = self.json
+        if let code = ProcessOutput.printStandardOutput(first.standardOutput) {
+            ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
+        }
+        ProcessOutput.printStandardError(first.standardError)
         let session = self
         Task { @MainActor in
             // write(2) straight away, no buffer: each line is out when the change is.
             for await change in session.changes {
-                writeAll(session.line(for: change), to: STDOUT_FILENO)
+                if let code = ProcessOutput.printStandardOutput(session.line(for: change)) {
+                    ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
+                }
             }
             exit(ExitCode.success)
         }
