@@ -14,6 +14,8 @@ extension Database {
                 let position = index < 0 ? index + (try tabCount(in: set)) : index
                 if position >= 0 { indexed = try tab(at: position, in: set) }
             }
+            // Both readings naming the same tab ("0" at index 0) is no ambiguity.
+            if indexed?.id == titled.id { return titled }
             throw .ambiguousTab(text: text, indexedTitle: indexed?.title, titledIndex: titled.index, set: set.name)
         }
         guard let index = Int(text) else {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TabStoreCLI
 
@@ -27,7 +28,11 @@ import Testing
         #expect(sandbox.runWithoutDatabase(["-h"]) == expected)
         #expect(sandbox.runWithoutDatabase(["help"]) == expected)
         #expect(sandbox.runWithoutDatabase([]) == expected)
-        #expect(sandbox.runWithoutDatabase(["--json", "--db", sandbox.database]) == expected)
+        // Issue 9: with --json, help is one line of JSON too.
+        let json = sandbox.runWithoutDatabase(["--json", "--db", sandbox.database])
+        #expect(json.code == 0 && json.stderr == "" && json.stdout.split(separator: "\n").count == 1)
+        let object = try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: String]
+        #expect(object == ["help": Self.rootHelp])
     }
 
     @Test func selectHelp() {
@@ -59,7 +64,10 @@ import Testing
 
         A <tab> is a 0-based index when it is an integer (negative counts from the end,
         so -1 is the last tab), otherwise an exact title; '--title 1' is the tab titled
-        "1". Global options may come before or after the subcommand; '--' ends options.
+        "1" and '--index 1' the second tab. An integer that is also another tab's title
+        is refused (exit 1) by every command taking a <tab>: say which with --index or
+        --title. Global options may come before or after the subcommand; '--' ends
+        options.
 
         The database is --db, else $TABSTORE_DB, else
         $XDG_DATA_HOME/tabstore/tabs.sqlite, else ~/.local/share/tabstore/tabs.sqlite;
@@ -69,8 +77,10 @@ import Testing
         of range, duplicate or invalid title, empty set, set changed since
         --if-revision, malformed import document); 2 usage error; 3 database problem
         (cannot open or create, not a tabstore database, corrupt, too new, read-only,
-        disk full, locked). A failed command changes nothing. Errors are one line on
-        standard error; with --json, {"error":{"code","message"}}.
+        disk full, locked); 4 the output could not be written (standard output, or the
+        file of 'backup' or 'export --output'; the message says when the change itself
+        was saved). A failed command changes nothing. Errors are one line on standard
+        error; with --json, {"error":{"code","message"}}.
 
         USAGE: tabstore <subcommand> [<arguments> ...] [--db <path>] [--json]
 
@@ -98,6 +108,7 @@ import Testing
           remove-set              Delete a whole set with its tabs.
           export                  Print sets as a JSON document for 'tabstore import'.
           import                  Add the sets of a document from 'tabstore export'.
+          backup                  Copy the whole database to a file, safely.
           info                    Show the database path, schema, set count and check.
           help                    Show help for tabstore or one of its subcommands.
 
@@ -125,6 +136,9 @@ import Testing
           --title <title>         Give a <tab> as a title even when it is made of digits
                                   ('--title 1' is the tab titled "1"). Stands where the
                                   <tab> goes.
+          --index <index>         Give a <tab> as an index even when a tab has it as its
+                                  title ('--index 1' is the second tab). Stands where
+                                  the <tab> goes.
           --if-revision <revision>
                                   Change nothing and fail (exit 1) unless the set is
                                   still at this revision (see 'list <set> --json' or

@@ -95,9 +95,13 @@ struct ArgumentScanner {
             return false
         }
         // The value follows `=`, else it is the next argument unless that looks like an
-        // option; a title or index is always the next argument, so `--title -x` is `-x`.
-        let takesAnyNext = option.kind.isPositionalSpelling
-        let usesNext = inlineValue == nil && next.map { takesAnyNext || ($0 != "--" && !looksLikeOption($0)) } == true
+        // option; a title or index is the next argument unless that is a declared option,
+        // so `--title -x` is the title "-x" (as `--title=-x` is).
+        let usesNext = inlineValue == nil && next.map { next in
+            guard next != "--" else { return false }
+            if option.kind.isPositionalSpelling { return !isDeclaredOption(next, command: state.command) }
+            return !looksLikeOption(next)
+        } == true
         guard let value = inlineValue ?? (usesNext ? next : nil) else {
             state.fail(UsageError(message: "Missing value for '\(option.label)'", command: commandName))
             return false
@@ -120,11 +124,18 @@ struct ArgumentScanner {
                 state.options[option.name] = .integer(integer)
             } else {
                 // Say the limit when there is one: "invalid" alone leaves the user guessing.
-                let limit = minimum == .min ? "" : ": the minimum is \(minimum)"
+                let tooSmall = integerValue(value).map { $0 < minimum } ?? false
+                let limit = tooSmall ? ": the minimum is \(minimum)" : ""
                 state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'\(limit)", command: commandName))
             }
         }
         return usesNext
+    }
+
+    /// `--json`, `--db=x`, `-h`: an option this command line would accept.
+    private func isDeclaredOption(_ argument: String, command: CommandSpec?) -> Bool {
+        let name = argument.hasPrefix("--") ? String(argument.prefix { $0 != "=" }) : argument
+        return option(named: name, command: command) != nil
     }
 
     private func option(named name: String, command: CommandSpec?) -> OptionSpec? {
