@@ -14,6 +14,8 @@ enum CLIError: Error {
     var exitCode: Int32 {
         switch self {
         case .usage: ExitCode.usage
+        case .store(.cannotWrite): ExitCode.outputNotWritten
+        case .store(.fileExists): ExitCode.requestFailed
         case let .store(error): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
         case .databasePath: ExitCode.database
         case .unreadableInput: ExitCode.requestFailed
@@ -36,6 +38,8 @@ enum ExitCode {
     static let requestFailed: Int32 = 1
     static let usage: Int32 = 2
     static let database: Int32 = 3
+    /// The command's output (standard output, or the file it writes) could not be written.
+    static let outputNotWritten: Int32 = 4
 }
 
 /// Runs one Store call, turning its error into a `CLIError`.

@@ -1,14 +1,21 @@
 /// Where the database lives: `--db`, else `$TABSTORE_DB`, else
 /// `$XDG_DATA_HOME/tabstore/tabs.sqlite`, else `$HOME/.local/share/tabstore/tabs.sqlite`.
 enum DatabasePath {
-    /// The path to open; empty variables count as unset, and a relative
-    /// `XDG_DATA_HOME` is ignored, as the XDG spec says.
-    static func resolve(option: String?, environment: Environment) throws(CLIError) -> String {
+    /// The path to open. A set but empty `TABSTORE_DB` is a usage error (like `--db ''`):
+    /// falling through to the user's real database would act on data nobody named. Empty
+    /// XDG variables count as unset, and a relative `XDG_DATA_HOME` is ignored, as the
+    /// XDG spec says.
+    static func resolve(option: String?, environment: Environment, command: String? = nil) throws(CLIError) -> String {
         if let option { return option }
+        if let path = environment.value("TABSTORE_DB") {
+            guard !path.isEmpty else {
+                throw .usage(UsageError(message: "TABSTORE_DB is set but empty; unset it or give a path", command: command))
+            }
+            return path
+        }
         func variable(_ name: String) -> String? {
             environment.value(name).flatMap { $0.isEmpty ? nil : $0 }
         }
-        if let path = variable("TABSTORE_DB") { return path }
         if let dataHome = variable("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
             return dataHome + "/tabstore/tabs.sqlite"
         }

@@ -7,7 +7,7 @@ enum Program {
         AddCommand.self, SelectCommand.self, ListCommand.self, ShowCommand.self, RestoreCommand.self,
         RemoveCommand.self, MoveCommand.self, RenameCommand.self, ReopenCommand.self,
         HistoryCommand.self, WatchCommand.self,
-        RenameSetCommand.self, RemoveSetCommand.self, ExportCommand.self, ImportCommand.self,
+        RenameSetCommand.self, RemoveSetCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self,
         InfoCommand.self, CompletionsCommand.self, HelpCommand.self, CompleteCommand.self,
     ]
 
@@ -27,7 +27,9 @@ enum Program {
         abstract: "Keep named tab sets and their selected tab in a SQLite database.",
         discussion: """
         A <tab> is a 0-based index when it is an integer (negative counts from the end, \
-        so -1 is the last tab), otherwise an exact title; '--title 1' is the tab titled "1". \
+        so -1 is the last tab), otherwise an exact title; '--title 1' is the tab titled "1" \
+        and '--index 1' the second tab. An integer that is also another tab's title is \
+        refused (exit 1) by every command taking a <tab>: say which with --index or --title. \
         Global options may come before or after the subcommand; '--' ends options.
 
         The database is --db, else $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, \
@@ -37,7 +39,9 @@ enum Program {
         range, duplicate or invalid title, empty set, set changed since --if-revision, \
         malformed import document); 2 usage \
         error; 3 database problem (cannot open or create, not a tabstore database, corrupt, \
-        too new, read-only, disk full, locked). A failed command changes nothing. Errors \
+        too new, read-only, disk full, locked); 4 the output could not be written \
+        (standard output, or the file of 'backup' or 'export --output'; the message says \
+        when the change itself was saved). A failed command changes nothing. Errors \
         are one line on standard error; with --json, {"error":{"code","message"}}.
         """,
         globalOptions: globalOptions,

@@ -5,6 +5,10 @@ struct RunResult: Sendable, Equatable {
     var standardOutput = ""
     var standardError = ""
     var exitCode: Int32 = ExitCode.success
+    /// The run stored a change: said when its output then cannot be written.
+    var savedChange = false
+    /// `--json` was given: an error found while printing is JSON too.
+    var json = false
     /// Set by `watch`: after printing the above, the process runs this until a signal.
     var watch: WatchSession?
 }
@@ -15,6 +19,14 @@ enum Runner {
         let program = Program.spec
         let invocation = ArgumentScanner(program: program).scan(raw.arguments)
         let json = invocation.options["json"] == .flag
+        var result = run(invocation, raw: raw, json: json, environment: environment, program: program)
+        result.json = json
+        return result
+    }
+
+    private static func run(
+        _ invocation: Invocation, raw: RawArguments, json: Bool, environment: Environment, program: ProgramSpec
+    ) -> RunResult {
         if let position = raw.firstInvalidPosition {
             let error = UsageError(message: "Argument \(position) is not valid UTF-8", command: invocation.command)
             return failure(.usage(error), json: json, program: program)
@@ -23,7 +35,7 @@ enum Runner {
         case let .help(name):
             let command = name.flatMap(program.command(named:))
             let text = command.map { HelpText.help(for: $0, program: program) } ?? HelpText.rootHelp(of: program)
-            return RunResult(standardOutput: text)
+            return RunResult(standardOutput: json ? JSONOutput.help(text).line : text)
         case .version:
             let text = json ? JSONValue.object([("version", .string(Program.version))]).line : "tabstore \(Program.version)\n"
             return RunResult(standardOutput: text)
@@ -39,7 +51,9 @@ enum Runner {
                 environment: environment, command: arguments.command
             )
             do {
-                return try command.result(arguments, in: context)
+                var result = try command.result(arguments, in: context)
+                result.savedChange = result.savedChange || command.spec.savesChanges
+                return result
             } catch {
                 return failure(error, json: json, program: program)
             }

@@ -24,17 +24,33 @@ func errorMessage(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
 
-/// Writes all of `text` to a file descriptor, retrying partial writes; gives up quietly
-/// when the reader went away (nothing useful can be said about it).
-func writeAll(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)
-    bytes.withUnsafeMutableBytes { buffer in
+/// Writes all of `bytes` to a file descriptor, retrying partial and interrupted writes.
+/// - Returns: `nil` when every byte was written, else the `errno` of the failed write.
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    bytes.withUnsafeBytes { buffer in
         var offset = 0
         while offset < buffer.count, let base = buffer.baseAddress {
             let written = write(descriptor, base + offset, buffer.count - offset)
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
+            if written < 0 { return errno }
+            // A write of 0 bytes for a non-empty request makes no progress: call it full.
+            if written == 0 { return ENOSPC }
             offset += written
+        }
+        return nil
+    }
+}
+
+/// Keeps descriptors 0, 1 and 2 taken: when the parent closed one (`>&-`), the next file
+/// this process opens (a database, a backup) would get its number and receive what is
+/// printed. /dev/null opened read-only takes the place, so writing there fails (EBADF)
+/// and is reported instead of landing in a file.
+func reserveStandardDescriptors() {
+    for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+        let placeholder = open("/dev/null", O_RDONLY)
+        if placeholder >= 0 && placeholder != descriptor {
+            dup2(placeholder, descriptor)
+            close(placeholder)
         }
     }
 }
@@ -58,7 +74,8 @@ func readAllBytes(path: String, limit: Int) throws(SystemError) -> [UInt8] {
     }
 }
 
-/// Creates `path` and every missing folder above it, like `mkdir -p`.
+/// Creates `path` and every missing folder above it, like `mkdir -p`, each with mode
+/// 0700: the XDG spec asks for that, and tab sets are nobody else's business.
 /// - Throws: the folder that could not be created and why.
 func createFolders(_ path: String) throws(FolderError) {
     var status = stat()
@@ -66,7 +83,7 @@ func createFolders(_ path: String) throws(FolderError) {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
         prefix += component
-        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+        if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
             throw FolderError(path: prefix, code: errno)
         }
         prefix += "/"

@@ -42,19 +42,24 @@ struct WatchSession: Sendable, Equatable {
             sources.append(source)
         }
         // Handlers first, notice second: whoever waits for the notice may signal at once.
-        writeAll(first.standardOutput, to: STDOUT_FILENO)
-        writeAll(first.standardError, to: STDERR_FILENO)
+        let json = self.json
+        if let code = ProcessOutput.printStandardOutput(first.standardOutput) {
+            ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
+        }
+        ProcessOutput.printStandardError(first.standardError)
         let session = self
         Task { @MainActor in
             // write(2) straight away, no buffer: each line is out when the change is.
             do {
                 for try await change in session.changes {
-                    writeAll(session.line(for: change), to: STDOUT_FILENO)
+                    if let code = ProcessOutput.printStandardOutput(session.line(for: change)) {
+                        ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
+                    }
                 }
             } catch let error as TabStoreError {
                 // The hub ends its streams only with the TabStoreError of a failed read.
                 let failure = Runner.failure(.store(error), json: session.json, program: Program.spec)
-                writeAll(failure.standardError, to: STDERR_FILENO)
+                ProcessOutput.printStandardError(failure.standardError)
                 exit(failure.exitCode)
             } catch {
                 exit(ExitCode.database)

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-let result = Runner.run(RawArguments.fromProcess(), environment: .process)
+reserveStandardDescriptors()
+let raw = RawArguments.fromProcess()
+let result = Runner.run(raw, environment: .process)
 if let watch = result.watch { watch.run(printingFirst: result) }
-writeAll(result.standardOutput, to: STDOUT_FILENO)
-writeAll(result.standardError, to: STDERR_FILENO)
-exit(result.exitCode)
+ProcessOutput.finish(result, json: result.json)

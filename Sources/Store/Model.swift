@@ -67,6 +67,11 @@ public enum TabRef: Sendable, Hashable {
     case index(Int)
     /// The exact title (compared byte for byte, as stored).
     case title(String)
+    /// A tab as a person typed it (a command line's `<tab>`), read inside the write:
+    /// an integer (`-1`, `007`) is an index and anything else an exact title. An integer
+    /// that is also a tab's title is refused (`.ambiguousTab`) rather than guessed, and one
+    /// too large for `Int` is out of range. With `asIndex`, the text is only an index.
+    case typed(String, asIndex: Bool = false)
 }
 
 /// A tab at its index: the documents' `(index, item)` pair told to the view to reload.

@@ -237,6 +237,8 @@ extension Database {
             let position = index < 0 ? index + (try tabCount(in: set)) : index
             if position >= 0, let tab = try tab(at: position, in: set) { return tab }
             throw .indexOutOfRange(index: index, count: try tabCount(in: set), set: set.name)
+        case let .typed(text, asIndex):
+            return try resolveTyped(text, asIndex: asIndex, in: set)
         }
     }
 

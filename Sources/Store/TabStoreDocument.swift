@@ -63,8 +63,8 @@ public struct TabStoreDocument: Sendable, Hashable {
         self.sets = entries
     }
 
-    /// The document as pretty-printed JSON, without a final newline.
-    public func json() -> String {
+    /// The document as JSON, pretty-printed unless told otherwise, without a final newline.
+    public func json(pretty: Bool = true) -> String {
         let sets = sets.map { entry -> JSONValue in
             .object([
                 ("name", .string(entry.name)),
@@ -77,7 +77,7 @@ public struct TabStoreDocument: Sendable, Hashable {
             ("version", .int(Self.version)),
             ("sets", .array(sets)),
         ])
-        return document.rendered(pretty: true)
+        return document.rendered(pretty: pretty)
     }
 }
 
@@ -152,7 +152,9 @@ extension TabStore {
                     try database.forEachRow("SELECT name FROM tab_set ORDER BY name") { names.append($0.text(0)) }
                 }
                 var entries: [TabStoreDocument.Entry] = []
-                for name in names {
+                // Each set once, however often it was asked for: import refuses repeats.
+                var seen = Set<ExactName>()
+                for name in names where seen.insert(ExactName(name)).inserted {
                     let set = try database.loadTabSet(named: name)
                     entries.append(.init(name: name, selectedIndex: set.selectedIndex, tabs: set.tabs.map(\.title)))
                 }

@@ -8,6 +8,11 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case tabNotFound(title: String, set: String)
     /// `count` is the number of tabs; valid indices are `0..<count` and `-count...-1`.
     case indexOutOfRange(index: Int, count: Int, set: String)
+    /// An index typed as text (`TabRef.typed`) too large for any set, even for `Int`.
+    case indexTextOutOfRange(index: String, count: Int, set: String)
+    /// A typed integer that is an index (of the tab titled `indexedTitle`, `nil` when out
+    /// of range) and also the title of the tab at `titledIndex`.
+    case ambiguousTab(text: String, indexedTitle: String?, titledIndex: Int, set: String)
     /// `count` is the number of tabs; valid insertion indices are `0...count` and `-(count + 1)...-1`.
     case insertionIndexOutOfRange(index: Int, count: Int, set: String)
     case duplicateTitle(title: String, set: String)
@@ -38,6 +43,10 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Still locked by another connection after the busy timeout.
     case busy(path: String)
     case cannotOpen(path: String, reason: String)
+    /// A file a backup or export writes already exists, and replacing it was not asked for.
+    case fileExists(path: String)
+    /// A file a backup or export writes could not be written; the old file, if any, is intact.
+    case cannotWrite(path: String, reason: String)
     /// Any other SQLite failure, with its extended result code and message.
     case sqlite(path: String, code: Int32, message: String)
 
@@ -55,12 +64,12 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// True for problems with the database file rather than with the request.
     public var isDatabaseProblem: Bool {
         switch self {
-        case .setNotFound, .setAlreadyExists, .tabNotFound, .indexOutOfRange, .insertionIndexOutOfRange,
-             .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet, .revisionMismatch,
-             .missingSetRevision, .noClosedTabs, .invalidDocument:
+        case .setNotFound, .setAlreadyExists, .tabNotFound, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
+             .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
+             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
-             .cannotOpen, .sqlite:
+             .cannotOpen, .sqlite, .fileExists, .cannotWrite:
             return true
         }
     }
@@ -74,8 +83,13 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .tabNotFound(title, set):
             return "no tab titled \(quoted(title)) in set \(quoted(set))"
         case let .indexOutOfRange(index, count, set):
-            if count == 0 { return "index \(index) is out of range: set \(quoted(set)) has no tabs" }
-            return "index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count - 1) or -\(count)...-1)"
+            return outOfRange(String(index), count: count, set: set)
+        case let .indexTextOutOfRange(index, count, set):
+            return outOfRange(index, count: count, set: set)
+        case let .ambiguousTab(text, indexedTitle, titledIndex, set):
+            let shown = escapingControlCharacters(text, limit: 60)
+            let index = indexedTitle.map { "index \(shown) is the tab \(quoted($0))" } ?? "index \(shown) is out of range"
+            return "\(quoted(text)) is ambiguous in set \(quoted(set)): \(index), and the tab at index \(titledIndex) is titled \(quoted(text)); say '--index \(shown)' or '--title \(shown)'"
         case let .insertionIndexOutOfRange(index, count, set):
             return "insertion index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count) or -\(count + 1)...-1)"
         case let .duplicateTitle(title, set):
@@ -114,6 +128,10 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "database \(path) is still locked by another process after the busy timeout"
         case let .cannotOpen(path, reason):
             return "cannot open database \(path): \(reason)"
+        case let .fileExists(path):
+            return "\(path) already exists; pass --force to replace it"
+        case let .cannotWrite(path, reason):
+            return "cannot write \(path): \(reason)"
         case let .sqlite(path, code, message):
             return "SQLite error \(code) on \(path): \(message)"
         }
@@ -165,6 +183,11 @@ package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, 
         }
     }
     return result
+}
+
+private func outOfRange(_ index: String, count: Int, set: String) -> String {
+    if count == 0 { return "index \(index) is out of range: set \(quoted(set)) has no tabs" }
+    return "index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count - 1) or -\(count)...-1)"
 }
 
 private func hexScalar(_ value: UInt32) -> String {

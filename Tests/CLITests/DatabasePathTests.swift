@@ -37,7 +37,6 @@ import Testing
 
     @Test(arguments: [
         (["TABSTORE_DB": "/a/t.sqlite", "XDG_DATA_HOME": "/x", "HOME": "/h"], "/a/t.sqlite"),
-        (["TABSTORE_DB": "", "XDG_DATA_HOME": "/x", "HOME": "/h"], "/x/tabstore/tabs.sqlite"),
         (["XDG_DATA_HOME": "relative", "HOME": "/h"], "/h/.local/share/tabstore/tabs.sqlite"),
         (["XDG_DATA_HOME": "", "HOME": "/h"], "/h/.local/share/tabstore/tabs.sqlite"),
     ])
@@ -51,5 +50,27 @@ import Testing
         let output = sandbox.runProcess("/usr/bin/env", ["-u", "HOME", TabstoreBinary.path, "list"])
         #expect(output == .failure(3,
             "tabstore: error: cannot choose a database path: HOME is not set; pass --db PATH or set TABSTORE_DB\n"))
+    }
+
+    /// Issue 9.10: an empty TABSTORE_DB is a usage error, not the user's real database.
+    @Test func anEmptyTabstoreDBIsAUsageError() {
+        let sandbox = Sandbox()
+        #expect(sandbox.runWithoutDatabase(["add", "main", "x"], environment: ["TABSTORE_DB": ""]) == .failure(2, """
+            tabstore: error: TABSTORE_DB is set but empty; unset it or give a path
+            Usage: tabstore add <set> [<title> ...] [--at <index>]
+            See 'tabstore help add' for more.
+
+            """))
+        #expect(!sandbox.exists(sandbox.folder + "/home"))
+    }
+
+    /// Issue 9.15: the XDG data folder (and any folder tabstore creates) is mode 0700.
+    @Test func createdFoldersArePrivate() throws {
+        let sandbox = Sandbox()
+        #expect(sandbox.runWithoutDatabase(["add", "main", "x"]) == .ok("added 1 tab to main\n"))
+        for folder in ["/home", "/home/.local", "/home/.local/share", "/home/.local/share/tabstore"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.folder + folder)
+            #expect((attributes[.posixPermissions] as? Int).map { String($0, radix: 8) } == "700", "\(folder)")
+        }
     }
 }

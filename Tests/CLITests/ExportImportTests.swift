@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @Suite struct ExportImportTests {
@@ -33,10 +34,24 @@ import Testing
 
         """
 
-    @Test func exportPrintsThePrettyDocumentEvenWithJSON() {
+    /// Issue 9: with --json every output is one line of JSON, the document included.
+    @Test func exportIsPrettyAndOneLineWithJSON() throws {
         let sandbox = filled()
         #expect(sandbox.run("export") == .ok(document))
-        #expect(sandbox.run("export", "--json") == .ok(document))
+        let compact = try JSONSerialization.jsonObject(with: Data(document.utf8)) as? NSDictionary
+        let output = sandbox.run("export", "--json")
+        #expect(output.code == 0 && output.stderr == "")
+        #expect(output.stdout.split(separator: "\n").count == 1 && output.stdout.hasSuffix("}\n"))
+        #expect(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? NSDictionary == compact)
+    }
+
+    /// Issue 9.8: a set named twice is exported once, so the document imports.
+    @Test func aSetNamedTwiceIsExportedOnceAndImports() {
+        let sandbox = filled()
+        let output = sandbox.run("--json", "export", "main", "main")
+        #expect(output == .ok(#"{"format":"tabstore","version":1,"sets":[{"name":"main","selectedIndex":2,"tabs":["Home","리뷰","1"]}]}"# + "\n"))
+        let other = Sandbox()
+        #expect(other.run("import", "-", stdin: output.stdout) == .ok("imported 1 set\n"))
     }
 
     @Test func exportNamedSetsInTheGivenOrder() {

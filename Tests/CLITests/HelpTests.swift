@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TabStoreCLI
 
@@ -27,7 +28,11 @@ import Testing
         #expect(sandbox.runWithoutDatabase(["-h"]) == expected)
         #expect(sandbox.runWithoutDatabase(["help"]) == expected)
         #expect(sandbox.runWithoutDatabase([]) == expected)
-        #expect(sandbox.runWithoutDatabase(["--json", "--db", sandbox.database]) == expected)
+        // Issue 9: with --json, help is one line of JSON too.
+        let json = sandbox.runWithoutDatabase(["--json", "--db", sandbox.database])
+        #expect(json.code == 0 && json.stderr == "" && json.stdout.split(separator: "\n").count == 1)
+        let object = try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: String]
+        #expect(object == ["help": expected.stdout])
     }
 
     /// `Golden/help-tabstore.txt` for the root, `Golden/help-COMMAND.txt` for each command;

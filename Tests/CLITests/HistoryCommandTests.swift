@@ -110,11 +110,12 @@ import Testing
         #expect(sandbox.run("history", "nope") == .failure(1, "tabstore: error: no tab set named \"nope\"\n"))
     }
 
-    @Test(arguments: ["0", "-1", "x", "1.5"])
-    func limitMustBePositive(limit: String) {
+    /// Issue 9: the limit is stated.
+    @Test(arguments: [("0", ": the minimum is 1"), ("-1", ": the minimum is 1"), ("x", ""), ("1.5", "")])
+    func limitMustBePositive(limit: String, minimum: String) {
         let sandbox = Sandbox()
         #expect(sandbox.run("history", "main", "--limit", limit) == .failure(2, """
-            tabstore: error: The value '\(limit)' is invalid for '--limit <count>'
+            tabstore: error: The value '\(limit)' is invalid for '--limit <count>'\(minimum)
             Usage: tabstore history <set> [--limit <count>]
             See 'tabstore help history' for more.
 

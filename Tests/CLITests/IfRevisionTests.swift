@@ -66,11 +66,11 @@ import Testing
             #"{"error":{"code":1,"message":"set \"main\" changed since revision 1 (now 4)"}}"# + "\n"))
     }
 
-    @Test(arguments: ["x", "1.5", "99999999999999999999", "-1"])
-    func aRevisionMustBeANonNegativeInteger(value: String) {
+    @Test(arguments: [("x", ""), ("1.5", ""), ("99999999999999999999", ""), ("-1", ": the minimum is 0")])
+    func aRevisionMustBeANonNegativeInteger(value: String, limit: String) {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main", "0", "--if-revision", value) == .failure(2, """
-            tabstore: error: The value '\(value)' is invalid for '--if-revision <revision>'
+            tabstore: error: The value '\(value)' is invalid for '--if-revision <revision>'\(limit)
             Usage: tabstore select <set> <tab>
             See 'tabstore help select' for more.
 

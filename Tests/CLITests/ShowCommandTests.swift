@@ -70,11 +70,12 @@ import Testing
         #expect(sandbox.run("show", "nope") == .failure(1, "tabstore: error: no tab set named \"nope\"\n"))
     }
 
-    @Test(arguments: ["9", "0", "-30", "x"])
-    func widthMustBeTenOrMore(width: String) {
+    /// Issue 9: the limit is stated.
+    @Test(arguments: [("9", ": the minimum is 10"), ("5", ": the minimum is 10"), ("0", ": the minimum is 10"), ("-30", ": the minimum is 10"), ("x", "")])
+    func widthMustBeTenOrMore(width: String, limit: String) {
         let sandbox = Sandbox()
         #expect(sandbox.run("show", "main", "--width", width) == .failure(2, """
-            tabstore: error: The value '\(width)' is invalid for '--width <columns>'
+            tabstore: error: The value '\(width)' is invalid for '--width <columns>'\(limit)
             Usage: tabstore show <set> [--width <columns>]
             See 'tabstore help show' for more.
 

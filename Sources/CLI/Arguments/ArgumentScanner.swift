@@ -46,7 +46,7 @@ struct ArgumentScanner {
                 let next = index < arguments.count ? arguments[index] : nil
                 if scanOption(argument, next: next, into: &state) { index += 1 }
             } else if state.command != nil {
-                state.positionals.append(Positional(text: argument, isForcedTitle: false))
+                state.positionals.append(Positional(text: argument, reading: .asTyped))
             } else if let command = program.command(named: argument) {
                 state.command = command
             } else if state.unknownCommand == nil && state.firstError == nil {
@@ -98,8 +98,14 @@ struct ArgumentScanner {
             }
             return false
         }
-        // The value follows `=`, else it is the next argument unless that looks like an option.
-        let usesNext = inlineValue == nil && next.map { $0 != "--" && !looksLikeOption($0) } == true
+        // The value follows `=`, else it is the next argument unless that looks like an
+        // option; a title or index is the next argument unless that is a declared option,
+        // so `--title -x` is the title "-x" (as `--title=-x` is).
+        let usesNext = inlineValue == nil && next.map { next in
+            guard next != "--" else { return false }
+            if option.kind.isPositionalSpelling { return !isDeclaredOption(next, command: state.command) }
+            return !looksLikeOption(next)
+        } == true
         guard let value = inlineValue ?? (usesNext ? next : nil) else {
             state.fail(UsageError(message: "Missing value for '\(option.label)'", command: commandName))
             return false
@@ -108,17 +114,32 @@ struct ArgumentScanner {
         case .flag:
             break  // returned above
         case .titleArgument:
-            state.positionals.append(Positional(text: value, isForcedTitle: true))
+            state.positionals.append(Positional(text: value, reading: .title))
+        case .indexArgument:
+            guard isIntegerLiteral(value) else {
+                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)': it is not an integer", command: commandName))
+                return usesNext
+            }
+            state.positionals.append(Positional(text: value, reading: .index))
         case .value:
             state.options[option.name] = .text(value)
         case let .integer(_, minimum):
             if let integer = integerValue(value), integer >= minimum {
                 state.options[option.name] = .integer(integer)
             } else {
-                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'", command: commandName))
+                // Say the limit when there is one: "invalid" alone leaves the user guessing.
+                let tooSmall = integerValue(value).map { $0 < minimum } ?? false
+                let limit = tooSmall ? ": the minimum is \(minimum)" : ""
+                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'\(limit)", command: commandName))
             }
         }
         return usesNext
+    }
+
+    /// `--json`, `--db=x`, `-h`: an option this command line would accept.
+    private func isDeclaredOption(_ argument: String, command: CommandSpec?) -> Bool {
+        let name = argument.hasPrefix("--") ? String(argument.prefix { $0 != "=" }) : argument
+        return option(named: name, command: command) != nil
     }
 
     private func option(named name: String, command: CommandSpec?) -> OptionSpec? {
@@ -166,17 +187,24 @@ struct ArgumentScanner {
 
     private func value(of positional: Positional, for argument: ArgumentSpec, command: String) throws(UsageError) -> ArgumentValue {
         let text = positional.text
-        if positional.isForcedTitle, argument.kind != .tab, argument.kind != .title {
+        if positional.reading == .title, argument.kind != .tab, argument.kind != .title {
             throw UsageError(message: "'--title \(escapingControlCharacters(text))' cannot be used for '\(argument.label)', which is not a tab or title", command: command)
+        }
+        if positional.reading == .index, argument.kind != .tab {
+            throw UsageError(message: "'--index \(escapingControlCharacters(text))' cannot be used for '\(argument.label)', which is not a tab", command: command)
         }
         let invalid = UsageError(message: "The value \(shown(text)) is invalid for '\(argument.label)'", command: command)
         switch argument.kind {
         case .text, .title:
             return .text(text)
         case .tab:
-            if positional.isForcedTitle || !isIntegerLiteral(text) { return .tab(.title(text)) }
-            guard let index = Int(text) else { throw invalid }
-            return .tab(.index(index))
+            // An integer is resolved by the Store inside its write: refused there when a
+            // tab also has it as a title, out of range there when too large for `Int`.
+            switch positional.reading {
+            case .title: return .tab(.title(text))
+            case .index: return .tab(.typed(text, asIndex: true))
+            case .asTyped: return .tab(isIntegerLiteral(text) ? .typed(text) : .title(text))
+            }
         case .integer:
             guard let integer = integerValue(text) else { throw invalid }
             return .integer(integer)
@@ -184,10 +212,22 @@ struct ArgumentScanner {
     }
 }
 
-/// A positional argument as typed; `--title X` gives one that must be a title.
+/// A positional argument as typed; `--title X` gives one that must be a title,
+/// `--index X` one that must be an index.
 private struct Positional {
+    enum Reading { case asTyped, title, index }
     let text: String
-    let isForcedTitle: Bool
+    let reading: Reading
+}
+
+private extension OptionSpec.Kind {
+    /// `--title` and `--index` spell a positional argument: their value is whatever follows.
+    var isPositionalSpelling: Bool {
+        switch self {
+        case .titleArgument, .indexArgument: true
+        case .flag, .value, .integer: false
+        }
+    }
 }
 
 private struct ScanState {
@@ -210,8 +250,7 @@ func looksLikeOption(_ argument: String) -> Bool {
 
 /// An optional `-` and one or more ASCII digits (whether or not it fits `Int`).
 func isIntegerLiteral(_ text: String) -> Bool {
-    let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
-    return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    isIntegerText(text)
 }
 
 /// The integer `text` spells, or `nil` when it is not an integer literal or does not fit `Int`.

@@ -11,6 +11,9 @@ struct CommandSpec: Sendable {
     /// Left out of help, the man page, completions and suggestions: plumbing for scripts
     /// tabstore itself generates (`__complete`).
     var isHidden = false
+    /// Whether a successful run has stored a change (or written a file), so that an
+    /// error printing its output can say the change is nonetheless saved.
+    var savesChanges = false
 }
 
 /// A positional argument.
@@ -73,6 +76,9 @@ struct OptionSpec: Sendable {
         /// `--title VALUE`: VALUE is the next positional argument and is a title,
         /// whichever `<tab>` or `<title>` position it lands in.
         case titleArgument
+        /// `--index VALUE`: VALUE is the next positional argument and is an index, even
+        /// when a tab has it as its title; only a `<tab>` takes it.
+        case indexArgument
     }
 
     /// The long name without dashes.
@@ -91,6 +97,7 @@ struct OptionSpec: Sendable {
         case .flag: "--\(name)"
         case let .value(valueName), let .integer(valueName, _): "--\(name) <\(valueName)>"
         case .titleArgument: "--\(name) <title>"
+        case .indexArgument: "--\(name) <index>"
         }
     }
 

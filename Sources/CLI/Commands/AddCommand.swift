@@ -22,7 +22,8 @@ enum AddCommand: TextCommand {
                 help: "Where the first new tab goes: 0...count; negative counts from the end, so -1 (the default) appends."
             ),
             .ifRevision,
-        ]
+        ],
+        savesChanges: true
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

@@ -1,25 +1,53 @@
 import TabStoreKit
 
-enum ExportCommand: TextCommand {
+enum ExportCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "export",
         abstract: "Print sets as a JSON document for 'tabstore import'.",
         discussion: """
-        Always JSON, pretty-printed, with or without --json:
+        Always JSON, pretty-printed; with --json, the same document on one line:
           {"format":"tabstore","version":1,"sets":[{"name","selectedIndex","tabs":[TITLE,...]}]}
+        A set named twice is exported once, so the document can always be imported.
 
         To copy sets to another database:
           tabstore export | tabstore --db OTHER import - --replace
+
+        With --output, the document goes to FILE instead: written to a temporary file \
+        beside it, synced, then renamed into place, so FILE is never half-written; \
+        prints 'exported N sets to FILE' (with --json {"exported":N,"file":FILE}).
         """,
         arguments: [
             ArgumentSpec(name: "set", kind: .text, arity: .zeroOrMore, help: "The sets to export, in this order; all sets, sorted by name, when omitted."),
+        ],
+        options: [
+            OptionSpec(name: "output", kind: .value(valueName: "file"), help: "Write the document to FILE (pretty-printed) instead of standard output."),
+            .force,
         ]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setNames = arguments.texts("set")
+        let output = arguments.textOption("output")
+        if output == "" {
+            throw .usage(UsageError(message: "The value '' is invalid for '--output <file>'", command: spec.name))
+        }
         let store = try context.openStore()
         let document = try storeCall { () throws(TabStoreError) in try store.export(setNames) }
-        return document.json() + "\n"
+        guard let output else { return RunResult(standardOutput: document.json(pretty: !context.json) + "\n") }
+        let bytes = Array((document.json() + "\n").utf8)
+        try storeCall { () throws(TabStoreError) in
+            do throws(AtomicFile.Failure) {
+                try AtomicFile.create(output, replacing: arguments.flag("force")) { _, descriptor throws(AtomicFile.Failure) in
+                    try AtomicFile.writeAll(bytes, to: descriptor)
+                }
+            } catch {
+                throw error.storeError(path: output)
+            }
+        }
+        let count = document.sets.count
+        let text = context.json
+            ? JSONValue.object([("exported", .int(count)), ("file", .string(output))]).line
+            : "exported \(counted(count, "set", "sets")) to \(output)\n"
+        return RunResult(standardOutput: text, savedChange: true)
     }
 }

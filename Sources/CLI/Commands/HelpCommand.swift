@@ -15,7 +15,11 @@ enum HelpCommand: TextCommand {
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
-        let program = context.program
+        let text = try helpText(arguments, program: context.program)
+        return context.json ? JSONOutput.help(text).line : text
+    }
+
+    private static func helpText(_ arguments: ParsedArguments, program: ProgramSpec) throws(CLIError) -> String {
         let name = arguments.optionalText("subcommand")
         if arguments.flag("man") {
             guard name == nil else {

@@ -21,7 +21,8 @@ enum ImportCommand: TextCommand {
         arguments: [ArgumentSpec(name: "file", kind: .text, help: "The document to read; '-' reads standard input.", completion: .files)],
         options: [
             OptionSpec(name: "replace", kind: .flag, help: "Replace the tabs and selection of sets that already exist."),
-        ]
+        ],
+        savesChanges: true
     )
 
     /// Far above any real document (100,000 tabs export to about 3 MB).

@@ -15,7 +15,8 @@ enum MoveCommand: TextCommand {
             .set(), .tab,
             ArgumentSpec(name: "to", kind: .integer, help: "The tab's final index; negative counts from the end."),
         ],
-        options: [.title, .ifRevision]
+        options: [.title, .index, .ifRevision],
+        savesChanges: true
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

@@ -13,7 +13,8 @@ enum RemoveCommand: TextCommand {
           {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
         """,
         arguments: [.set(), ArgumentSpec(name: "tab", kind: .tab, arity: .oneOrMore, help: ArgumentSpec.tab.help)],
-        options: [.title, .ifRevision]
+        options: [.title, .index, .ifRevision],
+        savesChanges: true
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

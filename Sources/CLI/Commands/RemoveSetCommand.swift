@@ -9,7 +9,8 @@ enum RemoveSetCommand: TextCommand {
           {"set":NAME,"removed":true}
         """,
         arguments: [.set()],
-        options: [.ifRevision]
+        options: [.ifRevision],
+        savesChanges: true
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

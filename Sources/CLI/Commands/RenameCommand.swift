@@ -12,7 +12,8 @@ enum RenameCommand: TextCommand {
             .set(), .tab,
             ArgumentSpec(name: "new-title", kind: .title, help: "The new title; taken as a title even when made of digits."),
         ],
-        options: [.title, .ifRevision]
+        options: [.title, .index, .ifRevision],
+        savesChanges: true
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

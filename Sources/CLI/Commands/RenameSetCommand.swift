@@ -9,7 +9,8 @@ enum RenameSetCommand: TextCommand {
           {"set":NEW,"previousName":OLD}
         """,
         arguments: [.set(), ArgumentSpec(name: "new-name", kind: .text, help: "The set's new name.")],
-        options: [.ifRevision]
+        options: [.ifRevision],
+        savesChanges: true
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

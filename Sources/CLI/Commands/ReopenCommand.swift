@@ -12,7 +12,8 @@ enum ReopenCommand: TextCommand {
           {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
         """,
         arguments: [.set()],
-        options: [.ifRevision]
+        options: [.ifRevision],
+        savesChanges: true
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

@@ -12,7 +12,8 @@ enum SelectCommand: TextCommand {
           {"set","previousIndex","selectedIndex","changed","updates":[{"index","title","selected"}]}
         """,
         arguments: [.set(), .tab],
-        options: [.title, .ifRevision]
+        options: [.title, .index, .ifRevision],
+        savesChanges: true
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

@@ -33,7 +33,7 @@ struct CommandContext {
         if databaseOption == "" {
             throw .usage(UsageError(message: "The value '' is invalid for '--db <path>'", command: command))
         }
-        let path = try DatabasePath.resolve(option: databaseOption, environment: environment)
+        let path = try DatabasePath.resolve(option: databaseOption, environment: environment, command: command)
         try DatabasePath.createParentFolders(of: path)
         return try storeCall { () throws(TabStoreError) in try TabStore(path: path) }
     }
@@ -57,6 +57,15 @@ extension OptionSpec {
         help: "Give a <tab> as a title even when it is made of digits ('--title 1' is the tab titled \"1\"). Stands where the <tab> goes.",
         isInUsage: false
     )
+
+    static let index = OptionSpec(
+        name: "index", kind: .indexArgument,
+        help: "Give a <tab> as an index even when a tab has it as its title ('--index 1' is the second tab). Stands where the <tab> goes.",
+        isInUsage: false
+    )
+
+    /// For commands that write a file: an existing one is replaced only when asked.
+    static let force = OptionSpec(name: "force", kind: .flag, help: "Replace FILE if it exists.")
 
     /// Optimistic concurrency for every command that changes a set. Left out of usage
     /// lines, like `--title`: it guards a command rather than saying what it does.

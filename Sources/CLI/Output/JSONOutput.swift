@@ -25,6 +25,11 @@ enum JSONOutput {
         value.map(JSONValue.string) ?? .null
     }
 
+    /// `{"help":TEXT}`: the help text, whole, as one string.
+    static func help(_ text: String) -> JSONValue {
+        .object([("help", .string(text))])
+    }
+
     /// `{"error":{"code","message"}}`.
     static func error(code: Int32, message: String) -> JSONValue {
         .object([("error", .object([("code", .int(Int(code))), ("message", .string(message))]))])

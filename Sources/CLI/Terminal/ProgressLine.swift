@@ -34,7 +34,7 @@ final class ProgressLine {
     /// Draws on standard error when it is a terminal and `json` is false; started now.
     static func onStandardError(label: String, unit: String, json: Bool) -> ProgressLine {
         let drawn = !json && isTerminal(STDERR_FILENO)
-        return ProgressLine(label: label, unit: unit, write: drawn ? { writeAll($0, to: STDERR_FILENO) } : nil)
+        return ProgressLine(label: label, unit: unit, write: drawn ? { ProcessOutput.printStandardError($0) } : nil)
     }
 
     /// `import: 120000/500000 tabs (24%)`, when it is time to draw.

@@ -46,8 +46,11 @@ import Testing
         // Indices out of range, non-numeric and huge.
         Case(["select", "main", "3"], 1, #"index 3 is out of range for set "main" (valid: 0...2 or -3...-1)"#),
         Case(["select", "main", "-4"], 1, #"index -4 is out of range for set "main" (valid: 0...2 or -3...-1)"#),
-        Case(["select", "main", "99999999999999999999"], 2, "The value '99999999999999999999' is invalid for '<tab>'"),
-        Case(["select", "main", "-99999999999999999999"], 2, "The value '-99999999999999999999' is invalid for '<tab>'"),
+        Case(["select", "main", "99999999999999999999"], 1, "index 99999999999999999999 is out of range for set \"main\" (valid: 0...2 or -3...-1)"),
+        Case(["select", "main", "-99999999999999999999"], 1, "index -99999999999999999999 is out of range for set \"main\" (valid: 0...2 or -3...-1)"),
+        Case(["remove", "main", "--index", "x"], 2, "The value 'x' is invalid for '--index <index>': it is not an integer"),
+        Case(["show", "main", "--width", "5"], 2, "The value '5' is invalid for '--width <columns>': the minimum is 10"),
+        Case(["history", "main", "--limit", "0"], 2, "The value '0' is invalid for '--limit <count>': the minimum is 1"),
         Case(["move", "main", "0", "x"], 2, "The value 'x' is invalid for '<to>'"),
         Case(["move", "main", "0", "3"], 1, #"index 3 is out of range for set "main" (valid: 0...2 or -3...-1)"#),
         Case(["move", "main", "0", "9223372036854775807"], 1, #"index 9223372036854775807 is out of range for set "main" (valid: 0...2 or -3...-1)"#),

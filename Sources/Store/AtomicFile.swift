@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a file so that, after any failure or kill, its path holds either the old file
+/// or the complete new one, never a torn one: the content goes to a temporary file in
+/// the same folder, is synced, and is renamed into place; then the folder is synced so
+/// the rename itself survives power loss.
+///
+/// Used by `TabStore.backup(to:)` and by the CLI's `export --output`.
+package enum AtomicFile {
+    /// Why a file could not be written.
+    package enum Failure: Error {
+        /// The file exists and replacing it was not allowed.
+        case exists
+        /// A system call failed with this `errno`.
+        case system(Int32)
+        /// The content could not be produced (a SQLite error while copying).
+        case content(TabStoreError)
+    }
+
+    /// Creates (or, with `replacing`, replaces) `path` with what `content` puts in the
+    /// temporary file it is handed (its path and an open descriptor for it).
+    ///
+    /// Without `replacing`, the final step links the new file into place, which fails if
+    /// `path` appeared meanwhile: an existing file is never overwritten.
+    /// - Throws: `Failure`; the temporary file is removed (a killed process leaves it
+    ///   behind as `.NAME.tmp-PID`, never in place of `path`).
+    package static func create(
+        _ path: String, replacing: Bool,
+        content: (_ temporaryPath: String, _ descriptor: Int32) throws(Failure) -> Void
+    ) throws(Failure) {
+        var status = stat()
+        if !replacing && lstat(path, &status) == 0 { throw .exists }
+        let (folder, name) = split(path)
+        let temporary = folder + "/." + name + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .system(errno) }
+        var isOpen = true
+        do throws(Failure) {
+            try content(temporary, descriptor)
+            // Sync through a fresh descriptor: `content` may have written by another one (SQLite).
+            try syncFile(temporary)
+            isOpen = false
+            if close(descriptor) != 0 && errno != EINTR { throw .system(errno) }
+            if replacing {
+                if rename(temporary, path) != 0 { throw .system(errno) }
+            } else {
+                if link(temporary, path) != 0 { throw errno == EEXIST ? .exists : .system(errno) }
+                unlink(temporary)
+            }
+            try syncFile(folder)
+        } catch {
+            if isOpen { close(descriptor) }
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor`.
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Failure) {
+        let code: Int32? = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let written = write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written < 0 { return errno }
+                if written == 0 { return ENOSPC }
+                offset += written
+            }
+            return nil
+        }
+        if let code { throw .system(code) }
+    }
+
+    /// `fsync` of a file or folder by path.
+    private static func syncFile(_ path: String) throws(Failure) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .system(errno) }
+        defer { close(descriptor) }
+        if fsync(descriptor) != 0 && errno != EINVAL { throw .system(errno) }
+    }
+
+    /// The folder (`.` for a bare name) and the file name of `path`.
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}

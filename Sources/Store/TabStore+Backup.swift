@@ -1,0 +1,99 @@
+import TabStoreSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How far a backup has got: pages copied of the database's current page count.
+public struct BackupProgress: Sendable, Hashable {
+    public let copiedPages: Int
+    public let pageCount: Int
+}
+
+extension TabStore {
+    /// Writes a consistent copy of the whole database to `path`, readable as a store of
+    /// its own (`TabStore(path:)`, `tabstore --db PATH`).
+    ///
+    /// The copy is made with SQLite's online backup API while other connections keep
+    /// working, into a temporary file beside `path` that is synced and then renamed into
+    /// place: after a failure or a kill, `path` is its old file or the whole copy.
+    ///
+    /// For example:
+    /// ```swift
+    /// try store.backup(to: "/backups/tabs.sqlite", replacing: true)
+    /// ```
+    /// - Parameter progress: called after each batch of pages, from the calling thread.
+    /// - Throws: `TabStoreError.fileExists` when `path` exists and `replacing` is false,
+    ///   `.cannotWrite` when the copy cannot be written (a full disk, a missing folder),
+    ///   or a database error reading this store.
+    public func backup(
+        to path: String, replacing: Bool = false, progress: (BackupProgress) -> Void = { _ in }
+    ) throws(TabStoreError) {
+        try withDatabase { source throws(TabStoreError) in
+            do throws(AtomicFile.Failure) {
+                try AtomicFile.create(path, replacing: replacing) { temporary, _ throws(AtomicFile.Failure) in
+                    try copy(source, to: temporary, finalPath: path, reportingTo: progress)
+                }
+            } catch {
+                throw error.storeError(path: path)
+            }
+        }
+    }
+
+    /// Pages per step: small enough for steady progress, large enough to be quick.
+    private static let pagesPerStep: Int32 = 256
+
+    private func copy(
+        _ source: Database, to temporary: String, finalPath: String, reportingTo progress: (BackupProgress) -> Void
+    ) throws(AtomicFile.Failure) {
+        let destination: Database
+        do {
+            destination = try Database(path: temporary, flags: SQLITE_OPEN_READWRITE)
+            // The temporary file is thrown away on failure and synced as a whole on
+            // success: a rollback journal and per-commit syncs would buy nothing.
+            try destination.executeScript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        } catch {
+            throw .content(error.aboutWriting(finalPath))
+        }
+        do {
+            let backup = try OnlineBackup(from: source.handle, to: destination.handle)
+            while try !backup.step(pages: Self.pagesPerStep) {
+                progress(BackupProgress(copiedPages: backup.pageCount - backup.remaining, pageCount: backup.pageCount))
+            }
+            progress(BackupProgress(copiedPages: backup.pageCount, pageCount: backup.pageCount))
+            try backup.finish()
+        } catch {
+            // Reading the source can only find it locked or damaged; the rest is the copy's.
+            switch error.primaryCode {
+            case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_CORRUPT, SQLITE_NOTADB:
+                throw .content(error.storeError(path: path))
+            default:
+                throw .content(error.storeError(path: temporary).aboutWriting(finalPath))
+            }
+        }
+    }
+}
+
+extension AtomicFile.Failure {
+    /// The failure told in terms of the file being written.
+    package func storeError(path: String) -> TabStoreError {
+        switch self {
+        case .exists: .fileExists(path: path)
+        case let .system(code): .cannotWrite(path: path, reason: String(cString: strerror(code)))
+        case let .content(error): error
+        }
+    }
+}
+
+private extension TabStoreError {
+    /// A failure of the temporary copy, told about the file the user named.
+    func aboutWriting(_ path: String) -> TabStoreError {
+        switch self {
+        case .diskFull: .cannotWrite(path: path, reason: String(cString: strerror(ENOSPC)))
+        case .readOnly: .cannotWrite(path: path, reason: String(cString: strerror(EROFS)))
+        case let .cannotOpen(_, reason), let .sqlite(_, _, reason): .cannotWrite(path: path, reason: reason)
+        default: self
+        }
+    }
+}

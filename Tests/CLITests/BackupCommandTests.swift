@@ -1,0 +1,95 @@
+import Foundation
+import TabStoreKit
+import Testing
+import TabStoreTestSupport
+
+/// Issue 9.2: `backup FILE` and `export --output FILE` write a temporary file beside FILE,
+/// sync it and rename it into place: FILE is the old file or the complete new one.
+@Suite struct BackupCommandTests {
+    private func filled() -> Sandbox {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "리뷰", "1")
+        sandbox.add("other", "x")
+        _ = sandbox.run("select", "main", "-1")
+        return sandbox
+    }
+
+    private func contents(_ path: String) -> Data? {
+        FileManager.default.contents(atPath: path)
+    }
+
+    private func folderEntries(_ folder: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder).sorted()) ?? []
+    }
+
+    @Test func aBackupIsReadableAsADatabase() {
+        let sandbox = filled()
+        let file = sandbox.folder + "/backup.sqlite"
+        #expect(sandbox.run("backup", file) == .ok("backed up to \(file)\n"))
+        let copy = sandbox.runWithoutDatabase(["--db", file, "export"])
+        #expect(copy == sandbox.run("export"))
+        #expect(sandbox.runWithoutDatabase(["--db", file, "list", "main"]) == .ok("  0  Home\n  1  리뷰\n* 2  1\n"))
+        #expect(sandbox.runWithoutDatabase(["--db", file, "history", "main"]).stdout == sandbox.run("history", "main").stdout)
+    }
+
+    @Test(arguments: [["backup"], ["export", "--output"]])
+    func anExistingFileIsReplacedOnlyWithForce(command: [String]) {
+        let sandbox = filled()
+        let file = sandbox.write("old\n", to: "existing")
+        #expect(sandbox.run(command + [file]) == .failure(1,
+            "tabstore: error: \(file) already exists; pass --force to replace it\n"))
+        #expect(contents(file) == Data("old\n".utf8))
+        #expect(sandbox.run(command + [file, "--force"]).code == 0)
+        #expect(contents(file) != Data("old\n".utf8))
+    }
+
+    @Test func exportOutputWritesTheDocument() {
+        let sandbox = filled()
+        let file = sandbox.folder + "/sets.json"
+        #expect(sandbox.run("export", "--output", file) == .ok("exported 2 sets to \(file)\n"))
+        #expect(contents(file) == Data(sandbox.run("export").stdout.utf8))
+        #expect(sandbox.run("--json", "export", "main", "--output", file, "--force") == .ok(#"{"exported":1,"file":"\#(file)"}"# + "\n"))
+    }
+
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    func aBackupOrExportOnAFullDiskLeavesTheOldFile() throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", Array(0..<3000).map { "tab \($0) " + String(repeating: "x", count: 40) })
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 64))
+        let file = mount.path + "/copy"
+        _ = FileManager.default.createFile(atPath: file, contents: Data("old copy\n".utf8))
+        for command in [["backup"], ["export", "--output"]] {
+            #expect(sandbox.run(command + [file, "--force"]) == .failure(4,
+                "tabstore: error: cannot write \(file): No space left on device\n"))
+            #expect(contents(file) == Data("old copy\n".utf8))
+            #expect(folderEntries(mount.path) == ["copy"])
+        }
+    }
+
+    /// Killed at any moment, a backup leaves FILE as the old file or the whole copy.
+    @Test func aKilledBackupLeavesTheOldFileOrTheWholeCopy() throws {
+        let sandbox = Sandbox()
+        let store = try TabStore(path: sandbox.database)
+        for set in 0..<8 {
+            try store.add(Array(0..<4000).map { "tab \($0) " + String(repeating: "y", count: 60) }, to: "set \(set)")
+        }
+        let file = sandbox.folder + "/backup.sqlite"
+        #expect(sandbox.run("backup", file).code == 0)
+        var generator = SplitMix64(seed: 9)
+        for round in 0..<6 {
+            // Change the source, so the old backup and a new one differ.
+            try store.add(["round \(round)"], to: "set 0")
+            let old = try #require(contents(file))
+            let backup = try RunningTabstore(sandbox, ["backup", file, "--force"])
+            usleep(UInt32(generator.next() % 150_000))
+            backup.send(SIGKILL)
+            _ = backup.exit()
+            let now = try #require(contents(file))
+            if now != old {
+                let copy = sandbox.runWithoutDatabase(["--db", file, "export"]).stdout
+                #expect(copy == sandbox.run("export").stdout)
+            }
+            #expect(integrityCheck(file) == "ok")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TabStoreTestSupport
+
+/// Issue 9.1: output that cannot be written is an error (exit 4, one line on stderr),
+/// whatever the command; a reader that went away (`| head -1`) is not.
+@Suite struct OutputFailureTests {
+    /// Runs `tabstore --db DB ARGUMENTS... REDIRECTION` through /bin/sh.
+    private func run(_ sandbox: Sandbox, _ arguments: [String], redirection: String) -> Output {
+        let script = #"exec "$0" --db "$1" "${@:2}" "# + redirection
+        return sandbox.runProcess("/bin/bash", ["-c", script, TabstoreBinary.path, sandbox.database] + arguments)
+    }
+
+    @Test(arguments: [["list"], ["restore", "main"], ["show", "main"], ["export"], ["history", "main"], ["--json", "list"]])
+    func readCommandsToAFullDeviceFail(arguments: [String]) {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews")
+        let message = "cannot write output: No space left on device"
+        let expected = arguments.first == "--json"
+            ? #"{"error":{"code":4,"message":"\#(message)"}}"# + "\n"
+            : "tabstore: error: \(message)\n"
+        #expect(run(sandbox, arguments, redirection: "> /dev/full") == .failure(4, expected))
+    }
+
+    @Test func aSavedChangeWhoseOutputIsLostSaysItWasSaved() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews")
+        #expect(run(sandbox, ["select", "main", "1"], redirection: "> /dev/full") == .failure(4,
+            "tabstore: error: cannot write output: No space left on device (the change itself was saved)\n"))
+        #expect(sandbox.list("main") == "  0  Home\n* 1  Reviews\n")
+    }
+
+    @Test(arguments: [["list"], ["restore", "main"], ["select", "main", "1"]])
+    func closedStandardOutputFails(arguments: [String]) {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews")
+        let saved = arguments[0] == "select" ? " (the change itself was saved)" : ""
+        #expect(run(sandbox, arguments, redirection: ">&-") == .failure(4,
+            "tabstore: error: cannot write output: Bad file descriptor\(saved)\n"))
+    }
+
+    @Test func aReaderThatLeavesEarlyIsNotAnError() {
+        let sandbox = Sandbox()
+        sandbox.add("main", Array(0..<3000).map { "tab \($0)" })
+        // `true` reads nothing and exits: the export meets a closed pipe.
+        let output = sandbox.runProcess("/bin/bash", ["-c", #""$0" --db "$1" export | true; echo "${PIPESTATUS[0]}""#, TabstoreBinary.path, sandbox.database])
+        #expect(output.stderr == "")
+        #expect(["0\n", "141\n"].contains(output.stdout))
+    }
+
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    func exportToAFileOnAFullDiskFails() throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", Array(0..<3000).map { "tab \($0) " + String(repeating: "x", count: 40) })
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 64))
+        let file = mount.path + "/export.json"
+        #expect(run(sandbox, ["export"], redirection: "> '\(file)'") == .failure(4,
+            "tabstore: error: cannot write output: No space left on device\n"))
+    }
+}
