@@ -11,10 +11,13 @@ enum BackupCommand: TextCommand {
         FILE is its old self or the complete copy, never half of one (a kill may leave \
         the temporary '.FILE.tmp-PID' behind).
 
+        When standard error is a terminal, a backup that takes more than about half a \
+        second shows its progress there (not with --json).
+
         Prints 'backed up to FILE'. With --json:
           {"backup":FILE}
         """,
-        arguments: [ArgumentSpec(name: "file", kind: .text, help: "Where to write the copy.")],
+        arguments: [ArgumentSpec(name: "file", kind: .text, help: "Where to write the copy.", completion: .files)],
         options: [.force],
         savesChanges: true
     )
@@ -22,7 +25,11 @@ enum BackupCommand: TextCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let path = try arguments.text("file")
         let store = try context.openStore()
-        try storeCall { () throws(TabStoreError) in try store.backup(to: path, replacing: arguments.flag("force")) }
+        let progress = ProgressLine.onStandardError(label: "backup", unit: "pages", json: context.json)
+        defer { progress.finish() }
+        try storeCall { () throws(TabStoreError) in
+            try store.backup(to: path, replacing: arguments.flag("force")) { progress.update($0.copiedPages, of: $0.pageCount) }
+        }
         if context.json { return JSONValue.object([("backup", .string(path))]).line }
         return "backed up to \(path)\n"
     }

@@ -14,16 +14,21 @@ enum ExportCommand: TabstoreCommand {
 
         With --output, the document goes to FILE instead: written to a temporary file \
         beside it, synced, then renamed into place, so FILE is never half-written; \
-        prints 'exported N sets to FILE' (with --json {"exported":N,"file":FILE}).
+        prints 'exported N sets to FILE' (with --json {"exported":N,"file":FILE}). When \
+        standard error is a terminal, writing that takes more than about half a second \
+        shows its progress there (not with --json).
         """,
         arguments: [
             ArgumentSpec(name: "set", kind: .text, arity: .zeroOrMore, help: "The sets to export, in this order; all sets, sorted by name, when omitted."),
         ],
         options: [
-            OptionSpec(name: "output", kind: .value(valueName: "file"), help: "Write the document to FILE (pretty-printed) instead of standard output."),
+            OptionSpec(name: "output", kind: .value(valueName: "file"), help: "Write the document to FILE (pretty-printed) instead of standard output.", completion: .files),
             .force,
         ]
     )
+
+    /// Bytes written between two progress updates.
+    private static let chunkSize = 1 << 20
 
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setNames = arguments.texts("set")
@@ -35,10 +40,16 @@ enum ExportCommand: TabstoreCommand {
         let document = try storeCall { () throws(TabStoreError) in try store.export(setNames) }
         guard let output else { return RunResult(standardOutput: document.json(pretty: !context.json) + "\n") }
         let bytes = Array((document.json() + "\n").utf8)
+        let progress = ProgressLine.onStandardError(label: "export", unit: "bytes", json: context.json)
+        defer { progress.finish() }
         try storeCall { () throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
                 try AtomicFile.create(output, replacing: arguments.flag("force")) { _, descriptor throws(AtomicFile.Failure) in
-                    try AtomicFile.writeAll(bytes, to: descriptor)
+                    for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+                        let end = min(start + chunkSize, bytes.count)
+                        try AtomicFile.writeAll(Array(bytes[start..<end]), to: descriptor)
+                        progress.update(end, of: bytes.count)
+                    }
                 }
             } catch {
                 throw error.storeError(path: output)
