@@ -15,7 +15,6 @@ enum CLIError: Error {
         switch self {
         case .usage: ExitCode.usage
         case .store(.cannotWrite): ExitCode.outputNotWritten
-        case .store(.fileExists): ExitCode.requestFailed
         case let .store(error): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
         case .databasePath: ExitCode.database
         case .unreadableInput: ExitCode.requestFailed

@@ -15,6 +15,8 @@ package enum AtomicFile {
     package enum Failure: Error {
         /// The file exists and replacing it was not allowed.
         case exists
+        /// The file is the database being read, or one of its WAL files.
+        case isTheDatabase
         /// A system call failed with this `errno`.
         case system(Int32)
         /// The content could not be produced (a SQLite error while copying).
@@ -28,11 +30,18 @@ package enum AtomicFile {
     /// `path` appeared meanwhile: an existing file is never overwritten.
     /// - Throws: `Failure`; the temporary file is removed (a killed process leaves it
     ///   behind as `.NAME.tmp-PID`, never in place of `path`).
+    /// `database` is never replaced: renaming a copy over a live database would leave
+    /// every process that has it open writing to a file nobody will read again.
     package static func create(
-        _ path: String, replacing: Bool,
+        _ path: String, replacing: Bool, sparing database: String,
         content: (_ temporaryPath: String, _ descriptor: Int32) throws(Failure) -> Void
     ) throws(Failure) {
         var status = stat()
+        if stat(path, &status) == 0 {
+            for file in ["", "-wal", "-shm", "-journal"].map({ database + $0 }) where isFile(file, status) {
+                throw .isTheDatabase
+            }
+        }
         if !replacing && lstat(path, &status) == 0 { throw .exists }
         let (folder, name) = split(path)
         let temporary = folder + "/." + name + ".tmp-\(getpid())"
@@ -73,6 +82,12 @@ package enum AtomicFile {
             return nil
         }
         if let code { throw .system(code) }
+    }
+
+    /// Whether `path` names the file `status` describes (the same device and inode).
+    private static func isFile(_ path: String, _ status: stat) -> Bool {
+        var other = stat()
+        return stat(path, &other) == 0 && other.st_dev == status.st_dev && other.st_ino == status.st_ino
     }
 
     /// `fsync` of a file or folder by path.

@@ -25,6 +25,7 @@ extension TabStore {
     /// ```
     /// - Parameter progress: called after each batch of pages, from the calling thread.
     /// - Throws: `TabStoreError.fileExists` when `path` exists and `replacing` is false,
+    ///   `.fileIsTheDatabase` when `path` is this store's own file (never replaced),
     ///   `.cannotWrite` when the copy cannot be written (a full disk, a missing folder),
     ///   or a database error reading this store.
     public func backup(
@@ -32,7 +33,7 @@ extension TabStore {
     ) throws(TabStoreError) {
         try withDatabase { source throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
-                try AtomicFile.create(path, replacing: replacing) { temporary, _ throws(AtomicFile.Failure) in
+                try AtomicFile.create(path, replacing: replacing, sparing: self.path) { temporary, _ throws(AtomicFile.Failure) in
                     try copy(source, to: temporary, finalPath: path, reportingTo: progress)
                 }
             } catch {
@@ -80,6 +81,7 @@ extension AtomicFile.Failure {
     package func storeError(path: String) -> TabStoreError {
         switch self {
         case .exists: .fileExists(path: path)
+        case .isTheDatabase: .fileIsTheDatabase(path: path)
         case let .system(code): .cannotWrite(path: path, reason: String(cString: strerror(code)))
         case let .content(error): error
         }

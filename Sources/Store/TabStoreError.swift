@@ -45,6 +45,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// A file a backup or export writes already exists, and replacing it was not asked for.
     case fileExists(path: String)
+    /// A backup or export was asked to replace the database being read (or its WAL files).
+    case fileIsTheDatabase(path: String)
     /// A file a backup or export writes could not be written; the old file, if any, is intact.
     case cannotWrite(path: String, reason: String)
     /// Any other SQLite failure, with its extended result code and message.
@@ -66,10 +68,10 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
-             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument:
+             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .fileExists, .fileIsTheDatabase:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
-             .cannotOpen, .sqlite, .fileExists, .cannotWrite:
+             .cannotOpen, .sqlite, .cannotWrite:
             return true
         }
     }
@@ -130,6 +132,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot open database \(path): \(reason)"
         case let .fileExists(path):
             return "\(path) already exists; pass --force to replace it"
+        case let .fileIsTheDatabase(path):
+            return "\(path) is the database being read; write the copy to another file"
         case let .cannotWrite(path, reason):
             return "cannot write \(path): \(reason)"
         case let .sqlite(path, code, message):
@@ -158,10 +162,13 @@ func quoted(_ text: String) -> String {
 }
 
 /// `text` with line breaks, tabs, other control characters and those that reorder or
-/// break a displayed line written as escapes (and
+/// break a displayed line written as escapes, and in a name with nothing visible its
+/// invisible scalars too (and
 /// `"` and `\` too when `andQuotes`), cut after `limit` characters with `…`. Also used
 /// by the CLI, whose messages must stay on one line too.
 package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, limit: Int = .max) -> String {
+    // A name with nothing visible would show as empty quotes: spell out its invisible scalars.
+    let invisible = nameProblem(text) == .noVisibleCharacter
     var result = ""
     for (count, scalar) in text.unicodeScalars.enumerated() {
         if count == limit {
@@ -175,7 +182,8 @@ package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, 
         case "\t": result += "\\t"
         case "\r": result += "\\r"
         default:
-            if scalar.properties.generalCategory == .control || isMisleading(scalar) {
+            if scalar.properties.generalCategory == .control || isMisleading(scalar)
+                || (invisible && scalar != " ") {
                 result += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 result.unicodeScalars.append(scalar)

@@ -106,7 +106,7 @@ import Testing
 
     @Test(arguments: [
         (" ", #"invalid title " ": it has no visible character"#),
-        ("\u{200B}\u{00A0}", #"invalid title "\#u{200B}\#u{00A0}": it has no visible character"#),
+        ("\u{200B}\u{00A0}", #"invalid title "\u{200b}\u{a0}": it has no visible character"#),
         ("abc\u{202E}fed", #"invalid title "abc\u{202e}fed": it contains U+202E, a bidirectional control or line separator that can make a display misleading"#),
         ("x\u{2067}", #"invalid title "x\u{2067}": it contains U+2067, a bidirectional control or line separator that can make a display misleading"#),
         ("a\u{2028}b", #"invalid title "a\u{2028}b": it contains U+2028, a bidirectional control or line separator that can make a display misleading"#),

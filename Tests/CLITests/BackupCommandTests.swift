@@ -93,3 +93,37 @@ import TabStoreTestSupport
         }
     }
 }
+
+/// A copy is never written over the database it is copied from: the rename would leave
+/// every process that has the database open writing to a file nobody reads again.
+@Suite struct BackupOntoTheDatabaseTests {
+    @Test(arguments: [["backup"], ["export", "--output"]], ["", "-wal"])
+    func theDatabaseItselfIsNeverReplacedEvenWithForce(command: [String], suffix: String) throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews")
+        let before = sandbox.run("export")
+        let target = sandbox.database + suffix
+        #expect(sandbox.run(command + [target, "--force"]) == .failure(1,
+            "tabstore: error: \(target) is the database being read; write the copy to another file\n"))
+        #expect(sandbox.run("export") == before)
+    }
+
+    @Test func aLinkToTheDatabaseIsTheDatabase() throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home")
+        let link = sandbox.folder + "/link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sandbox.database)
+        #expect(sandbox.run("backup", link, "--force") == .failure(1,
+            "tabstore: error: \(link) is the database being read; write the copy to another file\n"))
+        #expect(sandbox.run("list", "main") == .ok("* 0  Home\n"))
+    }
+
+    @Test func emptyOrMisplacedFileOptionsAreUsageErrors() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("backup", "").code == 2)
+        #expect(sandbox.run("backup", "").stderr.hasPrefix("tabstore: error: The value '' is invalid for '<file>'\n"))
+        #expect(sandbox.run("export", "--force").stderr.hasPrefix(
+            "tabstore: error: '--force' replaces the file of '--output <file>'; give --output too\n"))
+        #expect(sandbox.run("export", "--force").code == 2)
+    }
+}

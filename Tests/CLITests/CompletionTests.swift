@@ -129,3 +129,17 @@ import Testing
         #expect(completed == .ok(Self.korean + "\ttab 1\n"))
     }
 }
+
+/// With `--json` every output is one line of JSON, a completion script too.
+@Suite struct CompletionScriptJSONTests {
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func withJSONTheScriptIsOneLineNamingItsShell(shell: String) throws {
+        let sandbox = Sandbox()
+        let plain = sandbox.runWithoutDatabase(["completions", shell])
+        let json = sandbox.runWithoutDatabase(["--json", "completions", shell])
+        #expect(json.code == 0 && json.stderr == "")
+        #expect(json.stdout.split(separator: "\n").count == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: String]
+        #expect(object == ["shell": shell, "script": plain.stdout])
+    }
+}

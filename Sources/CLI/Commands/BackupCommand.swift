@@ -24,6 +24,9 @@ enum BackupCommand: TextCommand {
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let path = try arguments.text("file")
+        if path.isEmpty {
+            throw .usage(UsageError(message: "The value '' is invalid for '<file>'", command: spec.name))
+        }
         let store = try context.openStore()
         let progress = ProgressLine.onStandardError(label: "backup", unit: "pages", json: context.json)
         defer { progress.finish() }

@@ -1,3 +1,5 @@
+import TabStoreKit
+
 enum CompletionsCommand: TextCommand {
     static let spec = CommandSpec(
         name: "completions",
@@ -9,6 +11,7 @@ enum CompletionsCommand: TextCommand {
           bash: tabstore completions bash > ~/.local/share/bash-completion/completions/tabstore
           zsh:  tabstore completions zsh > "${fpath[1]}/_tabstore"
           fish: tabstore completions fish > ~/.config/fish/completions/tabstore.fish
+        With --json, the script as one line: {"shell":SHELL,"script":TEXT}
         """,
         arguments: [
             ArgumentSpec(
@@ -23,6 +26,7 @@ enum CompletionsCommand: TextCommand {
         guard let script = CompletionScript.script(for: shell, program: context.program.name) else {
             throw .usage(UsageError(message: "The value \(shown(shell)) is invalid for '<shell>': expected bash, zsh or fish", command: spec.name))
         }
-        return script
+        guard context.json else { return script }
+        return JSONValue.object([("shell", .string(shell)), ("script", .string(script))]).line
     }
 }

@@ -36,6 +36,9 @@ enum ExportCommand: TabstoreCommand {
         if output == "" {
             throw .usage(UsageError(message: "The value '' is invalid for '--output <file>'", command: spec.name))
         }
+        if output == nil && arguments.flag("force") {
+            throw .usage(UsageError(message: "'--force' replaces the file of '--output <file>'; give --output too", command: spec.name))
+        }
         let store = try context.openStore()
         let document = try storeCall { () throws(TabStoreError) in try store.export(setNames) }
         guard let output else { return RunResult(standardOutput: document.json(pretty: !context.json) + "\n") }
@@ -44,7 +47,7 @@ enum ExportCommand: TabstoreCommand {
         defer { progress.finish() }
         try storeCall { () throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
-                try AtomicFile.create(output, replacing: arguments.flag("force")) { _, descriptor throws(AtomicFile.Failure) in
+                try AtomicFile.create(output, replacing: arguments.flag("force"), sparing: store.path) { _, descriptor throws(AtomicFile.Failure) in
                     for start in stride(from: 0, to: bytes.count, by: chunkSize) {
                         let end = min(start + chunkSize, bytes.count)
                         try AtomicFile.writeAll(Array(bytes[start..<end]), to: descriptor)
