@@ -7,19 +7,12 @@ extension Database {
 
     /// Journals a change of the set `setID` (nil: of a set no longer there).
     func record(_ event: TabEvent, set setName: String, setID: Int?, revision: Int) throws(TabStoreError) {
-        let row = JournalRow(event)
-        try execute(
-            """
-            INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, from_index, to_index,
-                                title, new_title, tab_count, selected, titles, indices)
-            VALUES (?, ?, ?, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            .text(setName), .int(revision), .text(event.kind.rawValue), SQLValue(setID),
-            SQLValue(row.tabIndex), SQLValue(row.fromIndex), SQLValue(row.toIndex),
-            SQLValue(row.title), SQLValue(row.newTitle), SQLValue(row.tabCount),
-            SQLValue(row.selected.map { $0 ? 1 : 0 }), SQLValue(row.titles.map(JournalRow.pack)),
-            SQLValue(row.indices.map(JournalRow.pack))
+        // The time comes from the C library's clock, as for a reselection: SQLite's
+        // julianday('now') in the statement cost more than the rest of the row.
+        let insert = JournalInsert(
+            event, [.text(setName), .int(revision), .text(event.kind.rawValue), .int(currentTimestamp()), SQLValue(setID)]
         )
+        try run(statement(insert.sql), insert.values)
         // Trim now and then, not on every write: the journal may run 1% over its limit.
         if lastInsertedID % 100 == 0 {
             try execute("DELETE FROM change WHERE id <= ?", .int(lastInsertedID - Self.journalLimit))
@@ -91,8 +84,55 @@ extension Database {
     }
 }
 
-/// The typed columns of one journal row; which ones an event fills is listed in
-/// `migrations/0006_typed_journal.sql`.
+/// The INSERT of one event: set_name, revision, kind, at, set_id, then only the columns
+/// its kind fills (as `migrations/0006_typed_journal.sql` lists them). One statement per
+/// kind binds no NULLs; the SQL is literal text, which the statement cache compares
+/// fastest.
+struct JournalInsert {
+    let sql: String
+    private(set) var values: [SQLValue]
+
+    /// `common`: the values of set_name, revision, kind, at and set_id.
+    init(_ event: TabEvent, _ common: [SQLValue]) {
+        values = common
+        values.reserveCapacity(common.count + 4)
+        switch event {
+        case let .added(titles, index):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, titles) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            values += [.int(index), .text(JournalRow.pack(titles))]
+        case let .removed(tabs):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, titles, indices) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            // At most one removed tab was the selected one: a set has one selection.
+            let selected = tabs.first { $0.tab.isSelected }?.index
+            values += [SQLValue(selected), .text(JournalRow.pack(tabs.map(\.tab.title))), .text(JournalRow.pack(tabs.map(\.index)))]
+        case let .moved(title, from, to):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, title, from_index, to_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            values += [.text(title), .int(from), .int(to)]
+        case let .renamed(index, from, to):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, new_title) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            values += [.int(index), .text(from), .text(to)]
+        case let .selectionChanged(updates):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, from_index, title, to_index, new_title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            // The documents' pair: the old tab deselected, then the new one selected.
+            let old = updates.first { !$0.tab.isSelected }
+            let new = updates.first { $0.tab.isSelected }
+            values += [SQLValue(old?.index), SQLValue(old?.tab.title), SQLValue(new?.index), SQLValue(new?.tab.title)]
+        case let .reselected(tab), let .reopened(tab):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, selected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            values += [.int(tab.index), .text(tab.tab.title), .int(tab.tab.isSelected ? 1 : 0)]
+        case let .replaced(count):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_count) VALUES (?, ?, ?, ?, ?, ?)"
+            values.append(.int(count))
+        case let .setRenamed(from, to):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, title, new_title) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            values += [.text(from), .text(to)]
+        case .setRemoved:
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id) VALUES (?, ?, ?, ?, ?)"
+        }
+    }
+}
+
+/// The typed columns of one journal row as read back.
 struct JournalRow: Equatable {
     var tabIndex: Int?
     var fromIndex: Int?
@@ -118,33 +158,6 @@ struct JournalRow: Equatable {
         self.selected = selected
         self.titles = titles
         self.indices = indices
-    }
-
-    init(_ event: TabEvent) {
-        switch event {
-        case let .added(titles, index):
-            self.init(tabIndex: index, titles: titles)
-        case let .removed(tabs):
-            // At most one removed tab was the selected one: a set has one selection.
-            self.init(tabIndex: tabs.first { $0.tab.isSelected }?.index, titles: tabs.map(\.tab.title), indices: tabs.map(\.index))
-        case let .moved(title, from, to):
-            self.init(fromIndex: from, toIndex: to, title: title)
-        case let .renamed(index, from, to):
-            self.init(tabIndex: index, title: from, newTitle: to)
-        case let .selectionChanged(updates):
-            // The documents' pair: the old tab deselected, then the new one selected.
-            let old = updates.first { !$0.tab.isSelected }
-            let new = updates.first { $0.tab.isSelected }
-            self.init(fromIndex: old?.index, toIndex: new?.index, title: old?.tab.title, newTitle: new?.tab.title)
-        case let .reselected(tab), let .reopened(tab):
-            self.init(tabIndex: tab.index, title: tab.tab.title, selected: tab.tab.isSelected)
-        case let .replaced(count):
-            self.init(tabCount: count)
-        case let .setRenamed(from, to):
-            self.init(title: from, newTitle: to)
-        case .setRemoved:
-            self.init()
-        }
     }
 
     /// The event of a row of `kind`, or `nil` when a column its kind needs is missing.
