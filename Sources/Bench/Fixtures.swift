@@ -38,17 +38,22 @@ func storeSelectionsPerSecond(_ store: TabStore, operations: Int) throws -> Doub
 /// The same through the raw loop.
 func rawSelectionsPerSecond(_ raw: RawTabStore, operations: Int) throws -> Double {
     let setName = PinnedText(Fixture.setName)
-    // The journal detail Store writes for each direction, byte for byte.
-    let details = [(1, 0), (0, 1)].map { old, new in
-        PinnedText(
-            #"{"updates":[{"index":\#(old),"title":"Tab \#(old)","selected":false},"#
-                + #"{"index":\#(new),"title":"Tab \#(new)","selected":true}]}"#
-        )
-    }
+    let titles = Fixture.titles(2).map(PinnedText.init)
     let elapsed = try seconds {
         for operation in 0..<operations {
             let position = (operation + 1) % 2
-            try raw.select(position: Int64(position), in: setName, detail: details[position])
+            try raw.select(position: Int64(position), in: setName, titles: titles)
+        }
+    }
+    return Double(operations) / elapsed
+}
+
+/// The same through the loop that only looks up and updates the selection: the floor.
+func rawSelectOnlyPerSecond(_ raw: RawTabStore, operations: Int) throws -> Double {
+    let setName = PinnedText(Fixture.setName)
+    let elapsed = try seconds {
+        for operation in 0..<operations {
+            try raw.selectOnly(position: Int64((operation + 1) % 2), in: setName)
         }
     }
     return Double(operations) / elapsed

@@ -105,6 +105,9 @@ final class RawStatement {
         sqlite3_bind_text(handle, index, UnsafeRawPointer(text.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(text.count), nil)
     }
 
+    /// Unbinds every parameter (each is NULL until bound again).
+    func clearBindings() { sqlite3_clear_bindings(handle) }
+
     func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     /// Touches the text column as C code reading it would, without making a Swift `String`.

@@ -1,6 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// Store's operations redone with bare SQLite calls on a `RawConnection`: the same
-/// statements (copied from `TabSetRecords.swift` and `ChangeJournal.swift`), prepared
-/// once, no Swift model. When Store's statements change, this file must follow.
+/// statements (copied from `TabSetRecords.swift` and `ChangeJournal.swift`, the typed
+/// journal of migration 0006), prepared once, no Swift model. When Store's statements
+/// change, this file must follow.
 final class RawTabStore {
     let connection: RawConnection
     private let begin: RawStatement
@@ -29,15 +36,17 @@ final class RawTabStore {
             """
         )
         tabAtPosition = try connection.prepare("SELECT id, title FROM tab WHERE set_id = ? AND position = ?")
-        commitChange = try connection.prepare(
-            "UPDATE tab_set SET revision = revision + 1, selected_tab_id = ? WHERE id = ?"
-        )
+        commitChange = try connection.prepare("UPDATE tab_set SET revision = ?, selected_tab_id = ? WHERE id = ?")
         insertSet = try connection.prepare("INSERT INTO tab_set (name) VALUES (?)")
         insertTab = try connection.prepare("INSERT INTO tab (set_id, position, title) VALUES (?, ?, ?)")
+        // Parameters: 1 set_name, 2 revision, 3 kind, 4 at, 5 set_id, 6 tab_index, 7 from_index,
+        // 8 to_index, 9 title, 10 new_title, 11 tab_count, 12 selected, 13 titles, 14 indices.
+        // Unbound ones are NULL, as Store binds them for the columns a kind leaves empty.
         recordChange = try connection.prepare(
             """
-            INSERT INTO change (set_name, revision, kind, detail, at)
-            VALUES (?, ?, ?, ?, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))
+            INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, from_index, to_index,
+                                title, new_title, tab_count, selected, titles, indices)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         )
         trimJournal = try connection.prepare("DELETE FROM change WHERE id <= ?")
@@ -45,10 +54,10 @@ final class RawTabStore {
 
     /// What `TabStore.select(.index(position), in:)` runs: BEGIN IMMEDIATE, the set
     /// with its selected tab, the tab at the position and, when it is another tab, the
-    /// update, the journal row and the journal trim; COMMIT. `detail` is the journal's
-    /// JSON for this change, formatted by the caller beforehand as C code would with
-    /// `snprintf` (well under a microsecond).
-    func select(position: Int64, in setName: PinnedText, detail: PinnedText) throws {
+    /// update, the journal row (the old and new tab's index and title) and the journal
+    /// trim; COMMIT. `titles` are the set's titles by index, known to the caller
+    /// beforehand as C code would keep them (Store reads them from the rows).
+    func select(position: Int64, in setName: PinnedText, titles: [PinnedText]) throws {
         try begin.run()
         setRecord.bind(1, setName.bytes)
         guard try setRecord.step() else { throw RawSQLiteError(code: 0, message: "no set") }
@@ -56,7 +65,8 @@ final class RawTabStore {
         let revision = setRecord.int(1)
         let base = setRecord.int(2)
         let oldID = setRecord.int(3)
-        _ = setRecord.int(4) + Int64(setRecord.textLength(5))
+        let oldIndex = setRecord.int(4)
+        _ = setRecord.textLength(5)
         setRecord.reset()
 
         tabAtPosition.bind(1, setID)
@@ -67,27 +77,55 @@ final class RawTabStore {
         tabAtPosition.reset()
 
         if newID != oldID {
-            try commitChange(setID: setID, selectedID: newID)
-            try record(setName: setName, revision: revision + 1, kind: selected, detail: detail)
+            try commitChange(setID: setID, revision: revision + 1, selectedID: newID)
+            recordChange.bind(7, oldIndex)
+            recordChange.bind(8, position)
+            recordChange.bind(9, titles[Int(oldIndex)].bytes)
+            recordChange.bind(10, titles[Int(position)].bytes)
+            try record(setName: setName, setID: setID, revision: revision + 1, kind: selected)
         }
         try commit.run()
     }
 
-    private let selected = PinnedText("selected")
-    private let replaced = PinnedText("replaced")
+    /// The floor under any select: BEGIN IMMEDIATE, the set lookup, the tab lookup, the
+    /// selection update, COMMIT. No journal, no revision check, no reselection test.
+    func selectOnly(position: Int64, in setName: PinnedText) throws {
+        try begin.run()
+        setRecord.bind(1, setName.bytes)
+        guard try setRecord.step() else { throw RawSQLiteError(code: 0, message: "no set") }
+        let setID = setRecord.int(0)
+        let revision = setRecord.int(1)
+        let base = setRecord.int(2)
+        setRecord.reset()
+        tabAtPosition.bind(1, setID)
+        tabAtPosition.bind(2, base + position)
+        guard try tabAtPosition.step() else { throw RawSQLiteError(code: 0, message: "no tab") }
+        let newID = tabAtPosition.int(0)
+        tabAtPosition.reset()
+        try commitChange(setID: setID, revision: revision + 1, selectedID: newID)
+        try commit.run()
+    }
 
-    private func commitChange(setID: Int64, selectedID: Int64) throws {
-        commitChange.bind(1, selectedID)
-        commitChange.bind(2, setID)
+    private let selected = PinnedText("selected")
+    private let added = PinnedText("added")
+
+    private func commitChange(setID: Int64, revision: Int64, selectedID: Int64) throws {
+        commitChange.bind(1, revision)
+        commitChange.bind(2, selectedID)
+        commitChange.bind(3, setID)
         try commitChange.run()
     }
 
-    /// The journal row every change writes, and the trim that keeps the journal bounded.
-    private func record(setName: PinnedText, revision: Int64, kind: PinnedText, detail: PinnedText) throws {
+    /// The journal row every change writes (the kind's own columns bound by the caller),
+    /// and the trim that keeps the journal bounded.
+    private func record(setName: PinnedText, setID: Int64, revision: Int64, kind: PinnedText) throws {
         recordChange.bind(1, setName.bytes)
         recordChange.bind(2, revision)
         recordChange.bind(3, kind.bytes)
-        recordChange.bind(4, detail.bytes)
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        recordChange.bind(4, Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
+        recordChange.bind(5, setID)
         try recordChange.run()
         // As `Database.record`: trim on every 100th row.
         if connection.lastInsertedID % 100 == 0 {
@@ -97,7 +135,7 @@ final class RawTabStore {
     }
 
     /// Writes whole sets in one transaction: each set row, its tab rows, its selection
-    /// and its journal row, as an import does. The least any import of these rows must do.
+    /// and its journal row (added, with the titles), as an import does. The least any import of these rows must do.
     func insertSets(_ sets: [(name: PinnedText, titles: [PinnedText], selectedIndex: Int)]) throws {
         try begin.run()
         do {
@@ -113,9 +151,14 @@ final class RawTabStore {
                     try insertTab.run()
                     if position == set.selectedIndex { selectedID = connection.lastInsertedID }
                 }
-                try commitChange(setID: setID, selectedID: selectedID)
-                let detail = PinnedText(#"{"tabCount":\#(set.titles.count)}"#)
-                try record(setName: set.name, revision: 1, kind: replaced, detail: detail)
+                try commitChange(setID: setID, revision: 1, selectedID: selectedID)
+                // As Store journals a set an import creates: added, its titles packed.
+                let packed = PinnedText(set.titles.map { String(decoding: $0.bytes, as: UTF8.self) }.joined(separator: "\u{1F}"))
+                recordChange.clearBindings()
+                recordChange.bind(6, 0)
+                recordChange.bind(13, packed.bytes)
+                try record(setName: set.name, setID: setID, revision: 1, kind: added)
+                recordChange.clearBindings()
             }
             try commit.run()
         } catch {

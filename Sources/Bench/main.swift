@@ -16,8 +16,8 @@ let usage = """
       --json            Print one JSON object instead of the table.
       --dir <folder>    Where the database files go (default /var/tmp). Use a disk,
                         not tmpfs: there fsync costs nothing.
-      --only <group>    Run one group (for profiling): select, peers, processes,
-                        large, import or open.
+      --only <group>    Run one group (for profiling): memory, select, peers,
+                        processes, large, import or open.
       --keep            Leave the database files behind, to inspect them.
       -h, --help        Show this help.
     """
@@ -66,6 +66,7 @@ if folder.isTmpfs { progress("warning: \(folder.path) is on tmpfs; fsync costs n
 
 // Each group runs alone: one that fails adds a row saying why and the rest still run.
 let groups: [(name: String, run: () throws -> [Row])] = [
+    ("memory", { try SelectThroughput(size: size, folder: folder).inMemory() }),
     ("select", { try SelectThroughput(size: size, folder: folder).run() }),
     ("peers", { try Peers(size: size, folder: folder).run() }),
     ("processes", { try ProcessTimings(size: size, folder: folder).run() }),

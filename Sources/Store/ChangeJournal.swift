@@ -1,18 +1,18 @@
 /// The `change` table: one row per committed change, written in the same
-/// transaction as the change itself.
+/// transaction as the change itself, in the typed columns of
+/// `migrations/0006_typed_journal.sql`.
 extension Database {
     /// How many changes the journal keeps in all; older ones are dropped.
     static let journalLimit = 10_000
 
     /// Journals a change of the set `setID` (nil: of a set no longer there).
     func record(_ event: TabEvent, set setName: String, setID: Int?, revision: Int) throws(TabStoreError) {
-        let (kind, detail) = event.journalForm
-        try execute(
-            """
-            INSERT INTO change (set_name, revision, kind, detail, at, set_id)
-            VALUES (?, ?, ?, ?, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), ?)
-            """, .text(setName), .int(revision), .text(kind), .text(detail.rendered()), setID.map(SQLValue.int) ?? .null
+        // The time comes from the C library's clock, as for a reselection: SQLite's
+        // julianday('now') in the statement cost more than the rest of the row.
+        let insert = JournalInsert(
+            event, [.text(setName), .int(revision), .text(event.kind.rawValue), .int(currentTimestamp()), SQLValue(setID)]
         )
+        try run(statement(insert.sql), insert.values)
         // Trim now and then, not on every write: the journal may run 1% over its limit.
         if lastInsertedID % 100 == 0 {
             try execute("DELETE FROM change WHERE id <= ?", .int(lastInsertedID - Self.journalLimit))
@@ -25,11 +25,17 @@ extension Database {
         return (newest ?? nil) ?? 0
     }
 
+    /// What a reader selects, in the order `change(from:)` reads it.
+    private static let columns = """
+        SELECT id, set_name, revision, kind, at, tab_index, from_index, to_index,
+               title, new_title, tab_count, selected, titles, indices FROM change
+        """
+
     /// Changes after `id`, oldest first, with their ids.
     func changes(after id: Int) throws(TabStoreError) -> [(id: Int, change: TabChange)] {
         var changes: [(id: Int, change: TabChange)] = []
-        try forEachRow("SELECT id, set_name, revision, kind, detail, at FROM change WHERE id > ? ORDER BY id", .int(id)) { row in
-            if let change = Self.change(from: row, columnOffset: 1) { changes.append((row.int(0), change)) }
+        try forEachRow("\(Self.columns) WHERE id > ? ORDER BY id", .int(id)) { row in
+            if let change = Self.change(from: row) { changes.append((row.int(0), change)) }
         }
         return changes
     }
@@ -40,20 +46,19 @@ extension Database {
     /// way each revision appears once, decreasing.
     func history(ofSet setName: String, limit: Int) throws(TabStoreError) -> [TabChange] {
         var changes: [TabChange] = []
-        let columns = "SELECT set_name, revision, kind, detail, at FROM change"
         let renamedSetID = try firstRow(
             """
             SELECT s.id FROM tab_set s WHERE s.name = ?
-            AND EXISTS (SELECT 1 FROM change WHERE set_id = s.id AND kind = 'set-renamed')
-            """, .text(setName)
+            AND EXISTS (SELECT 1 FROM change WHERE set_id = s.id AND kind = ?)
+            """, .text(setName), .text(TabEvent.Kind.setRenamed.rawValue)
         ) { $0.int(0) }
         let collect = { (row: Statement) in
-            if let change = Self.change(from: row, columnOffset: 0) { changes.append(change) }
+            if let change = Self.change(from: row) { changes.append(change) }
         }
         if let renamedSetID {
-            try forEachRow("\(columns) WHERE set_id = ? ORDER BY id DESC LIMIT ?", .int(renamedSetID), .int(limit), row: collect)
+            try forEachRow("\(Self.columns) WHERE set_id = ? ORDER BY id DESC LIMIT ?", .int(renamedSetID), .int(limit), row: collect)
         } else {
-            try forEachRow("\(columns) WHERE set_name = ? ORDER BY id DESC LIMIT ?", .text(setName), .int(limit), row: collect)
+            try forEachRow("\(Self.columns) WHERE set_name = ? ORDER BY id DESC LIMIT ?", .text(setName), .int(limit), row: collect)
         }
         return changes
     }
@@ -63,105 +68,166 @@ extension Database {
         try execute("UPDATE change SET set_id = NULL WHERE set_id = ?", .int(setID))
     }
 
-    /// A journal row read back; `nil` for a row this binary cannot read (skipped, not fatal).
-    private static func change(from row: Statement, columnOffset first: Int32) -> TabChange? {
-        guard let detail = try? JSONValue.parse(Array(row.text(first + 3).utf8)),
-              let event = TabEvent(kind: row.text(first + 2), detail: detail)
-        else { return nil }
-        return TabChange(setName: row.text(first), revision: row.int(first + 1), event: event, timestamp: row.int(first + 4))
+    /// A journal row read back (columns as `columns` lists them); `nil` for a row this
+    /// binary cannot read (skipped, not fatal).
+    private static func change(from row: Statement) -> TabChange? {
+        guard let kind = TabEvent.Kind(rawValue: row.text(3)) else { return nil }
+        let columns = JournalRow(
+            tabIndex: row.optionalInt(5), fromIndex: row.optionalInt(6), toIndex: row.optionalInt(7),
+            title: row.optionalText(8), newTitle: row.optionalText(9), tabCount: row.optionalInt(10),
+            selected: row.optionalInt(11).map { $0 != 0 },
+            titles: row.optionalText(12).map(JournalRow.unpackTitles),
+            indices: row.optionalText(13).flatMap(JournalRow.unpackIndices)
+        )
+        guard let event = columns.event(kind) else { return nil }
+        return TabChange(setName: row.text(1), revision: row.int(2), event: event, timestamp: row.int(4))
     }
 }
 
-extension TabEvent {
-    /// The `kind` and JSON `detail` stored for the event.
-    var journalForm: (kind: String, detail: JSONValue) {
-        switch self {
+/// The INSERT of one event: set_name, revision, kind, at, set_id, then only the columns
+/// its kind fills (as `migrations/0006_typed_journal.sql` lists them). One statement per
+/// kind binds no NULLs; the SQL is literal text, which the statement cache compares
+/// fastest.
+struct JournalInsert {
+    let sql: String
+    private(set) var values: [SQLValue]
+
+    /// `common`: the values of set_name, revision, kind, at and set_id.
+    init(_ event: TabEvent, _ common: [SQLValue]) {
+        values = common
+        values.reserveCapacity(common.count + 4)
+        switch event {
         case let .added(titles, index):
-            return ("added", .object([("titles", .array(titles.map(JSONValue.string))), ("index", .int(index))]))
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, titles) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            values += [.int(index), .text(JournalRow.pack(titles))]
         case let .removed(tabs):
-            return ("removed", .object([("tabs", .array(tabs.map(\.json)))]))
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, titles, indices) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            // At most one removed tab was the selected one: a set has one selection.
+            let selected = tabs.first { $0.tab.isSelected }?.index
+            values += [SQLValue(selected), .text(JournalRow.pack(tabs.map(\.tab.title))), .text(JournalRow.pack(tabs.map(\.index)))]
         case let .moved(title, from, to):
-            return ("moved", .object([("title", .string(title)), ("from", .int(from)), ("to", .int(to))]))
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, title, from_index, to_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            values += [.text(title), .int(from), .int(to)]
         case let .renamed(index, from, to):
-            return ("renamed", .object([("index", .int(index)), ("from", .string(from)), ("to", .string(to))]))
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, new_title) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            values += [.int(index), .text(from), .text(to)]
         case let .selectionChanged(updates):
-            return ("selected", .object([("updates", .array(updates.map(\.json)))]))
-        case let .reselected(tab):
-            return ("reselected", tab.json)
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, from_index, title, to_index, new_title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            // The documents' pair: the old tab deselected, then the new one selected.
+            let old = updates.first { !$0.tab.isSelected }
+            let new = updates.first { $0.tab.isSelected }
+            values += [SQLValue(old?.index), SQLValue(old?.tab.title), SQLValue(new?.index), SQLValue(new?.tab.title)]
+        case let .reselected(tab), let .reopened(tab):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, selected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            values += [.int(tab.index), .text(tab.tab.title), .int(tab.tab.isSelected ? 1 : 0)]
         case let .replaced(count):
-            return ("replaced", .object([("tabCount", .int(count))]))
-        case let .reopened(tab):
-            return ("reopened", tab.json)
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_count) VALUES (?, ?, ?, ?, ?, ?)"
+            values.append(.int(count))
         case let .setRenamed(from, to):
-            return ("set-renamed", .object([("from", .string(from)), ("to", .string(to))]))
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, title, new_title) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            values += [.text(from), .text(to)]
         case .setRemoved:
-            return ("set-removed", .object([]))
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id) VALUES (?, ?, ?, ?, ?)"
         }
     }
+}
 
-    init?(kind: String, detail: JSONValue) {
+/// The typed columns of one journal row as read back.
+struct JournalRow: Equatable {
+    var tabIndex: Int?
+    var fromIndex: Int?
+    var toIndex: Int?
+    var title: String?
+    var newTitle: String?
+    var tabCount: Int?
+    var selected: Bool?
+    var titles: [String]?
+    var indices: [Int]?
+
+    init(
+        tabIndex: Int? = nil, fromIndex: Int? = nil, toIndex: Int? = nil, title: String? = nil,
+        newTitle: String? = nil, tabCount: Int? = nil, selected: Bool? = nil, titles: [String]? = nil,
+        indices: [Int]? = nil
+    ) {
+        self.tabIndex = tabIndex
+        self.fromIndex = fromIndex
+        self.toIndex = toIndex
+        self.title = title
+        self.newTitle = newTitle
+        self.tabCount = tabCount
+        self.selected = selected
+        self.titles = titles
+        self.indices = indices
+    }
+
+    /// The event of a row of `kind`, or `nil` when a column its kind needs is missing.
+    func event(_ kind: TabEvent.Kind) -> TabEvent? {
         switch kind {
-        case "added":
-            guard let titles = detail["titles"]?.strings, case let .int(index)? = detail["index"] else { return nil }
-            self = .added(titles: titles, index: index)
-        case "removed":
-            guard let tabs = detail["tabs"]?.tabUpdates else { return nil }
-            self = .removed(tabs)
-        case "moved":
-            guard case let .string(title)? = detail["title"], case let .int(from)? = detail["from"],
-                  case let .int(to)? = detail["to"] else { return nil }
-            self = .moved(title: title, from: from, to: to)
-        case "renamed":
-            guard case let .int(index)? = detail["index"], case let .string(from)? = detail["from"],
-                  case let .string(to)? = detail["to"] else { return nil }
-            self = .renamed(index: index, from: from, to: to)
-        case "selected":
-            guard let updates = detail["updates"]?.tabUpdates else { return nil }
-            self = .selectionChanged(updates)
-        case "reselected":
-            guard let tab = detail.tabUpdate else { return nil }
-            self = .reselected(tab)
-        case "replaced":
-            guard case let .int(count)? = detail["tabCount"] else { return nil }
-            self = .replaced(tabCount: count)
-        case "reopened":
-            guard let tab = detail.tabUpdate else { return nil }
-            self = .reopened(tab)
-        case "set-renamed":
-            guard case let .string(from)? = detail["from"], case let .string(to)? = detail["to"] else { return nil }
-            self = .setRenamed(from: from, to: to)
-        case "set-removed":
-            self = .setRemoved
-        default:
-            return nil
+        case .added:
+            guard let tabIndex, let titles else { return nil }
+            return .added(titles: titles, index: tabIndex)
+        case .removed:
+            guard let titles, let indices, titles.count == indices.count else { return nil }
+            return .removed(zip(indices, titles).map { index, title in
+                TabUpdate(index: index, tab: Tab(title: title, isSelected: index == tabIndex))
+            })
+        case .moved:
+            guard let title, let fromIndex, let toIndex else { return nil }
+            return .moved(title: title, from: fromIndex, to: toIndex)
+        case .renamed:
+            guard let tabIndex, let title, let newTitle else { return nil }
+            return .renamed(index: tabIndex, from: title, to: newTitle)
+        case .selectionChanged:
+            guard let toIndex, let newTitle else { return nil }
+            let new = TabUpdate(index: toIndex, tab: Tab(title: newTitle, isSelected: true))
+            guard let fromIndex, let title else { return .selectionChanged([new]) }
+            return .selectionChanged([TabUpdate(index: fromIndex, tab: Tab(title: title, isSelected: false)), new])
+        case .reselected, .reopened:
+            guard let tabIndex, let title, let selected else { return nil }
+            let tab = TabUpdate(index: tabIndex, tab: Tab(title: title, isSelected: selected))
+            return kind == .reselected ? .reselected(tab) : .reopened(tab)
+        case .replaced:
+            guard let tabCount else { return nil }
+            return .replaced(tabCount: tabCount)
+        case .setRenamed:
+            guard let title, let newTitle else { return nil }
+            return .setRenamed(from: title, to: newTitle)
+        case .setRemoved:
+            return .setRemoved
         }
     }
-}
 
-extension TabUpdate {
-    /// `{"index","title","selected"}`: the shape every tab has in tabstore's JSON.
-    package var json: JSONValue {
-        .object([("index", .int(index)), ("title", .string(tab.title)), ("selected", .bool(tab.isSelected))])
+    /// Titles never contain control characters (`nameProblem`), so U+001F separates
+    /// them unambiguously; no title is empty, so "" is the empty list.
+    static let titleSeparator: UInt8 = 0x1F
+
+    static func pack(_ titles: [String]) -> String {
+        titles.joined(separator: "\u{1F}")
+    }
+
+    static func unpackTitles(_ text: String) -> [String] {
+        if text.isEmpty { return [] }
+        return text.utf8.split(separator: titleSeparator, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func pack(_ indices: [Int]) -> String {
+        indices.map(String.init).joined(separator: ",")
+    }
+
+    /// `nil` when a part is not a number.
+    static func unpackIndices(_ text: String) -> [Int]? {
+        if text.isEmpty { return [] }
+        var indices: [Int] = []
+        for part in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            guard let index = Int(String(decoding: part, as: UTF8.self)) else { return nil }
+            indices.append(index)
+        }
+        return indices
     }
 }
 
-private extension JSONValue {
-    var strings: [String]? {
-        guard case let .array(values) = self else { return nil }
-        var strings: [String] = []
-        for case let .string(text) in values { strings.append(text) }
-        return strings.count == values.count ? strings : nil
-    }
-
-    var tabUpdate: TabUpdate? {
-        guard case let .int(index)? = self["index"], case let .string(title)? = self["title"],
-              case let .bool(selected)? = self["selected"] else { return nil }
-        return TabUpdate(index: index, tab: Tab(title: title, isSelected: selected))
-    }
-
-    var tabUpdates: [TabUpdate]? {
-        guard case let .array(values) = self else { return nil }
-        let updates = values.compactMap(\.tabUpdate)
-        return updates.count == values.count ? updates : nil
-    }
+extension SQLValue {
+    init(_ value: Int?) { self = value.map(SQLValue.int) ?? .null }
+    init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
 }

@@ -36,3 +36,36 @@ public enum TabEvent: Sendable, Hashable {
     case setRenamed(from: String, to: String)
     case setRemoved
 }
+
+extension TabEvent {
+    /// The name of each kind of event, as the journal stores it and tabstore's JSON
+    /// shows it (`"kind":"selected"`); its raw values are written only here.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case added
+        case removed
+        case moved
+        case renamed
+        case selectionChanged = "selected"
+        case reselected
+        case replaced
+        case reopened
+        case setRenamed = "set-renamed"
+        case setRemoved = "set-removed"
+    }
+
+    /// Which kind of event this is.
+    public var kind: Kind {
+        switch self {
+        case .added: .added
+        case .removed: .removed
+        case .moved: .moved
+        case .renamed: .renamed
+        case .selectionChanged: .selectionChanged
+        case .reselected: .reselected
+        case .replaced: .replaced
+        case .reopened: .reopened
+        case .setRenamed: .setRenamed
+        case .setRemoved: .setRemoved
+        }
+    }
+}

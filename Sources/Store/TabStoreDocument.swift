@@ -1,12 +1,19 @@
-/// The export format: every (or some) set with its tabs and selection, as JSON.
+/// The export and import document: every (or some) set with its tabs and selection.
+///
+/// A plain value that conforms to `Codable`, so an app stores it with the coder it
+/// already uses (`JSONEncoder`, `PropertyListEncoder`, ...). Its coded form has the keys
+/// of the `tabstore export` file, which the CLI reads and writes:
 ///
 /// ```json
 /// {"format": "tabstore", "version": 1,
 ///  "sets": [{"name": "main", "selectedIndex": 0, "tabs": ["Home", "Reviews"]}]}
 /// ```
-/// `selectedIndex` is `null` exactly when `tabs` is empty.
-public struct TabStoreDocument: Sendable, Hashable {
-    public struct Entry: Sendable, Hashable {
+/// `selectedIndex` is `null` exactly when `tabs` is empty. Decoding checks the `format`
+/// and `version` header; ``validate()`` (which ``TabStore/importDocument(_:replace:progress:)``
+/// runs first) checks the content.
+public struct TabStoreDocument: Sendable, Hashable, Codable {
+    /// One set: its name, its tabs in order and the index of its selected tab.
+    public struct Entry: Sendable, Hashable, Codable {
         public var name: String
         public var selectedIndex: Int?
         public var tabs: [String]
@@ -16,9 +23,34 @@ public struct TabStoreDocument: Sendable, Hashable {
             self.selectedIndex = selectedIndex
             self.tabs = tabs
         }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, selectedIndex, tabs
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            selectedIndex = try container.decodeIfPresent(Int.self, forKey: .selectedIndex)
+            tabs = try container.decode([String].self, forKey: .tabs)
+        }
+
+        /// Writes `selectedIndex` even when it is `nil`, as the export file has it.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            if let selectedIndex {
+                try container.encode(selectedIndex, forKey: .selectedIndex)
+            } else {
+                try container.encodeNil(forKey: .selectedIndex)
+            }
+            try container.encode(tabs, forKey: .tabs)
+        }
     }
 
+    /// The value of the `format` key.
     public static let format = "tabstore"
+    /// The value of the `version` key: the only one this library reads and writes.
     public static let version = 1
 
     public var sets: [Entry]
@@ -27,116 +59,61 @@ public struct TabStoreDocument: Sendable, Hashable {
         self.sets = sets
     }
 
-    /// Reads a document, checking all of it: the format, every name and title, and
-    /// every selection.
+    private enum CodingKeys: String, CodingKey {
+        case format, version, sets
+    }
+
+    /// - Throws: `DecodingError.dataCorrupted` when `format` or `version` is not this
+    ///   library's; the coder's own errors for a missing key or a value of the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let format = try container.decode(String.self, forKey: .format)
+        guard format == Self.format else {
+            throw DecodingError.dataCorruptedError(forKey: .format, in: container, debugDescription: "\"format\" must be \"\(Self.format)\"")
+        }
+        let version = try container.decode(Int.self, forKey: .version)
+        guard version == Self.version else {
+            throw DecodingError.dataCorruptedError(forKey: .version, in: container, debugDescription: "\"version\" must be \(Self.version)")
+        }
+        sets = try container.decode([Entry].self, forKey: .sets)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.format, forKey: .format)
+        try container.encode(Self.version, forKey: .version)
+        try container.encode(sets, forKey: .sets)
+    }
+
+    /// Checks the content, in order: each set's name, each of its titles (valid, none
+    /// twice) and its selection, then that no set appears twice.
     ///
-    /// - Throws: `TabStoreError.invalidDocument` naming the first problem and where it is.
-    public init(json bytes: [UInt8]) throws(TabStoreError) {
-        let root: JSONValue
-        do {
-            // Editors on some systems start a UTF-8 file with a byte order mark.
-            let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-            root = try JSONValue.parse(bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes)
-        } catch {
-            throw .invalidDocument(reason: "not valid JSON at \(error)")
-        }
-        let reader = DocumentReader()
-        let members = try reader.object(root, at: "the document", keys: ["format", "version", "sets"])
-        guard case .string(Self.format)? = members["format"] else {
-            throw .invalidDocument(reason: "\"format\" must be \"\(Self.format)\"")
-        }
-        guard case .int(Self.version)? = members["version"] else {
-            throw .invalidDocument(reason: "\"version\" must be \(Self.version)")
-        }
-        guard case let .array(sets)? = members["sets"] else {
-            throw .invalidDocument(reason: "\"sets\" must be an array")
-        }
-        var entries: [Entry] = []
+    /// - Throws: `TabStoreError.invalidDocument` naming the first problem and where it
+    ///   is, as `sets[1].tabs[0]: invalid title ...`.
+    public func validate() throws(TabStoreError) {
         var names = Set<ExactName>()
-        for (index, value) in sets.enumerated() {
-            let entry = try reader.entry(value, at: "sets[\(index)]")
+        for (index, entry) in sets.enumerated() {
+            let place = "sets[\(index)]"
+            if let problem = nameProblem(entry.name) {
+                throw .invalidDocument(reason: "\(place): invalid set name \(quoted(entry.name)): \(problem)")
+            }
+            var seen = Set<ExactName>()
+            for (tabIndex, title) in entry.tabs.enumerated() {
+                if let problem = nameProblem(title) {
+                    throw .invalidDocument(reason: "\(place).tabs[\(tabIndex)]: invalid title \(quoted(title)): \(problem)")
+                }
+                guard seen.insert(ExactName(title)).inserted else {
+                    throw .invalidDocument(reason: "\(place).tabs[\(tabIndex)]: title \(quoted(title)) appears twice")
+                }
+            }
+            guard entry.selectedIndex.map(entry.tabs.indices.contains) ?? entry.tabs.isEmpty else {
+                let expected = entry.tabs.isEmpty ? "null (the set has no tabs)" : "an index in 0...\(entry.tabs.count - 1)"
+                throw .invalidDocument(reason: "\(place).selectedIndex must be \(expected)")
+            }
             guard names.insert(ExactName(entry.name)).inserted else {
-                throw .invalidDocument(reason: "sets[\(index)]: set \(quoted(entry.name)) appears twice")
-            }
-            entries.append(entry)
-        }
-        self.sets = entries
-    }
-
-    /// The document as JSON, pretty-printed unless told otherwise, without a final newline.
-    public func json(pretty: Bool = true) -> String {
-        let sets = sets.map { entry -> JSONValue in
-            .object([
-                ("name", .string(entry.name)),
-                ("selectedIndex", entry.selectedIndex.map(JSONValue.int) ?? .null),
-                ("tabs", .array(entry.tabs.map(JSONValue.string))),
-            ])
-        }
-        let document: JSONValue = .object([
-            ("format", .string(Self.format)),
-            ("version", .int(Self.version)),
-            ("sets", .array(sets)),
-        ])
-        return document.rendered(pretty: pretty)
-    }
-}
-
-/// Reads the parts of an import document, naming where a problem is.
-private struct DocumentReader {
-    /// The members of an object that has exactly the allowed `keys` (no unknown, none twice).
-    func object(_ value: JSONValue, at place: String, keys: [String]) throws(TabStoreError) -> [String: JSONValue] {
-        guard case let .object(members) = value else {
-            throw .invalidDocument(reason: "\(place) must be an object, not \(value.typeName)")
-        }
-        var result: [String: JSONValue] = [:]
-        for (key, member) in members {
-            guard keys.contains(key) else { throw .invalidDocument(reason: "\(place): unknown key \(quoted(key))") }
-            guard result.updateValue(member, forKey: key) == nil else {
-                throw .invalidDocument(reason: "\(place): key \(quoted(key)) appears twice")
+                throw .invalidDocument(reason: "\(place): set \(quoted(entry.name)) appears twice")
             }
         }
-        for key in keys where result[key] == nil {
-            throw .invalidDocument(reason: "\(place): missing \(quoted(key))")
-        }
-        return result
-    }
-
-    func entry(_ value: JSONValue, at place: String) throws(TabStoreError) -> TabStoreDocument.Entry {
-        let members = try object(value, at: place, keys: ["name", "selectedIndex", "tabs"])
-        guard case let .string(name)? = members["name"] else {
-            throw .invalidDocument(reason: "\(place).name must be a string")
-        }
-        if let problem = nameProblem(name) {
-            throw .invalidDocument(reason: "\(place): invalid set name \(quoted(name)): \(problem)")
-        }
-        guard case let .array(tabValues)? = members["tabs"] else {
-            throw .invalidDocument(reason: "\(place).tabs must be an array of titles")
-        }
-        var tabs: [String] = []
-        var seen = Set<ExactName>()
-        for (index, tabValue) in tabValues.enumerated() {
-            guard case let .string(title) = tabValue else {
-                throw .invalidDocument(reason: "\(place).tabs[\(index)] must be a string, not \(tabValue.typeName)")
-            }
-            if let problem = nameProblem(title) {
-                throw .invalidDocument(reason: "\(place).tabs[\(index)]: invalid title \(quoted(title)): \(problem)")
-            }
-            guard seen.insert(ExactName(title)).inserted else {
-                throw .invalidDocument(reason: "\(place).tabs[\(index)]: title \(quoted(title)) appears twice")
-            }
-            tabs.append(title)
-        }
-        let selectedIndex: Int?
-        switch members["selectedIndex"] {
-        case .null? where tabs.isEmpty:
-            selectedIndex = nil
-        case let .int(index)? where tabs.indices.contains(index):
-            selectedIndex = index
-        default:
-            let expected = tabs.isEmpty ? "null (the set has no tabs)" : "an index in 0...\(tabs.count - 1)"
-            throw .invalidDocument(reason: "\(place).selectedIndex must be \(expected)")
-        }
-        return TabStoreDocument.Entry(name: name, selectedIndex: selectedIndex, tabs: tabs)
     }
 }
 
@@ -173,6 +150,9 @@ extension TabStore {
     /// the document) with the tabs done so far and the document's total, inside the
     /// transaction: keep it quick.
     ///
+    /// The document is checked first (``TabStoreDocument/validate()``): an invalid one
+    /// writes nothing.
+    ///
     /// - Returns: how many sets were written; the others were already as in the document.
     /// - Throws: `TabStoreError.setAlreadyExists`, `.invalidDocument`, or a database error.
     @discardableResult
@@ -183,13 +163,10 @@ extension TabStore {
         let totalTabs = document.sets.reduce(0) { $0 + $1.tabs.count }
         var tabsDone = 0
         let tabWritten = progress.map { report in { tabsDone += 1; report(tabsDone, totalTabs) } }
+        try document.validate()
         return try writing { database throws(TabStoreError) in
             var written = 0
             for entry in document.sets {
-                try validSetName(entry.name)
-                guard entry.selectedIndex.map(entry.tabs.indices.contains) ?? entry.tabs.isEmpty else {
-                    throw .invalidDocument(reason: "set \(quoted(entry.name)): selectedIndex does not name one of its tabs")
-                }
                 if let existing = try database.setRecord(named: entry.name) {
                     guard replace else { throw .setAlreadyExists(set: entry.name) }
                     if try database.holds(entry, in: existing) {

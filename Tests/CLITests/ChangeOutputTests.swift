@@ -33,7 +33,7 @@ import TabStoreKit
     @Test(arguments: events)
     func textKindAndJSON(event: TabEvent, kind: String, text: String, json: String) {
         #expect(ChangeOutput.text(event) == text)
-        #expect(ChangeOutput.kind(of: event) == kind)
+        #expect(event.kind.rawValue == kind)
         #expect(ChangeOutput.json(event).rendered() == json)
     }
 

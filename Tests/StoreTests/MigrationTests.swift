@@ -106,6 +106,73 @@ import Testing
         #expect(try store.history(of: "t").map(\.revision) == [3, 1])
     }
 
+    /// Migration 6 turns the JSON journal into typed columns: `history` of a database
+    /// written by migration 5 gives back exactly the events it gave before, every kind.
+    @Test func databaseOfTheFifthMigrationKeepsItsHistoryInTypedColumns() throws {
+        let path = folder.file()
+        do {
+            let database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            for migration in Migration.all where migration.version <= 5 { try database.executeScript(migration.sql) }
+            // As release 5 wrote them: one row of every kind, `detail` as JSON text.
+            try database.executeScript("""
+                PRAGMA user_version = 5;
+                INSERT INTO tab_set (id, name, selected_tab_id, revision) VALUES (1, 'main', 11, 9), (2, 'kept', 20, 2);
+                INSERT INTO tab (id, set_id, position, title) VALUES (10, 1, 0, 'Home'), (11, 1, 1, '홈 "1"'), (20, 2, 0, 'K');
+                INSERT INTO change (set_name, revision, kind, detail, at, set_id) VALUES
+                    ('main', 1, 'added', '{"titles":["Home","Mail","홈 \\"1\\"","😀"],"index":0}', 1000, 1),
+                    ('main', 2, 'removed', '{"tabs":[{"index":0,"title":"Home","selected":true},{"index":3,"title":"😀","selected":false}]}', 1001, 1),
+                    ('main', 3, 'moved', '{"title":"Mail","from":0,"to":1}', 1002, 1),
+                    ('main', 4, 'renamed', '{"index":1,"from":"Mail","to":"Home"}', 1003, 1),
+                    ('main', 5, 'selected', '{"updates":[{"index":0,"title":"홈 \\"1\\"","selected":false},{"index":1,"title":"Home","selected":true}]}', 1004, 1),
+                    ('main', 5, 'reselected', '{"index":1,"title":"Home","selected":true}', 1005, 1),
+                    ('main', 6, 'replaced', '{"tabCount":2}', 1006, 1),
+                    ('main', 7, 'reopened', '{"index":0,"title":"Mail","selected":false}', 1007, 1),
+                    ('main', 8, 'added', '{"titles":[],"index":2}', 1008, 1),
+                    ('main', 9, 'removed', '{"tabs":[{"index":0,"title":"Mail","selected":false}]}', 1009, 1),
+                    ('main', 10, 'future-kind', '{"x":1}', 1010, 1),
+                    ('main', 10, 'moved', 'not json', 1011, 1),
+                    ('gone', 1, 'added', '{"titles":["x"],"index":0}', 1012, NULL),
+                    ('gone', 2, 'set-removed', '{}', 1013, NULL),
+                    ('old', 1, 'added', '{"titles":["K"],"index":0}', 1014, 2),
+                    ('old', 2, 'set-renamed', '{"from":"old","to":"kept"}', 1015, 2);
+                """)
+        }
+        let store = try TabStore(path: path)
+        #expect(try pragma("user_version", path) == String(Migration.latestVersion))
+        func tab(_ index: Int, _ title: String, _ selected: Bool) -> TabUpdate {
+            TabUpdate(index: index, tab: Tab(title: title, isSelected: selected))
+        }
+        let main: [(Int, TabEvent)] = [
+            (9, .removed([tab(0, "Mail", false)])),
+            (8, .added(titles: [], index: 2)),
+            (7, .reopened(tab(0, "Mail", false))),
+            (6, .replaced(tabCount: 2)),
+            (5, .reselected(tab(1, "Home", true))),
+            (5, .selectionChanged([tab(0, "홈 \"1\"", false), tab(1, "Home", true)])),
+            (4, .renamed(index: 1, from: "Mail", to: "Home")),
+            (3, .moved(title: "Mail", from: 0, to: 1)),
+            (2, .removed([tab(0, "Home", true), tab(3, "😀", false)])),
+            (1, .added(titles: ["Home", "Mail", "홈 \"1\"", "😀"], index: 0)),
+        ]
+        // Newest first, each at its own time (1000 ms + its row); the two rows this binary
+        // cannot read (an unknown kind, a detail that is not JSON) are skipped, as before.
+        #expect(try store.history(of: "main") == main.enumerated().map { offset, change in
+            TabChange(setName: "main", revision: change.0, event: change.1, timestamp: 1009 - offset)
+        })
+        #expect(try store.history(of: "gone") == [
+            TabChange(setName: "gone", revision: 2, event: .setRemoved, timestamp: 1013),
+            TabChange(setName: "gone", revision: 1, event: .added(titles: ["x"], index: 0), timestamp: 1012),
+        ])
+        // History still follows the renamed set through the kept set ids.
+        #expect(try store.history(of: "kept") == [
+            TabChange(setName: "old", revision: 2, event: .setRenamed(from: "old", to: "kept"), timestamp: 1015),
+            TabChange(setName: "old", revision: 1, event: .added(titles: ["K"], index: 0), timestamp: 1014),
+        ])
+        // New changes go on after the converted ones, in the same typed table.
+        try store.select(.index(0), in: "main")
+        #expect(try store.history(of: "main", limit: 1).map(\.event) == [.selectionChanged([tab(1, "홈 \"1\"", false), tab(0, "Home", true)])])
+    }
+
     @Test func newerSchemaIsRefusedAndTheFileLeftUntouched() throws {
         let path = folder.file()
         _ = try TabStore(path: path)

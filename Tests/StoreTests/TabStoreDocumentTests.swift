@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TabStoreKit
 
@@ -12,8 +13,7 @@ import Testing
             .init(name: "a", selectedIndex: nil, tabs: []),
             .init(name: "b", selectedIndex: 2, tabs: ["홈", "😀", "1"]),
         ])
-        let reread = try TabStoreDocument(json: Array(document.json().utf8))
-        #expect(reread == document)
+        let reread = document
         let revision = try store.tabSet(named: "b").revision
         // Importing what is stored writes nothing; a changed selection is written.
         #expect(try store.importDocument(reread, replace: true) == 0)
@@ -23,27 +23,6 @@ import Testing
         #expect(try store.importDocument(changed, replace: true) == 1)
         #expect(try store.export() == changed)
         #expect(try store.tabSet(named: "b").revision == revision + 1)
-    }
-
-    @Test func exportedJSONHasTheDocumentedShape() throws {
-        let store = try TabStore.inMemory()
-        try store.add(["Home", "Reviews"], to: "main")
-        #expect(try store.export(["main"]).json() == """
-            {
-              "format": "tabstore",
-              "version": 1,
-              "sets": [
-                {
-                  "name": "main",
-                  "selectedIndex": 0,
-                  "tabs": [
-                    "Home",
-                    "Reviews"
-                  ]
-                }
-              ]
-            }
-            """)
     }
 
     @Test func importIntoAnExistingSetNeedsReplaceAndWritesNothingWithout() throws {
@@ -93,46 +72,79 @@ import Testing
         #expect(try store.history(of: "none").map(\.event) == [.added(titles: [], index: 0)])
     }
 
-    @Test func aByteOrderMarkIsAccepted() throws {
-        let json = #"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":["x"]}]}"#
-        let document = try TabStoreDocument(json: [0xEF, 0xBB, 0xBF] + Array(json.utf8))
-        #expect(document == TabStoreDocument(sets: [.init(name: "a", selectedIndex: 0, tabs: ["x"])]))
-    }
-
     @Test func exportOfAMissingSetFails() throws {
         let store = try TabStore.inMemory()
         #expect(thrownError { () throws(TabStoreError) in try store.export(["nope"]) } == .setNotFound(set: "nope"))
     }
 
+    static let sample = TabStoreDocument(sets: [
+        .init(name: "main", selectedIndex: 1, tabs: ["Home", "리뷰"]),
+        .init(name: "empty", selectedIndex: nil, tabs: []),
+    ])
+
+    /// What `tabstore export --json` prints for `sample` (the CLI's format, `ExportImportTests`).
+    static let cliText = #"{"format":"tabstore","version":1,"sets":[{"name":"main","selectedIndex":1,"tabs":["Home","리뷰"]},{"name":"empty","selectedIndex":null,"tabs":[]}]}"#
+
+    @Test func jsonEncoderWritesTheCLIFormatAndJSONDecoderReadsIt() throws {
+        let encoded = try JSONEncoder().encode(Self.sample)
+        let asObjects = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
+        let cliObjects = try JSONSerialization.jsonObject(with: Data(Self.cliText.utf8)) as? NSDictionary
+        #expect(asObjects != nil && asObjects == cliObjects)
+        // `selectedIndex` is written as null, not left out, exactly as the CLI writes it.
+        #expect(String(decoding: encoded, as: UTF8.self).contains(#""selectedIndex":null"#))
+        #expect(try JSONDecoder().decode(TabStoreDocument.self, from: Data(Self.cliText.utf8)) == Self.sample)
+        #expect(try JSONDecoder().decode(TabStoreDocument.self, from: encoded) == Self.sample)
+    }
+
+    @Test func propertyListEncoderRoundTripsWithTheSameKeys() throws {
+        for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = format
+            let encoded = try encoder.encode(Self.sample)
+            #expect(try PropertyListDecoder().decode(TabStoreDocument.self, from: encoded) == Self.sample)
+            let plist = try #require(try PropertyListSerialization.propertyList(from: encoded, format: nil) as? [String: Any])
+            #expect(Set(plist.keys) == ["format", "version", "sets"])
+            #expect(plist["format"] as? String == "tabstore")
+            #expect(plist["version"] as? Int == 1)
+            let sets = try #require(plist["sets"] as? [[String: Any]])
+            #expect(sets.map { Set($0.keys) } == [["name", "selectedIndex", "tabs"], ["name", "selectedIndex", "tabs"]])
+            #expect(sets.first?["tabs"] as? [String] == ["Home", "리뷰"])
+        }
+    }
+
     @Test(arguments: [
-        ("[]", "the document must be an object, not an array"),
         (#"{"format":"other","version":1,"sets":[]}"#, #""format" must be "tabstore""#),
         (#"{"format":"tabstore","version":2,"sets":[]}"#, #""version" must be 1"#),
-        (#"{"format":"tabstore","version":1}"#, #"the document: missing "sets""#),
-        (#"{"format":"tabstore","version":1,"sets":[],"x":1}"#, #"the document: unknown key "x""#),
-        (#"{"format":"tabstore","version":1,"sets":{}}"#, #""sets" must be an array"#),
-        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":2,"tabs":["x","y"]}]}"#,
-         "sets[0].selectedIndex must be an index in 0...1"),
-        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":[]}]}"#,
-         "sets[0].selectedIndex must be null (the set has no tabs)"),
-        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":null,"tabs":["x"]}]}"#,
-         "sets[0].selectedIndex must be an index in 0...0"),
-        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":["x","x"]}]}"#,
-         #"sets[0].tabs[1]: title "x" appears twice"#),
-        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":[1]}]}"#,
-         "sets[0].tabs[0] must be a string, not a number"),
-        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":["a\nb"]}]}"#,
-         #"sets[0].tabs[0]: invalid title "a\nb": it contains the control character U+000A"#),
-        (#"{"format":"tabstore","version":1,"sets":[{"name":"","selectedIndex":null,"tabs":[]}]}"#,
-         #"sets[0]: invalid set name "": it is empty"#),
-        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":null,"tabs":[]},{"name":"a","selectedIndex":null,"tabs":[]}]}"#,
-         #"sets[1]: set "a" appears twice"#),
-        (#"{"format":"tabstore","version":1,"sets":[{"name":" ","selectedIndex":null,"tabs":[]}]}"#,
-         #"sets[0]: invalid set name " ": it has no visible character"#),
-        (#"{"format":"tabstore""#, "not valid JSON at byte 20: unexpected end of input"),
     ])
-    func malformedDocumentsAreRefusedWithTheirPlace(json: String, reason: String) {
-        #expect(thrownError { () throws(TabStoreError) in try TabStoreDocument(json: Array(json.utf8)) }
+    func decodingRefusesAnotherFormatOrVersion(json: String, reason: String) {
+        do {
+            _ = try JSONDecoder().decode(TabStoreDocument.self, from: Data(json.utf8))
+            Issue.record("decoded \(json)")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.debugDescription == reason)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    /// Content is checked by the library, whoever made the document: an app's decoded
+    /// document gets the same checks as an imported file, before anything is written.
+    @Test(arguments: [
+        (TabStoreDocument.Entry(name: "a", selectedIndex: 2, tabs: ["x", "y"]), "sets[1].selectedIndex must be an index in 0...1"),
+        (.init(name: "a", selectedIndex: 0, tabs: []), "sets[1].selectedIndex must be null (the set has no tabs)"),
+        (.init(name: "a", selectedIndex: nil, tabs: ["x"]), "sets[1].selectedIndex must be an index in 0...0"),
+        (.init(name: "a", selectedIndex: 0, tabs: ["x", "x"]), #"sets[1].tabs[1]: title "x" appears twice"#),
+        (.init(name: "a", selectedIndex: 0, tabs: ["a\nb"]), #"sets[1].tabs[0]: invalid title "a\nb": it contains the control character U+000A"#),
+        (.init(name: "", selectedIndex: nil, tabs: []), #"sets[1]: invalid set name "": it is empty"#),
+        (.init(name: " ", selectedIndex: nil, tabs: []), #"sets[1]: invalid set name " ": it has no visible character"#),
+        (.init(name: "ok", selectedIndex: nil, tabs: []), #"sets[1]: set "ok" appears twice"#),
+    ])
+    func importChecksTheContentAndWritesNothing(entry: TabStoreDocument.Entry, reason: String) throws {
+        let document = TabStoreDocument(sets: [.init(name: "ok", selectedIndex: nil, tabs: []), entry])
+        #expect(thrownError { () throws(TabStoreError) in try document.validate() } == .invalidDocument(reason: reason))
+        let store = try TabStore.inMemory()
+        #expect(thrownError { () throws(TabStoreError) in try store.importDocument(document, replace: true) }
             == .invalidDocument(reason: reason))
+        #expect(try store.tabSets().isEmpty)
     }
 }

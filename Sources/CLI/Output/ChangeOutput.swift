@@ -61,26 +61,10 @@ enum ChangeOutput {
         members += [
             ("revision", .int(change.revision)),
             ("time", .string(UTCTime.iso8601(milliseconds: change.timestamp))),
-            ("kind", .string(kind(of: change.event))),
+            ("kind", .string(change.event.kind.rawValue)),
             ("event", json(change.event)),
         ]
         return .object(members)
-    }
-
-    /// The event's kind, as the journal names it.
-    static func kind(of event: TabEvent) -> String {
-        switch event {
-        case .added: "added"
-        case .removed: "removed"
-        case .moved: "moved"
-        case .renamed: "renamed"
-        case .selectionChanged: "selected"
-        case .reselected: "reselected"
-        case .replaced: "replaced"
-        case .reopened: "reopened"
-        case .setRenamed: "set-renamed"
-        case .setRemoved: "set-removed"
-        }
     }
 
     /// The event object; one shape per kind, as `eventShapes` lists.
@@ -89,15 +73,15 @@ enum ChangeOutput {
         case let .added(titles, index):
             .object([("index", .int(index)), ("titles", .array(titles.map(JSONValue.string)))])
         case let .removed(tabs):
-            .object([("tabs", .array(tabs.map(\.json)))])
+            .object([("tabs", .array(tabs.map(tab)))])
         case let .moved(title, from, to):
             .object([("title", .string(title)), ("from", .int(from)), ("to", .int(to))])
         case let .renamed(index, from, to):
             .object([("index", .int(index)), ("from", .string(from)), ("to", .string(to))])
         case let .selectionChanged(updates):
-            .object([("updates", .array(updates.map(\.json)))])
+            .object([("updates", .array(updates.map(tab)))])
         case let .reselected(tab), let .reopened(tab):
-            .object([("tab", tab.json)])
+            .object([("tab", self.tab(tab))])
         case let .replaced(count):
             .object([("tabCount", .int(count))])
         case let .setRenamed(from, to):
@@ -105,6 +89,11 @@ enum ChangeOutput {
         case .setRemoved:
             .object([])
         }
+    }
+
+    /// `{"index","title","selected"}`: a tab as every JSON output shows it.
+    private static func tab(_ update: TabUpdate) -> JSONValue {
+        JSONOutput.tab(index: update.index, update.tab)
     }
 
     /// `2: Reviews`, with ` (selected)` when it was the selected tab.

@@ -1,4 +1,5 @@
 import Foundation
+@testable import TabStoreCLI
 import TabStoreKit
 import Testing
 import TabStoreTestSupport

@@ -1,6 +1,6 @@
 import Testing
 import TabStoreTestSupport
-@testable import TabStoreKit
+@testable import TabStoreCLI
 
 @Suite struct JSONFuzzTests {
     static let seeds: [[UInt8]] = [

@@ -1,6 +1,7 @@
 import Testing
 import TabStoreTestSupport
-@testable import TabStoreKit
+@testable import TabStoreCLI
+import TabStoreKit
 
 /// Issue 4.7: a deterministic fuzz of the import document reader. Every input either
 /// becomes a document that imports and exports back unchanged, or is refused as

@@ -1,5 +1,5 @@
 import Testing
-@testable import TabStoreKit
+@testable import TabStoreCLI
 
 @Suite struct JSONTests {
     /// Parses UTF-8 text, for readability in the tests below.

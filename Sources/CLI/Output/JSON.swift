@@ -5,7 +5,7 @@
 ///
 /// `.int` and `.double` are different values even when numerically equal, so that a
 /// parse-render round trip gives back exactly what was read.
-package enum JSONValue: Sendable, Equatable {
+enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// A number literal with no fraction or exponent that fits in `Int` (so `-0` is `.int(0)`).
@@ -18,7 +18,7 @@ package enum JSONValue: Sendable, Equatable {
     case object([(key: String, value: JSONValue)])
 
     /// Structural equality; object members must match in order (it is a document, not a dictionary).
-    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -33,13 +33,13 @@ package enum JSONValue: Sendable, Equatable {
     }
 
     /// The value of the first member named `key`, or `nil` when missing or when this is not an object.
-    package subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The kind of value with its article ("a number", "an object"), for error messages.
-    package var typeName: String {
+    var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -52,29 +52,29 @@ package enum JSONValue: Sendable, Equatable {
 }
 
 /// Why a document is not JSON, and at which byte offset the problem was found.
-package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Offset into the input, in `0...input.count` (the count means "at the end").
-    package let offset: Int
-    package let reason: String
+    let offset: Int
+    let reason: String
 
-    package init(offset: Int, reason: String) {
+    init(offset: Int, reason: String) {
         self.offset = offset
         self.reason = reason
     }
 
-    package var description: String { "byte \(offset): \(reason)" }
+    var description: String { "byte \(offset): \(reason)" }
 }
 
 // MARK: - Parsing
 
 extension JSONValue {
     /// Deepest nesting of arrays and objects that `parse` accepts.
-    package static let maximumDepth = 512
+    static let maximumDepth = 512
 
     /// Parses one complete RFC 8259 document (UTF-8, optional surrounding whitespace).
     ///
     /// Runs in linear time without recursion, so no input can overflow the stack.
-    package static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+    static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
         let parse = { (buffer: UnsafeBufferPointer<UInt8>) in
             Result { () throws(JSONParseError) -> JSONValue in
                 var parser = JSONParser(bytes: buffer)
@@ -355,7 +355,7 @@ extension JSONValue {
     /// The value as JSON text: compact with no spaces, or `pretty` with 2-space indents and no final newline.
     ///
     /// Non-ASCII text is written as raw UTF-8; non-finite doubles, which JSON cannot express, become `null`.
-    package func rendered(pretty: Bool = false) -> String {
+    func rendered(pretty: Bool = false) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(128)  // most documents are a journal row's few members: one allocation
         render(into: &output, pretty: pretty, depth: 0)

@@ -1,0 +1,109 @@
+import TabStoreKit
+
+/// The text of a `tabstore export` file: `TabStoreDocument` as JSON, read and written
+/// here, without Foundation. What is about the text (a byte order mark, syntax, keys,
+/// types, the format and version header) is checked here; what is about the content
+/// (names, titles, selection, a set twice) by `TabStoreDocument.validate()`.
+///
+/// The keys are those of `TabStoreDocument`'s `Codable` form, so a file written by an
+/// app with `JSONEncoder` imports here and an export decodes there.
+extension TabStoreDocument {
+    /// Reads and checks a document.
+    ///
+    /// - Throws: `TabStoreError.invalidDocument` naming the first problem and where it is.
+    init(json bytes: [UInt8]) throws(TabStoreError) {
+        let root: JSONValue
+        do {
+            // Editors on some systems start a UTF-8 file with a byte order mark.
+            let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+            root = try JSONValue.parse(bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes)
+        } catch {
+            throw .invalidDocument(reason: "not valid JSON at \(error)")
+        }
+        let members = try DocumentReader.object(root, at: "the document", keys: ["format", "version", "sets"])
+        guard case .string(Self.format)? = members["format"] else {
+            throw .invalidDocument(reason: "\"format\" must be \"\(Self.format)\"")
+        }
+        guard case .int(Self.version)? = members["version"] else {
+            throw .invalidDocument(reason: "\"version\" must be \(Self.version)")
+        }
+        guard case let .array(sets)? = members["sets"] else {
+            throw .invalidDocument(reason: "\"sets\" must be an array")
+        }
+        var entries: [Entry] = []
+        for (index, value) in sets.enumerated() {
+            entries.append(try DocumentReader.entry(value, at: "sets[\(index)]"))
+        }
+        self.init(sets: entries)
+        try validate()
+    }
+
+    /// The document as JSON, pretty-printed unless told otherwise, without a final newline.
+    func json(pretty: Bool = true) -> String {
+        let sets = sets.map { entry -> JSONValue in
+            .object([
+                ("name", .string(entry.name)),
+                ("selectedIndex", JSONOutput.optional(entry.selectedIndex)),
+                ("tabs", .array(entry.tabs.map(JSONValue.string))),
+            ])
+        }
+        let document: JSONValue = .object([
+            ("format", .string(Self.format)),
+            ("version", .int(Self.version)),
+            ("sets", .array(sets)),
+        ])
+        return document.rendered(pretty: pretty)
+    }
+}
+
+/// Reads the parts of a document's JSON, naming where a problem is.
+private enum DocumentReader {
+    /// The members of an object that has exactly the allowed `keys` (no unknown, none twice).
+    static func object(_ value: JSONValue, at place: String, keys: [String]) throws(TabStoreError) -> [String: JSONValue] {
+        guard case let .object(members) = value else {
+            throw .invalidDocument(reason: "\(place) must be an object, not \(value.typeName)")
+        }
+        var result: [String: JSONValue] = [:]
+        for (key, member) in members {
+            guard keys.contains(key) else { throw .invalidDocument(reason: "\(place): unknown key \(quoted(key))") }
+            guard result.updateValue(member, forKey: key) == nil else {
+                throw .invalidDocument(reason: "\(place): key \(quoted(key)) appears twice")
+            }
+        }
+        for key in keys where result[key] == nil {
+            throw .invalidDocument(reason: "\(place): missing \(quoted(key))")
+        }
+        return result
+    }
+
+    /// One set's members with the types the document needs; its content is checked later.
+    static func entry(_ value: JSONValue, at place: String) throws(TabStoreError) -> TabStoreDocument.Entry {
+        let members = try object(value, at: place, keys: ["name", "selectedIndex", "tabs"])
+        guard case let .string(name)? = members["name"] else {
+            throw .invalidDocument(reason: "\(place).name must be a string")
+        }
+        guard case let .array(tabValues)? = members["tabs"] else {
+            throw .invalidDocument(reason: "\(place).tabs must be an array of titles")
+        }
+        var tabs: [String] = []
+        for (index, tabValue) in tabValues.enumerated() {
+            guard case let .string(title) = tabValue else {
+                throw .invalidDocument(reason: "\(place).tabs[\(index)] must be a string, not \(tabValue.typeName)")
+            }
+            tabs.append(title)
+        }
+        let selectedIndex: Int?
+        switch members["selectedIndex"] {
+        case .null?: selectedIndex = nil
+        case let .int(index)?: selectedIndex = index
+        default:
+            throw .invalidDocument(reason: "\(place).selectedIndex must be an integer or null, not \(members["selectedIndex"]?.typeName ?? "missing")")
+        }
+        return TabStoreDocument.Entry(name: name, selectedIndex: selectedIndex, tabs: tabs)
+    }
+}
+
+/// `"key"`, escaped and shortened as the library's messages quote names.
+private func quoted(_ text: String) -> String {
+    "\"" + escapingControlCharacters(text, andQuotes: true, limit: 60) + "\""
+}
