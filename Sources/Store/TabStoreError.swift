@@ -33,6 +33,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Still locked by another connection after the busy timeout.
     case busy(path: String)
     case cannotOpen(path: String, reason: String)
+    /// No file at `path`, when opened with `createsMissingFile: false`.
+    case databaseNotFound(path: String)
     /// Any other SQLite failure, with its extended result code and message.
     case sqlite(path: String, code: Int32, message: String)
 
@@ -47,7 +49,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isDatabaseProblem: Bool {
         switch self {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .indexOutOfRange, .insertionIndexOutOfRange,
-             .duplicateTitle, .invalidTitle, .invalidSetName, .emptySet, .revisionMismatch, .noClosedTabs, .invalidDocument:
+             .duplicateTitle, .invalidTitle, .invalidSetName, .emptySet, .revisionMismatch, .noClosedTabs, .invalidDocument,
+             .databaseNotFound:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
              .cannotOpen, .sqlite:
@@ -96,6 +99,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot write \(path): the disk is full"
         case let .busy(path):
             return "database \(path) is still locked by another process after the busy timeout"
+        case let .databaseNotFound(path):
+            return "no database at \(path) yet"
         case let .cannotOpen(path, reason):
             return "cannot open database \(path): \(reason)"
         case let .sqlite(path, code, message):
