@@ -3,7 +3,7 @@ import Testing
 @testable import TabStoreCLI
 
 /// `--db`, else `$TABSTORE_DB`, else `$XDG_DATA_HOME/tabstore/tabs.sqlite`, else
-/// `$HOME/.local/share/tabstore/tabs.sqlite`; missing folders are created.
+/// `$HOME/.local/share/tabstore/tabs.sqlite`; only `add` and `import` create it and its folders.
 @Suite struct DatabasePathTests {
     @Test func tabstoreDBVariable() {
         let sandbox = Sandbox()
