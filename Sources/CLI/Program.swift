@@ -33,13 +33,14 @@ enum Program {
         Global options may come before or after the subcommand; '--' ends options.
 
         The database is --db, else $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, \
-        else ~/.local/share/tabstore/tabs.sqlite; missing folders are created.
+        else ~/.local/share/tabstore/tabs.sqlite. Only 'add' and 'import' create it and its \
+        folders; other commands read a missing database as empty and create nothing.
 
         Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out of \
         range, duplicate or invalid title, empty set, set changed since --if-revision, \
-        malformed import document); 2 usage \
+        malformed import document, no database yet for info, watch or backup); 2 usage \
         error; 3 database problem (cannot open or create, not a tabstore database, corrupt, \
-        too new, read-only, disk full, locked); 4 the output could not be written \
+        too new, read-only, disk full, locked, damaged per info); 4 the output could not be written \
         (standard output, or the file of 'backup' or 'export --output'; the message says \
         when the change itself was saved). A failed command changes nothing. Errors \
         are one line on standard error; with --json, {"error":{"code","message"}}.

@@ -34,17 +34,22 @@ public final class TabStore: Sendable {
         /// How often observers look for changes made by other connections and processes
         /// (one `PRAGMA data_version` read; the journal is read only when it moved).
         public var changePollInterval: Duration
+        /// Whether opening a path where no file exists creates the database there. When
+        /// false, opening throws `.databaseNotFound` and creates nothing.
+        public var createsMissingFile: Bool
 
         public init(
             durability: Durability = .full,
             busyTimeout: Duration = .seconds(5),
             closedTabLimit: Int = 25,
-            changePollInterval: Duration = .milliseconds(50)
+            changePollInterval: Duration = .milliseconds(50),
+            createsMissingFile: Bool = true
         ) {
             self.durability = durability
             self.busyTimeout = busyTimeout
             self.closedTabLimit = closedTabLimit
             self.changePollInterval = changePollInterval
+            self.createsMissingFile = createsMissingFile
         }
     }
 
@@ -54,13 +59,13 @@ public final class TabStore: Sendable {
     private let connection: SerializedDatabase
     let hub: ChangeHub
 
-    /// Opens the database at `path`, creating it (but not its folder) when missing, and
-    /// brings its schema up to date.
+    /// Opens the database at `path`, creating it (but not its folder) when missing unless
+    /// `options.createsMissingFile` is false, and brings its schema up to date.
     ///
     /// - Throws: `TabStoreError.schemaTooNew` when the file was written by a newer
     ///   tabstore (the file is left untouched), `.notADatabase`, `.notATabStore`,
-    ///   `.corrupt`, `.cannotOpen`, `.readOnly` (a read-only file that needs migrating),
-    ///   `.busy`.
+    ///   `.corrupt`, `.cannotOpen`, `.databaseNotFound`, `.readOnly` (a read-only file
+    ///   that needs migrating), `.busy`.
     public init(path: String, options: Options = Options()) throws(TabStoreError) {
         self.path = path
         self.options = options
@@ -82,8 +87,25 @@ public final class TabStore: Sendable {
         try connection.withDatabase(body)
     }
 
+    /// Opens, retrying while another connection holds a lock until the busy timeout is
+    /// spent: parts of opening take locks without SQLite's busy handler (turning a new
+    /// file to WAL upgrades a read lock to a write lock; exclusive locking takes its lock
+    /// once), so a race between first openers would otherwise fail at once.
     private static func open(path: String, options: Options) throws(TabStoreError) -> Database {
-        var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: options.busyTimeout)
+        while true {
+            do {
+                return try openOnce(path: path, options: options)
+            } catch .busy where clock.now < deadline {
+                sqlite3_sleep(5)
+            }
+        }
+    }
+
+    private static func openOnce(path: String, options: Options) throws(TabStoreError) -> Database {
+        let create = options.createsMissingFile ? SQLITE_OPEN_CREATE : 0
+        var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
         database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
         var schema: SchemaState
         do {
@@ -92,6 +114,14 @@ public final class TabStore: Sendable {
             // A WAL database on a read-only file system cannot create its -shm file.
             // Read it as immutable instead: nobody can be writing to it anyway.
             database = try Database(path: path, uri: immutableURI(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+            schema = try database.schemaState()
+        } catch .diskFull {
+            // The first read writes nothing but the -shm file, which cannot be sized on a
+            // full disk. Exclusive locking keeps the WAL index in this process's memory
+            // instead (no -shm): reads work, and writes fail with "the disk is full".
+            database = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
+            database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
+            try database.executeScript("PRAGMA locking_mode = EXCLUSIVE")
             schema = try database.schemaState()
         }
         try schema.check(path: path)

@@ -49,6 +49,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case fileIsTheDatabase(path: String)
     /// A file a backup or export writes could not be written; the old file, if any, is intact.
     case cannotWrite(path: String, reason: String)
+    /// No file at `path`, when opened with `createsMissingFile: false`.
+    case databaseNotFound(path: String)
     /// Any other SQLite failure, with its extended result code and message.
     case sqlite(path: String, code: Int32, message: String)
 
@@ -68,7 +70,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
-             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .fileExists, .fileIsTheDatabase:
+             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .fileExists, .fileIsTheDatabase,
+             .databaseNotFound:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite:
@@ -128,6 +131,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot write \(path): the disk is full"
         case let .busy(path):
             return "database \(path) is still locked by another process after the busy timeout"
+        case let .databaseNotFound(path):
+            return "no database at \(path) yet"
         case let .cannotOpen(path, reason):
             return "cannot open database \(path): \(reason)"
         case let .fileExists(path):

@@ -3,7 +3,7 @@ import Testing
 @testable import TabStoreCLI
 
 /// `--db`, else `$TABSTORE_DB`, else `$XDG_DATA_HOME/tabstore/tabs.sqlite`, else
-/// `$HOME/.local/share/tabstore/tabs.sqlite`; missing folders are created.
+/// `$HOME/.local/share/tabstore/tabs.sqlite`; only `add` and `import` create it and its folders.
 @Suite struct DatabasePathTests {
     @Test func tabstoreDBVariable() {
         let sandbox = Sandbox()
@@ -72,5 +72,42 @@ import Testing
             let attributes = try FileManager.default.attributesOfItem(atPath: sandbox.folder + folder)
             #expect((attributes[.posixPermissions] as? Int).map { String($0, radix: 8) } == "700", "\(folder)")
         }
+    }
+
+    /// Issue 9.9: only `add` and `import` create a database. Every other command reads a
+    /// missing one as empty (or says the set or the database does not exist) and creates
+    /// no file or folder.
+    @Test func commandsOtherThanAddAndImportCreateNothing() {
+        let sandbox = Sandbox()
+        let typo = sandbox.folder + "/typo/deeper/typo.sqlite"
+        let missingSet = "tabstore: error: no tab set named \"s\"\n"
+        let noDatabase = "tabstore: error: no database at \(typo) yet\n"
+        let expected: [([String], Output)] = [
+            (["list"], .ok("")),
+            (["--json", "list"], .ok(#"{"sets":[]}"# + "\n")),
+            (["list", "s"], .failure(1, missingSet)),
+            (["restore", "s"], .failure(1, missingSet)),
+            (["show", "s"], .failure(1, missingSet)),
+            (["history", "s"], .failure(1, missingSet)),
+            (["export", "s"], .failure(1, missingSet)),
+            (["select", "s", "0"], .failure(1, missingSet)),
+            (["remove", "s", "0"], .failure(1, missingSet)),
+            (["remove-set", "s"], .failure(1, missingSet)),
+            (["rename-set", "s", "t"], .failure(1, missingSet)),
+            (["reopen", "s"], .failure(1, missingSet)),
+            (["info"], .failure(1, noDatabase)),
+            (["watch"], .failure(1, noDatabase)),
+            (["watch", "s"], .failure(1, noDatabase)),
+        ]
+        for (command, output) in expected {
+            // `timeout`: a `watch` that waited instead of refusing would end the test as a failure, not hang it.
+            let run = sandbox.runProcess("/usr/bin/timeout", ["20", TabstoreBinary.path, "--db", typo] + command)
+            #expect(run == output, "\(command)")
+        }
+        #expect(sandbox.runWithoutDatabase(["--db", typo, "export"]).stdout.contains(#""sets": []"#))
+        #expect(!sandbox.exists(sandbox.folder + "/typo"))
+        // The default path too: no ~/.local/share/tabstore appears.
+        #expect(sandbox.runWithoutDatabase(["list"]) == .ok(""))
+        #expect(!sandbox.exists(sandbox.folder + "/home"))
     }
 }

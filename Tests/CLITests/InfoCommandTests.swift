@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TabStoreKit
 
@@ -17,6 +18,8 @@ import Testing
 
     @Test func json() {
         let sandbox = Sandbox()
+        sandbox.add("a")
+        #expect(sandbox.run("remove-set", "a").code == 0)
         #expect(sandbox.run("info", "--json") == .ok(
             #"{"path":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":0,"quickCheck":"ok"}"# + "\n"))
     }
@@ -25,9 +28,39 @@ import Testing
         let sandbox = Sandbox()
         #expect(sandbox.run("info", "extra") == .failure(2, """
             tabstore: error: Unexpected argument 'extra'
-            Usage: tabstore info
+            Usage: tabstore info [--verbose]
             See 'tabstore help info' for more.
 
             """))
+    }
+
+    /// Issue 9.11: `info && echo healthy` is honest. A damaged file exits 3 with one line;
+    /// --verbose and --json add what quick_check found.
+    @Test func aDamagedFileExitsThreeWithOneLine() throws {
+        let sandbox = Sandbox()
+        sandbox.fill(sandbox.database, tabs: 2000)
+        // Overwrite a page in the middle: the file still opens, but its tree is wrong.
+        let file = try #require(FileHandle(forUpdatingAtPath: sandbox.database))
+        let size = try file.seekToEnd()
+        try file.seek(toOffset: size / 2)
+        file.write(Data(repeating: 0x55, count: 4096))
+        try file.close()
+
+        let line = "tabstore: error: database \(sandbox.database) is corrupt\n"
+        #expect(sandbox.run("info") == .failure(3, line))
+        let verbose = sandbox.run("info", "--verbose")
+        #expect(verbose.code == 3 && verbose.stderr == line)
+        #expect(verbose.stdout.hasPrefix("path:            \(sandbox.database)\nschema version:  \(Migration.latestVersion)\nsets:            1\nquick_check:     *** in database main ***\n"))
+        let json = sandbox.run("info", "--json")
+        #expect(json.code == 3)
+        #expect(json.stderr == #"{"error":{"code":3,"message":"database "# + sandbox.database + #" is corrupt"}}"# + "\n")
+        #expect(json.stdout.hasPrefix(#"{"path":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"quickCheck":"*** in database main ***\n"#))
+        #expect(json.stdout.hasSuffix("\"}\n") && json.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func aMissingDatabaseExitsOneAndIsNotCreated() {
+        let sandbox = Sandbox()
+        #expect(sandbox.run("info") == .failure(1, "tabstore: error: no database at \(sandbox.database) yet\n"))
+        #expect(!sandbox.exists(sandbox.database))
     }
 }

@@ -31,7 +31,7 @@ enum AddCommand: TextCommand {
         let titles = arguments.texts("title")
         let index = arguments.integerOption("at") ?? -1
         let revision = arguments.ifRevision
-        let store = try context.openStore()
+        let store = try context.openOrCreateStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.add(titles, to: setName, at: index, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         return "added \(counted(titles.count, "tab", "tabs")) to \(setName)\n"

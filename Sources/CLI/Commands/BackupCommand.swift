@@ -27,7 +27,7 @@ enum BackupCommand: TextCommand {
         if path.isEmpty {
             throw .usage(UsageError(message: "The value '' is invalid for '<file>'", command: spec.name))
         }
-        let store = try context.openStore()
+        let store = try context.openExistingStore()
         let progress = ProgressLine.onStandardError(label: "backup", unit: "pages", json: context.json)
         defer { progress.finish() }
         try storeCall { () throws(TabStoreError) in

@@ -1,28 +1,47 @@
 import TabStoreKit
 
-enum InfoCommand: TextCommand {
+enum InfoCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "info",
         abstract: "Show the database path, schema, set count and check.",
         discussion: """
-        The check is SQLite's 'PRAGMA quick_check': 'ok' for a sound file.
+        The check is SQLite's 'PRAGMA quick_check': 'ok' for a sound file. A damaged file \
+        exits 3 with one line saying so; --verbose (or --json) also prints what the check \
+        found. A database that does not exist yet exits 1, so 'tabstore info && echo \
+        healthy' says healthy only for a sound file.
 
         With --json:
           {"path","schemaVersion","setCount","quickCheck"}
-        """
+        """,
+        options: [
+            OptionSpec(name: "verbose", kind: .flag, help: "Print the details even when the check finds the file damaged."),
+        ]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
-        let store = try context.openStore()
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
+        let store = try context.openExistingStore()
         let info = try storeCall { () throws(TabStoreError) in try store.info() }
-        if context.json {
-            return JSONValue.object([
-                ("path", .string(info.path)),
-                ("schemaVersion", .int(info.schemaVersion)),
-                ("setCount", .int(info.setCount)),
-                ("quickCheck", .string(info.quickCheck)),
-            ]).line
+        let details = context.json ? json(info) : text(info)
+        if info.quickCheck == "ok" {
+            return RunResult(standardOutput: details)
         }
+        var damaged = Runner.failure(.store(.corrupt(path: info.path)), json: context.json, program: context.program)
+        if context.json || arguments.flag("verbose") {
+            damaged.standardOutput = details
+        }
+        return damaged
+    }
+
+    private static func json(_ info: StoreInfo) -> String {
+        JSONValue.object([
+            ("path", .string(info.path)),
+            ("schemaVersion", .int(info.schemaVersion)),
+            ("setCount", .int(info.setCount)),
+            ("quickCheck", .string(info.quickCheck)),
+        ]).line
+    }
+
+    private static func text(_ info: StoreInfo) -> String {
         let rows = [
             ("path", info.path),
             ("schema version", String(info.schemaVersion)),

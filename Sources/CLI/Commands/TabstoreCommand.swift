@@ -28,14 +28,36 @@ struct CommandContext {
     let environment: Environment
     let command: String
 
-    /// Opens (creating when missing) the database and its folder.
+    /// Opens the database for a command that does not create one: a missing database
+    /// reads as an empty one, and no file or folder is created.
     func openStore() throws(CLIError) -> TabStore {
+        do {
+            return try openExistingStore()
+        } catch .store(.databaseNotFound) {
+            return try storeCall { () throws(TabStoreError) in try TabStore.inMemory() }
+        }
+    }
+
+    /// Opens the database, or fails with `.databaseNotFound` when there is none.
+    func openExistingStore() throws(CLIError) -> TabStore {
+        let path = try resolvedPath()
+        return try storeCall { () throws(TabStoreError) in
+            try TabStore(path: path, options: .init(createsMissingFile: false))
+        }
+    }
+
+    /// Opens the database, creating it and its folders when missing: for `add` and `import`.
+    func openOrCreateStore() throws(CLIError) -> TabStore {
+        let path = try resolvedPath()
+        try DatabasePath.createParentFolders(of: path)
+        return try storeCall { () throws(TabStoreError) in try TabStore(path: path) }
+    }
+
+    private func resolvedPath() throws(CLIError) -> String {
         if databaseOption == "" {
             throw .usage(UsageError(message: "The value '' is invalid for '--db <path>'", command: command))
         }
-        let path = try DatabasePath.resolve(option: databaseOption, environment: environment, command: command)
-        try DatabasePath.createParentFolders(of: path)
-        return try storeCall { () throws(TabStoreError) in try TabStore(path: path) }
+        return try DatabasePath.resolve(option: databaseOption, environment: environment, command: command)
     }
 }
 

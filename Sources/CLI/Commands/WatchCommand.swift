@@ -23,7 +23,7 @@ enum WatchCommand: TabstoreCommand {
     /// Subscribes, checks the set, and hands `main` the session to run.
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = arguments.optionalText("set")
-        let store = try context.openStore()
+        let store = try context.openExistingStore()
         // Subscribe before looking the set up, so that nothing in between is missed.
         let changes = setName.map { store.changes(in: $0) } ?? store.changes()
         if let setName {

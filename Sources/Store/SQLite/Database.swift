@@ -1,4 +1,9 @@
 import TabStoreSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One SQLite connection with its cache of prepared statements.
 ///
@@ -9,7 +14,8 @@ final class Database {
     let path: String
     private var statements: [String: Statement] = [:]
 
-    /// Opens (or creates) the file at `path`; `:memory:` gives a private in-memory database.
+    /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
+    /// private in-memory database.
     /// With `uri` (and `SQLITE_OPEN_URI`), opens that instead but names `path` in errors.
     init(path: String, uri: String? = nil, flags: Int32) throws(TabStoreError) {
         var handle: OpaquePointer?
@@ -18,7 +24,7 @@ final class Database {
             // SQLite hands back a handle even when opening fails; it must still be closed.
             let error = SQLiteError(database: handle, code: code)
             sqlite3_close_v2(handle)
-            throw Self.openError(error, path: path)
+            throw Self.openError(error, path: path, creating: flags & SQLITE_OPEN_CREATE != 0)
         }
         sqlite3_extended_result_codes(handle, 1)
         self.handle = handle
@@ -126,7 +132,7 @@ final class Database {
         defer { sqlite3_free(message) }
         guard code == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
-            throw SQLiteError(code: code, message: text, sql: sql).storeError(path: path)
+            throw SQLiteError(code: code, message: text, sql: sql, systemErrno: sqlite3_system_errno(handle)).storeError(path: path)
         }
     }
 
@@ -160,10 +166,17 @@ final class Database {
         }
     }
 
-    private static func openError(_ error: SQLiteError, path: String) -> TabStoreError {
-        if error.primaryCode == SQLITE_CANTOPEN {
-            return .cannotOpen(path: path, reason: "the file or its folder cannot be opened or created")
+    /// SQLite says only "unable to open database file": the file system says why.
+    private static func openError(_ error: SQLiteError, path: String, creating: Bool) -> TabStoreError {
+        guard error.primaryCode == SQLITE_CANTOPEN else { return error.storeError(path: path) }
+        var status = stat()
+        if stat(path, &status) == 0 {
+            if status.st_mode & S_IFMT == S_IFDIR { return .cannotOpen(path: path, reason: "it is a directory") }
+        } else if errno == ENOENT, !creating {
+            return .databaseNotFound(path: path)
+        } else if errno == ENOTDIR {
+            return .cannotOpen(path: path, reason: "a part of its folder path is a file, not a folder")
         }
-        return error.storeError(path: path)
+        return .cannotOpen(path: path, reason: "the file or its folder cannot be opened or created")
     }
 }

@@ -9,13 +9,14 @@ struct SchemaState {
 
     /// Refuses a file this binary must not touch.
     func check(path: String) throws(TabStoreError) {
+        // Whose file it is comes first: tabstore's tables (or an empty file) make it ours,
+        // whatever `user_version` another program set.
+        let isTabStore = version == 0 ? tables == 0 : tabstoreTables == 2
+        if !isTabStore {
+            throw .notATabStore(path: path)
+        }
         if version > Migration.latestVersion {
             throw .schemaTooNew(path: path, found: version, supported: Migration.latestVersion)
-        }
-        // Another program's database: tables but no tabstore version, or a version
-        // without tabstore's tables.
-        if (version == 0 && tables > 0) || (version > 0 && tabstoreTables < 2) {
-            throw .notATabStore(path: path)
         }
     }
 }

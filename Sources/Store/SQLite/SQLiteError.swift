@@ -1,23 +1,31 @@
 import TabStoreSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// A failed SQLite call: extended result code, `sqlite3_errmsg` text and the SQL.
+/// A failed SQLite call: extended result code, `sqlite3_errmsg` text, the SQL, and the
+/// operating system's `errno` of a failed file operation (0 when none).
 ///
 /// Internal: the store maps it to a `TabStoreError` that speaks of tabs and files.
 struct SQLiteError: Error, CustomStringConvertible {
     let code: Int32
     let message: String
     let sql: String?
+    let systemErrno: Int32
 
-    init(code: Int32, message: String, sql: String? = nil) {
+    init(code: Int32, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.code = code
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     init(database: OpaquePointer?, code: Int32, sql: String? = nil) {
         let message = database.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
-        self.init(code: code, message: message, sql: sql)
+        self.init(code: code, message: message, sql: sql, systemErrno: database.map { sqlite3_system_errno($0) } ?? 0)
     }
 
     /// The primary result code (`SQLITE_BUSY` for `SQLITE_BUSY_SNAPSHOT`, ...).
@@ -32,6 +40,9 @@ struct SQLiteError: Error, CustomStringConvertible {
         switch primaryCode {
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
         case SQLITE_FULL: return .diskFull(path: path)
+        // SQLite reports a full disk as SQLITE_FULL only for the database and its journal;
+        // sizing the shared-memory (-shm) file on a full disk is an I/O error with ENOSPC.
+        case SQLITE_IOERR where systemErrno == ENOSPC: return .diskFull(path: path)
         case SQLITE_READONLY: return .readOnly(path: path)
         case SQLITE_NOTADB: return .notADatabase(path: path)
         case SQLITE_CORRUPT: return .corrupt(path: path)

@@ -31,6 +31,11 @@ import TabStoreTestSupport
             _ = sandbox.runProcess("/usr/bin/sqlite3", [path, "PRAGMA user_version = 99"])
             return "database \(path) has schema version 99, newer than this tabstore supports (\(Migration.latestVersion)); upgrade tabstore"
         },
+        // Issue 9: whose file it is is told apart by tabstore's tables, not by user_version.
+        BadFile(name: "another program's database with a high user_version") { sandbox, path in
+            _ = sandbox.runProcess("/usr/bin/sqlite3", [path, "PRAGMA user_version = 99; CREATE TABLE x (a)"])
+            return "\(path) is a SQLite database of another program, not a tabstore database"
+        },
         BadFile(name: "another program's database") { sandbox, path in
             _ = sandbox.runProcess("/usr/bin/sqlite3", [path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x')"])
             return "\(path) is a SQLite database of another program, not a tabstore database"
@@ -52,17 +57,20 @@ import TabStoreTestSupport
 
     @Test func directoryWhereTheFileShouldBe() {
         let sandbox = Sandbox()
-        let output = sandbox.runWithoutDatabase(["--db", sandbox.folder, "add", "main", "x"])
-        #expect(output.code == 3)
-        #expect(output.stderr == "tabstore: error: cannot open database \(sandbox.folder): the file or its folder cannot be opened or created\n")
+        for command in [["add", "main", "x"], ["list"]] {
+            #expect(sandbox.runWithoutDatabase(["--db", sandbox.folder] + command) == .failure(3,
+                "tabstore: error: cannot open database \(sandbox.folder): it is a directory\n"), "\(command)")
+        }
     }
 
     @Test func parentThatCannotBeCreated() {
         let sandbox = Sandbox()
         let file = sandbox.write("x", to: "plain-file")
-        #expect(sandbox.runWithoutDatabase(["--db", file + "/tabs.sqlite", "list"]) == .failure(3,
-            "tabstore: error: cannot open database \(file)/tabs.sqlite: the file or its folder cannot be opened or created\n"))
+        #expect(sandbox.runWithoutDatabase(["--db", file + "/tabs.sqlite", "add", "main", "x"]) == .failure(3,
+            "tabstore: error: cannot open database \(file)/tabs.sqlite: a part of its folder path is a file, not a folder\n"))
         #expect(sandbox.runWithoutDatabase(["--db", file + "/sub/tabs.sqlite", "list"]) == .failure(3,
+            "tabstore: error: cannot open database \(file)/sub/tabs.sqlite: a part of its folder path is a file, not a folder\n"))
+        #expect(sandbox.runWithoutDatabase(["--db", file + "/sub/tabs.sqlite", "add", "main", "x"]) == .failure(3,
             "tabstore: error: cannot create folder \(file)/sub for database \(file)/sub/tabs.sqlite: Not a directory\n"))
         #expect(FileManager.default.contents(atPath: file) == Data("x".utf8))
     }

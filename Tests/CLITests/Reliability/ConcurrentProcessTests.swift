@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import TabStoreKit
+import TabStoreSQLite
+@testable import TabStoreKit
 import Testing
 
 /// Issue 4.1: many `tabstore` processes write one file at once. None sees "database is
@@ -37,6 +38,51 @@ import Testing
         #expect(history.map(\.revision) == Array((1...set.revision).reversed()))
         #expect(history.filter { if case .added = $0.event { true } else { false } }.count == added.count)
         #expect(integrityCheck(sandbox.database) == "ok")
+    }
+}
+
+extension ConcurrentProcessTests {
+    /// Issue 9.6: eight processes create one new file at once, fifty times over. Every
+    /// one succeeds: none says "still locked ... after the busy timeout" without waiting.
+    /// The same race made certain: turning a new file to WAL upgrades a read lock to a
+    /// write lock, which SQLite's busy handler does not cover. `add` waits for another
+    /// process's write lock on the new file instead of failing at once.
+    @Test func creatingWaitsForAWriteLockOnTheNewFile() throws {
+        let sandbox = Sandbox()
+        let holder = try Database(path: sandbox.database, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        try holder.executeScript("BEGIN IMMEDIATE")
+        let adding = try RunningTabstore(sandbox, ["add", "s", "x"])
+        usleep(300_000)
+        try holder.executeScript("COMMIT")
+        let exit = adding.exit()
+        #expect(exit?.status == 0 && adding.stderr == "", "\(adding.stderr)")
+        #expect(adding.stdout == "added 1 tab to s\n")
+    }
+
+    @Test func eightProcessesCreateOneNewFileAtOnceFiftyTimes() throws {
+        let sandbox = Sandbox()
+        let rounds = 50, workers = 8
+        for round in 1...rounds {
+            let database = sandbox.folder + "/new-\(round).sqlite"
+            // All eight are started before any is waited for.
+            let processes = try (1...workers).map { worker in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: TabstoreBinary.path)
+                process.arguments = ["--db", database, "add", "s", "p\(worker)"]
+                process.standardOutput = FileHandle.nullDevice
+                let errors = Pipe()
+                process.standardError = errors
+                try process.run()
+                return (process, errors)
+            }
+            for (worker, (process, errors)) in processes.enumerated() {
+                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0 && message.isEmpty, "round \(round) worker \(worker + 1): \(message)")
+            }
+            let titles = try TabStore(path: database).tabSet(named: "s").tabs.map(\.title)
+            #expect(titles.sorted() == (1...workers).map { "p\($0)" }, "round \(round)")
+        }
     }
 }
 
