@@ -52,7 +52,9 @@ enum Runner {
             )
             do {
                 var result = try command.result(arguments, in: context)
-                result.savedChange = result.savedChange || command.spec.savesChanges
+                // A command that may change data says so only when this run really wrote
+                // (a reselection, a rename to the same title, an unchanged import did not).
+                result.savedChange = result.savedChange || (command.spec.savesChanges && context.opened.wroteRows)
                 return result
             } catch {
                 return failure(error, json: json, program: program)

@@ -58,3 +58,49 @@ import TabStoreTestSupport
             "tabstore: error: cannot write output: No space left on device\n"))
     }
 }
+
+/// "(the change itself was saved)" is said exactly when the command changed the database:
+/// a random mix of edits and edits that find nothing to do, each with its output lost,
+/// checked against whether the stored state (export and history) moved.
+@Suite struct SavedChangeMessageTests {
+    private func runToFullDevice(_ sandbox: Sandbox, _ arguments: [String]) -> Output {
+        let script = #"exec "$0" --db "$1" "${@:2}" > /dev/full"#
+        return sandbox.runProcess("/bin/bash", ["-c", script, TabstoreBinary.path, sandbox.database] + arguments)
+    }
+
+    /// Everything a change can move: the tabs and selections, and the journal.
+    private func state(_ sandbox: Sandbox) -> String {
+        sandbox.run("export").stdout + sandbox.run("history", "s").stdout
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func theSuffixIsSaidExactlyWhenTheDatabaseChanged(seed: UInt64) throws {
+        let sandbox = Sandbox()
+        sandbox.add("s", "A", "B", "C")
+        let document = sandbox.folder + "/s.json"
+        var generator = SplitMix64(seed: seed)
+        let commands: [[String]] = [
+            ["select", "s", "A"], ["select", "s", "B"], ["select", "s", "--index", "0"],
+            ["rename", "s", "A", "A"], ["rename", "s", "C", "D"], ["rename", "s", "D", "C"],
+            ["move", "s", "A", "0"], ["move", "s", "A", "2"], ["add", "s"], ["add", "s", "E"],
+            ["remove", "s", "E"], ["reopen", "s"], ["import", document, "--replace"],
+            ["export", "s", "--output", document, "--force"],
+        ]
+        var saidSaved = 0
+        var saidNotSaved = 0
+        for _ in 0..<30 {
+            let command = commands[Int(generator.next() % UInt64(commands.count))]
+            let before = state(sandbox)
+            let output = runToFullDevice(sandbox, command)
+            let changed = state(sandbox) != before || (command[0] == "export" && output.code == 4)
+            let suffix = output.stderr.hasSuffix(" (the change itself was saved)\n")
+            if output.code == 4 {
+                #expect(suffix == changed, "\(command): \(output.stderr)")
+                if suffix { saidSaved += 1 } else { saidNotSaved += 1 }
+            } else {
+                #expect(!changed, "\(command) failed (\(output.stderr)) yet changed the database")
+            }
+        }
+        #expect(saidSaved > 0 && saidNotSaved > 0)
+    }
+}

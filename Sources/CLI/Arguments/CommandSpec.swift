@@ -11,8 +11,8 @@ struct CommandSpec: Sendable {
     /// Left out of help, the man page, completions and suggestions: plumbing for scripts
     /// tabstore itself generates (`__complete`).
     var isHidden = false
-    /// Whether a successful run has stored a change (or written a file), so that an
-    /// error printing its output can say the change is nonetheless saved.
+    /// Whether a successful run may store a change, so that an error printing its output
+    /// can say the change is nonetheless saved (when the run really wrote rows).
     var savesChanges = false
 }
 

@@ -27,6 +27,8 @@ struct CommandContext {
     let databaseOption: String?
     let environment: Environment
     let command: String
+    /// The store this run opened, to tell afterwards whether the run wrote anything.
+    let opened = OpenedStore()
 
     /// Opens the database for a command that does not create one: a missing database
     /// reads as an empty one, and no file or folder is created.
@@ -41,16 +43,16 @@ struct CommandContext {
     /// Opens the database, or fails with `.databaseNotFound` when there is none.
     func openExistingStore() throws(CLIError) -> TabStore {
         let path = try resolvedPath()
-        return try storeCall { () throws(TabStoreError) in
+        return opened.keep(try storeCall { () throws(TabStoreError) in
             try TabStore(path: path, options: .init(createsMissingFile: false))
-        }
+        })
     }
 
     /// Opens the database, creating it and its folders when missing: for `add` and `import`.
     func openOrCreateStore() throws(CLIError) -> TabStore {
         let path = try resolvedPath()
         try DatabasePath.createParentFolders(of: path)
-        return try storeCall { () throws(TabStoreError) in try TabStore(path: path) }
+        return opened.keep(try storeCall { () throws(TabStoreError) in try TabStore(path: path) })
     }
 
     private func resolvedPath() throws(CLIError) -> String {
@@ -59,6 +61,22 @@ struct CommandContext {
         }
         return try DatabasePath.resolve(option: databaseOption, environment: environment, command: command)
     }
+}
+
+/// The store a run opened, and how many rows it had written once open (a migration
+/// writes rows too, but is not the change a command reports).
+final class OpenedStore {
+    private var store: TabStore?
+    private var rowsAtOpen = 0
+
+    func keep(_ store: TabStore) -> TabStore {
+        self.store = store
+        rowsAtOpen = store.rowsWritten
+        return store
+    }
+
+    /// Whether the run wrote to the database after opening it.
+    var wroteRows: Bool { store.map { $0.rowsWritten > rowsAtOpen } ?? false }
 }
 
 // Declarations several commands share, so that they read the same in every help text.

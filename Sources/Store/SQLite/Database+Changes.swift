@@ -1,0 +1,6 @@
+import TabStoreSQLite
+
+extension Database {
+    /// Rows inserted, updated or deleted on this connection since it opened.
+    var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+}

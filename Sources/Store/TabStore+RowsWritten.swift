@@ -1,0 +1,8 @@
+extension TabStore {
+    /// Rows this store has inserted, updated or deleted since it opened (migrating
+    /// included). It moves exactly when a call wrote something, so the CLI can tell a
+    /// run that saved a change from one that found nothing to do.
+    package var rowsWritten: Int {
+        (try? withDatabase { database throws(TabStoreError) in database.totalChanges }) ?? 0
+    }
+}
