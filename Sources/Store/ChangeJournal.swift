@@ -25,16 +25,20 @@ extension Database {
         return (newest ?? nil) ?? 0
     }
 
-    /// What a reader selects, in the order `change(from:)` reads it.
-    private static let columns = """
-        SELECT id, set_name, revision, kind, at, tab_index, from_index, to_index,
-               title, new_title, tab_count, selected, titles, indices FROM change
-        """
+    // Readers select, in the order `change(from:)` reads them: id, set_name, revision,
+    // kind, at, tab_index, from_index, to_index, title, new_title, tab_count, selected,
+    // titles, indices. Each statement spells them out: cached SQL is literal text.
 
     /// Changes after `id`, oldest first, with their ids.
     func changes(after id: Int) throws(TabStoreError) -> [(id: Int, change: TabChange)] {
         var changes: [(id: Int, change: TabChange)] = []
-        try forEachRow("\(Self.columns) WHERE id > ? ORDER BY id", .int(id)) { row in
+        try forEachRow(
+            """
+            SELECT id, set_name, revision, kind, at, tab_index, from_index, to_index,
+                   title, new_title, tab_count, selected, titles, indices FROM change
+            WHERE id > ? ORDER BY id
+            """, .int(id)
+        ) { row in
             if let change = Self.change(from: row) { changes.append((row.int(0), change)) }
         }
         return changes
@@ -56,9 +60,21 @@ extension Database {
             if let change = Self.change(from: row) { changes.append(change) }
         }
         if let renamedSetID {
-            try forEachRow("\(Self.columns) WHERE set_id = ? ORDER BY id DESC LIMIT ?", .int(renamedSetID), .int(limit), row: collect)
+            try forEachRow(
+                """
+                SELECT id, set_name, revision, kind, at, tab_index, from_index, to_index,
+                       title, new_title, tab_count, selected, titles, indices FROM change
+                WHERE set_id = ? ORDER BY id DESC LIMIT ?
+                """, .int(renamedSetID), .int(limit), row: collect
+            )
         } else {
-            try forEachRow("\(Self.columns) WHERE set_name = ? ORDER BY id DESC LIMIT ?", .text(setName), .int(limit), row: collect)
+            try forEachRow(
+                """
+                SELECT id, set_name, revision, kind, at, tab_index, from_index, to_index,
+                       title, new_title, tab_count, selected, titles, indices FROM change
+                WHERE set_name = ? ORDER BY id DESC LIMIT ?
+                """, .text(setName), .int(limit), row: collect
+            )
         }
         return changes
     }
@@ -68,7 +84,7 @@ extension Database {
         try execute("UPDATE change SET set_id = NULL WHERE set_id = ?", .int(setID))
     }
 
-    /// A journal row read back (columns as `columns` lists them); `nil` for a row this
+    /// A journal row read back (columns as the readers above list them); `nil` for a row this
     /// binary cannot read (skipped, not fatal).
     private static func change(from row: Statement) -> TabChange? {
         guard let kind = TabEvent.Kind(rawValue: row.text(3)) else { return nil }
@@ -89,7 +105,7 @@ extension Database {
 /// kind binds no NULLs; the SQL is literal text, which the statement cache compares
 /// fastest.
 struct JournalInsert {
-    let sql: String
+    let sql: StaticString
     private(set) var values: [SQLValue]
 
     /// `common`: the values of set_name, revision, kind, at and set_id.

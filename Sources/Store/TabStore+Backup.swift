@@ -94,7 +94,7 @@ private extension TabStoreError {
         switch self {
         case .diskFull: .cannotWrite(path: path, reason: String(cString: strerror(ENOSPC)))
         case .readOnly: .cannotWrite(path: path, reason: String(cString: strerror(EROFS)))
-        case let .cannotOpen(_, reason), let .sqlite(_, _, reason): .cannotWrite(path: path, reason: reason)
+        case let .cannotOpen(_, reason), let .sqlite(_, _, reason, _): .cannotWrite(path: path, reason: reason)
         default: self
         }
     }

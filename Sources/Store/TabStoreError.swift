@@ -52,7 +52,8 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No file at `path`, when opened with `createsMissingFile: false`.
     case databaseNotFound(path: String)
     /// Any other SQLite failure, with its extended result code and message.
-    case sqlite(path: String, code: Int32, message: String)
+    /// `sql` is the statement that failed, for debugging: `description` leaves it out.
+    case sqlite(path: String, code: Int32, message: String, sql: String?)
 
     /// Why a title or set name is refused.
     public enum NameProblem: Sendable, Hashable {
@@ -141,7 +142,7 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(path) is the database being read; write the copy to another file"
         case let .cannotWrite(path, reason):
             return "cannot write \(path): \(reason)"
-        case let .sqlite(path, code, message):
+        case let .sqlite(path, code, message, _):
             return "SQLite error \(code) on \(path): \(message)"
         }
     }

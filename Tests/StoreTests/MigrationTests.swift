@@ -29,8 +29,8 @@ import Testing
     @Test func newDatabaseGetsTheLatestVersionAndWAL() throws {
         let path = folder.file()
         _ = try TabStore(path: path)
-        #expect(try pragma("user_version", path) == String(Migration.latestVersion))
-        #expect(try pragma("journal_mode", path) == "wal")
+        #expect(try pragma("PRAGMA user_version", path) == String(Migration.latestVersion))
+        #expect(try pragma("PRAGMA journal_mode", path) == "wal")
     }
 
     @Test func dataPersistsAcrossReopening() throws {
@@ -58,7 +58,7 @@ import Testing
                 """)
         }
         let store = try TabStore(path: path)
-        #expect(try pragma("user_version", path) == String(Migration.latestVersion))
+        #expect(try pragma("PRAGMA user_version", path) == String(Migration.latestVersion))
         let set = try store.tabSet(named: "old")
         #expect(picture(set) == ["A", "*B"])
         #expect(set.revision == 4)
@@ -89,7 +89,7 @@ import Testing
                 """)
         }
         let store = try TabStore(path: path)
-        #expect(try pragma("user_version", path) == String(Migration.latestVersion))
+        #expect(try pragma("PRAGMA user_version", path) == String(Migration.latestVersion))
         // The re-created set moved above every revision its name showed.
         #expect(try store.tabSet(named: "s").revision == 2)
         #expect(thrownError { () throws(TabStoreError) in try store.remove([.index(0)], from: "s", ifRevision: 1) }
@@ -138,7 +138,7 @@ import Testing
                 """)
         }
         let store = try TabStore(path: path)
-        #expect(try pragma("user_version", path) == String(Migration.latestVersion))
+        #expect(try pragma("PRAGMA user_version", path) == String(Migration.latestVersion))
         func tab(_ index: Int, _ title: String, _ selected: Bool) -> TabUpdate {
             TabUpdate(index: index, tab: Tab(title: title, isSelected: selected))
         }
@@ -233,8 +233,9 @@ import Testing
         try database.executeScript(sql)
     }
 
-    private func pragma(_ name: String, _ path: String) throws -> String? {
+    /// The answer of a `PRAGMA` statement on the file at `path`.
+    private func pragma(_ statement: StaticString, _ path: String) throws -> String? {
         let database = try Database(path: path, flags: SQLITE_OPEN_READONLY)
-        return try database.firstRow("PRAGMA \(name)") { $0.text(0) }
+        return try database.firstRow(statement) { $0.text(0) }
     }
 }

@@ -27,11 +27,14 @@ import TabStoreSQLite
             for try await change in changes { received.append(change.event) }
         }
         #expect(received == [.added(titles: ["A"], index: 0)])
-        guard case let .sqlite(_, _, message)? = error else {
+        guard case let .sqlite(_, _, message, sql)? = error else {
             Issue.record("expected an SQLite error, got \(String(describing: error))")
             return
         }
         #expect(message.contains("no such table: change"))
+        // The statement is kept for debugging, and left out of the sentence a person reads.
+        #expect(sql?.contains("FROM change") == true)
+        #expect(error.map { "\($0)" }?.contains("SELECT") == false)
     }
 
     @Test func subscribingWhenTheJournalCannotBeReadThrowsInsteadOfReplayingHistory() async throws {

@@ -1,4 +1,5 @@
 import Testing
+import TabStoreSQLite
 @testable import TabStoreKit
 
 /// Prepared statements are made once and reused, and none is left unfinalized.
@@ -35,5 +36,26 @@ import Testing
             return database.liveStatementCount
         }
         #expect(live == 0)
+    }
+
+    @Test func aStatementThatFailedIsDroppedFromTheCache() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        let store = try TabStore(path: path)
+        try store.add(["A"], to: "main")
+        let cached = try store.withDatabase { database throws(TabStoreError) in
+            _ = try database.lastChangeID()
+            return database.cachedStatementCount
+        }
+        // Another connection drops the journal: the cached SELECT now fails when stepped.
+        var other: OpaquePointer?
+        #expect(sqlite3_open(path, &other) == SQLITE_OK)
+        #expect(sqlite3_exec(other, "DROP TABLE change", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(other)
+        let failure = try store.withDatabase { database throws(TabStoreError) in
+            (try? database.lastChangeID(), database.cachedStatementCount)
+        }
+        #expect(failure.0 == nil)
+        #expect(failure.1 == cached - 1)
     }
 }

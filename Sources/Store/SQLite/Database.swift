@@ -12,7 +12,7 @@ import Darwin
 final class Database {
     let handle: OpaquePointer
     let path: String
-    private var statements: [String: Statement] = [:]
+    private var statements: [SQLKey: Statement] = [:]
 
     /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
     /// private in-memory database.
@@ -63,20 +63,29 @@ final class Database {
     }
 
     /// The cached prepared statement for `sql`, prepared on first use.
-    func statement(_ sql: String) throws(TabStoreError) -> Statement {
-        if let cached = statements[sql] { return cached }
+    func statement(_ sql: StaticString) throws(TabStoreError) -> Statement {
+        let key = SQLKey(sql)
+        if let cached = statements[key] { return cached }
         let statement: Statement
         do {
-            statement = try Statement(database: handle, sql: sql)
+            statement = try Statement(database: handle, sql: sql.description)
         } catch {
             throw error.storeError(path: path)
         }
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 
+    /// Drops `statement` from the cache: after a failure it is prepared afresh next time,
+    /// rather than reused in whatever state the failure left it.
+    private func forget(_ statement: Statement) {
+        if let key = statements.first(where: { $0.value === statement })?.key {
+            statements[key] = nil
+        }
+    }
+
     /// Runs `sql` (one statement, cached) to completion.
-    func execute(_ sql: String, _ values: SQLValue...) throws(TabStoreError) {
+    func execute(_ sql: StaticString, _ values: SQLValue...) throws(TabStoreError) {
         try run(statement(sql), values)
     }
 
@@ -88,13 +97,14 @@ final class Database {
         do {
             while try statement.step() {}
         } catch {
+            forget(statement)
             throw error.storeError(path: path)
         }
     }
 
     /// Calls `row` for each result row of `sql`.
     func forEachRow(
-        _ sql: String, _ values: SQLValue..., row: (Statement) throws(TabStoreError) -> Void
+        _ sql: StaticString, _ values: SQLValue..., row: (Statement) throws(TabStoreError) -> Void
     ) throws(TabStoreError) {
         let statement = try statement(sql)
         statement.bind(values)
@@ -104,6 +114,7 @@ final class Database {
             do {
                 hasRow = try statement.step()
             } catch {
+                forget(statement)
                 throw error.storeError(path: path)
             }
             guard hasRow else { return }
@@ -113,7 +124,7 @@ final class Database {
 
     /// The first result row of `sql` read by `row`, or `nil` when there is none.
     func firstRow<T>(
-        _ sql: String, _ values: SQLValue..., row: (Statement) -> T
+        _ sql: StaticString, _ values: SQLValue..., row: (Statement) -> T
     ) throws(TabStoreError) -> T? {
         let statement = try statement(sql)
         statement.bind(values)
@@ -121,6 +132,7 @@ final class Database {
         do {
             return try statement.step() ? row(statement) : nil
         } catch {
+            forget(statement)
             throw error.storeError(path: path)
         }
     }
@@ -150,7 +162,7 @@ final class Database {
     }
 
     private func transaction<T>(
-        _ begin: String, _ body: () throws(TabStoreError) -> T
+        _ begin: StaticString, _ body: () throws(TabStoreError) -> T
     ) throws(TabStoreError) -> T {
         try execute(begin)
         do {
@@ -178,5 +190,23 @@ final class Database {
             return .cannotOpen(path: path, reason: "a part of its folder path is a file, not a folder")
         }
         return .cannotOpen(path: path, reason: "the file or its folder cannot be opened or created")
+    }
+}
+
+/// SQL text written in the source, as the statement cache keys it: by where the text
+/// lies in the binary. Hashing an address costs a few instructions where hashing the
+/// text cost thousands on every call (a literal written twice may be cached twice).
+struct SQLKey: Hashable {
+    let address: UnsafeRawPointer?
+    let text: String?
+
+    init(_ sql: StaticString) {
+        if sql.hasPointerRepresentation {
+            address = UnsafeRawPointer(sql.utf8Start)
+            text = nil
+        } else {
+            address = nil
+            text = sql.description
+        }
     }
 }

@@ -47,7 +47,7 @@ struct SQLiteError: Error, CustomStringConvertible {
         case SQLITE_NOTADB: return .notADatabase(path: path)
         case SQLITE_CORRUPT: return .corrupt(path: path)
         case SQLITE_CANTOPEN: return .cannotOpen(path: path, reason: message)
-        default: return .sqlite(path: path, code: code, message: message)
+        default: return .sqlite(path: path, code: code, message: message, sql: sql)
         }
     }
 }
