@@ -31,15 +31,16 @@ struct WatchSession: Sendable, Equatable {
     /// SIGINT or SIGTERM; then exits 0. When the journal can no longer be read, says why
     /// and exits as that error's code says.
     func run(printingFirst first: RunResult) -> Never {
-        // Signals are taken by dispatch sources on the main queue, which is also where
-        // lines are written: an exit can only fall between two whole lines.
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)  // else the default action kills the process first
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        // A signal's handler only writes a byte to a pipe; the main queue, where lines are
+        // also written, reads it and exits: an exit can only fall between two whole lines.
+        // The handlers are installed here, synchronously (a dispatch signal source is set
+        // up later on another thread, and a signal sent in between was lost).
+        // Without a pipe (no descriptors left) the signals keep their default action.
+        let source = SignalPipe.install(for: [SIGINT, SIGTERM]).map { wakeUp in
+            let source = DispatchSource.makeReadSource(fileDescriptor: wakeUp, queue: .main)
             source.setEventHandler { exit(ExitCode.success) }
             source.resume()
-            sources.append(source)
+            return source
         }
         // Handlers first, notice second: whoever waits for the notice may signal at once.
         let json = self.json
@@ -66,6 +67,27 @@ struct WatchSession: Sendable, Equatable {
             }
             exit(ExitCode.success)
         }
-        withExtendedLifetime((store, sources)) { dispatchMain() }
+        withExtendedLifetime((store, source)) { dispatchMain() }
+    }
+}
+
+/// The self-pipe trick: signals become a readable byte on a pipe.
+enum SignalPipe {
+    /// The pipe's write end, for the handler (which can capture nothing).
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+
+    /// Installs a handler for `signals` that writes to a new pipe.
+    /// - Returns: the pipe's read end, or `nil` when no pipe could be made.
+    static func install(for signals: [Int32]) -> Int32? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        writeEnd = ends[1]
+        for number in signals {
+            signal(number) { _ in
+                var byte: UInt8 = 1
+                _ = write(SignalPipe.writeEnd, &byte, 1)
+            }
+        }
+        return ends[0]
     }
 }
