@@ -5,7 +5,7 @@ import Testing
 @Suite struct StatementCacheTests {
     @Test func repeatedCallsReuseTheirStatements() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B", "C"], to: "main")
+        try store.add(["A", "B", "C"], to: "main", creatingSet: true)
         func round(_ times: Int) throws {
             for index in 0..<times {
                 try store.select(.index(index % 3), in: "main")
@@ -27,7 +27,7 @@ import Testing
 
     @Test func clearingTheCacheFinalizesEveryStatement() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B"], to: "main")
+        try store.add(["A", "B"], to: "main", creatingSet: true)
         try store.remove([.index(0)], from: "main")
         _ = try store.export()
         let live = try store.withDatabase { database throws(TabStoreError) in

@@ -46,7 +46,7 @@ import TabStoreTestSupport
             case 0, 1:
                 let new = (0...random.below(3)).map { _ in next += 1; return "t\(next)" }
                 let index = random.below(count + 1)
-                try store.add(new, to: "s", at: index)
+                try store.add(new, to: "s", at: index, creatingSet: true)
                 model.add(new, at: index)
             case 2:
                 let indices = Set((0...random.below(2)).map { _ in random.below(count) })
@@ -170,7 +170,7 @@ import TabStoreTestSupport
                     new = [closed[random.below(closed.count)].title]
                 }
                 let index = random.below(count + 1)
-                outcome = thrownError { () throws(TabStoreError) in try store.add(new, to: name, at: index, ifRevision: expected) }
+                outcome = thrownError { () throws(TabStoreError) in try store.add(new, to: name, at: index, ifRevision: expected, creatingSet: true) }
                 if accepted {
                     var set = model.set ?? SetModel()
                     set.tabs.add(new, at: index)
