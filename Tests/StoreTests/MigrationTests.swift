@@ -228,6 +228,38 @@ import Testing
         #expect(try store.info() == StoreInfo(path: path, schemaVersion: Migration.latestVersion, setCount: 2, quickCheck: "ok"))
     }
 
+    /// Migration 7: a database of schema 6 keeps its tabs, selection and closed tabs, and
+    /// every tab (live or closed) gets its own valid, distinct version 4 id.
+    @Test func databaseOfTheSixthMigrationGivesEveryTabAFreshDistinctID() throws {
+        let path = folder.file()
+        do {
+            let database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            for migration in Migration.all where migration.version <= 6 { try database.executeScript(migration.sql) }
+            try database.executeScript("""
+                PRAGMA user_version = 6;
+                INSERT INTO tab_set (id, name, selected_tab_id, revision) VALUES (1, 'a', 11, 3), (2, 'b', 20, 1);
+                INSERT INTO tab (id, set_id, position, title) VALUES (10, 1, 0, 'Home'), (11, 1, 1, '홈'), (12, 1, 2, 'Mail'), (20, 2, 0, 'X');
+                INSERT INTO closed_tab (set_id, title, position, was_selected) VALUES (1, 'Gone', 1, 0);
+                INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, selected) VALUES ('a', 3, 'reopened', 7, 1, 2, 'Mail', 0);
+                """)
+        }
+        let store = try TabStore(path: path)
+        #expect(try pragma("user_version", path) == "7")
+        let a = try store.tabSet(named: "a"), b = try store.tabSet(named: "b")
+        #expect(picture(a) == ["Home", "*홈", "Mail"] && a.revision == 3)
+        #expect(picture(b) == ["*X"])
+        let ids = (a.tabs + b.tabs).map(\.id)
+        #expect(Set(ids).count == 4 && !ids.contains(.unknown))
+        // Canonical lowercase version 4 text, as TabID itself makes.
+        #expect(ids.allSatisfy { TabID($0.uuidString) == $0 && Array($0.uuidString)[14] == "4" && "89ab".contains(Array($0.uuidString)[19]) })
+        #expect(a.tabs.allSatisfy { $0.payload.isEmpty })
+        // A journal row from before ids reads back with the unknown id.
+        #expect(try store.history(of: "a").map(\.event) == [.reopened(TabUpdate(index: 2, tab: Tab(id: .unknown, title: "Mail", isSelected: false)))])
+        // The closed tab has an id too, kept when it comes back, distinct from the others.
+        let reopened = try store.reopen(in: "a").set.tabs[1]
+        #expect(reopened.title == "Gone" && !ids.contains(reopened.id) && reopened.id != .unknown)
+    }
+
     private func sqlite(_ path: String, _ sql: String) throws {
         let database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         try database.executeScript(sql)
