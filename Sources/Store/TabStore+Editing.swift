@@ -13,6 +13,7 @@ extension TabStore {
     /// - Parameter index: where the first new tab goes, `0...count`; negative counts from
     ///   the end, so `-1` appends (the default).
     /// - Parameter payload: each new tab's payload (see ``payloadLimit``).
+    /// - Parameter creatingSet: make the set when it is missing, instead of `.setNotFound`.
     /// - Parameter ifRevision: when given, the call fails with `.revisionMismatch` unless
     ///   the set is at that revision (a missing set is at 0): optimistic concurrency.
     /// - Throws: `TabStoreError.setNotFound`, `.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.repeatedTitle`,
