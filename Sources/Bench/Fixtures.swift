@@ -11,7 +11,7 @@ enum Fixture {
     /// A new store at `path` holding `setName` with `tabCount` tabs.
     static func store(at path: String, durability: TabStore.Options.Durability = .full, tabCount: Int = 10) throws -> TabStore {
         let store = try TabStore(path: path, options: .init(durability: durability))
-        try store.add(titles(tabCount), to: setName)
+        try store.add(titles(tabCount), to: setName, creatingSet: true)
         return store
     }
 

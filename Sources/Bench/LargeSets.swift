@@ -27,8 +27,8 @@ struct LargeSets {
     private func latencies() throws -> [Row] {
         progress("select and restore, 10,000 vs 10 tabs")
         let store = try TabStore(path: folder.file("latency.sqlite"), options: .init(durability: .normal))
-        try store.add(Fixture.titles(10), to: "small")
-        try store.add(Fixture.titles(Self.largeCount), to: "large")
+        try store.add(Fixture.titles(10), to: "small", creatingSet: true)
+        try store.add(Fixture.titles(Self.largeCount), to: "large", creatingSet: true)
         var times: [String: [Double]] = [:]
         let runs = size.pick(4_000, quick: 1_000)
         for run in -100..<runs {

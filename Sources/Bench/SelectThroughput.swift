@@ -30,7 +30,7 @@ struct SelectThroughput {
         progress("select throughput in memory, Store vs the raw lookup-and-update floor")
         let operations = size.pick(20_000, quick: 5_000)
         let store = try TabStore.inMemory()
-        try store.add(Fixture.titles(10), to: Fixture.setName)
+        try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
         let raw = try Fixture.raw(at: ":memory:", synchronous: "NORMAL")
         let rates = try alternate(
             store: { try storeSelectionsPerSecond(store, operations: operations) },

@@ -5,7 +5,7 @@ enum Program {
     /// In the order `tabstore --help` lists them.
     static let commands: [any TabstoreCommand.Type] = [
         AddCommand.self, SelectCommand.self, ListCommand.self, ShowCommand.self, RestoreCommand.self,
-        RemoveCommand.self, MoveCommand.self, RenameCommand.self, ReopenCommand.self,
+        RemoveCommand.self, MoveCommand.self, RenameCommand.self, ReopenCommand.self, SetDataCommand.self,
         HistoryCommand.self, WatchCommand.self,
         RenameSetCommand.self, RemoveSetCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self,
         InfoCommand.self, CompletionsCommand.self, HelpCommand.self, CompleteCommand.self,

@@ -27,7 +27,7 @@ extension Database {
 
     // Readers select, in the order `change(from:)` reads them: id, set_name, revision,
     // kind, at, tab_index, from_index, to_index, title, new_title, tab_count, selected,
-    // titles, indices. Each statement spells them out: cached SQL is literal text.
+    // titles, indices, tab_ids. Each statement spells them out: cached SQL is literal text.
 
     /// Changes after `id`, oldest first, with their ids.
     func changes(after id: Int) throws(TabStoreError) -> [(id: Int, change: TabChange)] {
@@ -35,7 +35,7 @@ extension Database {
         try forEachRow(
             """
             SELECT id, set_name, revision, kind, at, tab_index, from_index, to_index,
-                   title, new_title, tab_count, selected, titles, indices FROM change
+                   title, new_title, tab_count, selected, titles, indices, tab_ids FROM change
             WHERE id > ? ORDER BY id
             """, .int(id)
         ) { row in
@@ -63,7 +63,7 @@ extension Database {
             try forEachRow(
                 """
                 SELECT id, set_name, revision, kind, at, tab_index, from_index, to_index,
-                       title, new_title, tab_count, selected, titles, indices FROM change
+                       title, new_title, tab_count, selected, titles, indices, tab_ids FROM change
                 WHERE set_id = ? ORDER BY id DESC LIMIT ?
                 """, .int(renamedSetID), .int(limit), row: collect
             )
@@ -71,7 +71,7 @@ extension Database {
             try forEachRow(
                 """
                 SELECT id, set_name, revision, kind, at, tab_index, from_index, to_index,
-                       title, new_title, tab_count, selected, titles, indices FROM change
+                       title, new_title, tab_count, selected, titles, indices, tab_ids FROM change
                 WHERE set_name = ? ORDER BY id DESC LIMIT ?
                 """, .text(setName), .int(limit), row: collect
             )
@@ -93,7 +93,8 @@ extension Database {
             title: row.optionalText(8), newTitle: row.optionalText(9), tabCount: row.optionalInt(10),
             selected: row.optionalInt(11).map { $0 != 0 },
             titles: row.optionalText(12).map(JournalRow.unpackTitles),
-            indices: row.optionalText(13).flatMap(JournalRow.unpackIndices)
+            indices: row.optionalText(13).flatMap(JournalRow.unpackIndices),
+            tabIDs: row.optionalText(14).map(JournalRow.unpackTabIDs)
         )
         guard let event = columns.event(kind) else { return nil }
         return TabChange(setName: row.text(1), revision: row.int(2), event: event, timestamp: row.int(4))
@@ -117,10 +118,13 @@ struct JournalInsert {
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, titles) VALUES (?, ?, ?, ?, ?, ?, ?)"
             values += [.int(index), .text(JournalRow.pack(titles))]
         case let .removed(tabs):
-            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, titles, indices) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, titles, indices, tab_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             // At most one removed tab was the selected one: a set has one selection.
             let selected = tabs.first { $0.tab.isSelected }?.index
-            values += [SQLValue(selected), .text(JournalRow.pack(tabs.map(\.tab.title))), .text(JournalRow.pack(tabs.map(\.index)))]
+            values += [
+                SQLValue(selected), .text(JournalRow.pack(tabs.map(\.tab.title))), .text(JournalRow.pack(tabs.map(\.index))),
+                .text(JournalRow.pack(tabs.map(\.tab.id))),
+            ]
         case let .moved(title, from, to):
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, title, from_index, to_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             values += [.text(title), .int(from), .int(to)]
@@ -128,14 +132,17 @@ struct JournalInsert {
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, new_title) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             values += [.int(index), .text(from), .text(to)]
         case let .selectionChanged(updates):
-            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, from_index, title, to_index, new_title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, from_index, title, to_index, new_title, tab_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             // The documents' pair: the old tab deselected, then the new one selected.
             let old = updates.first { !$0.tab.isSelected }
             let new = updates.first { $0.tab.isSelected }
-            values += [SQLValue(old?.index), SQLValue(old?.tab.title), SQLValue(new?.index), SQLValue(new?.tab.title)]
-        case let .reselected(tab), let .reopened(tab):
-            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, selected) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            values += [.int(tab.index), .text(tab.tab.title), .int(tab.tab.isSelected ? 1 : 0)]
+            values += [
+                SQLValue(old?.index), SQLValue(old?.tab.title), SQLValue(new?.index), SQLValue(new?.tab.title),
+                .text((old?.tab.id.uuidString ?? "") + "," + (new?.tab.id.uuidString ?? "")),
+            ]
+        case let .reselected(tab), let .reopened(tab), let .payloadChanged(tab):
+            sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, selected, tab_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            values += [.int(tab.index), .text(tab.tab.title), .int(tab.tab.isSelected ? 1 : 0), .text(tab.tab.id.uuidString)]
         case let .replaced(count):
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_count) VALUES (?, ?, ?, ?, ?, ?)"
             values.append(.int(count))
@@ -159,11 +166,13 @@ struct JournalRow: Equatable {
     var selected: Bool?
     var titles: [String]?
     var indices: [Int]?
+    /// `nil` for a row from before tab ids (schema 6); an entry is `nil` where the row has none.
+    var tabIDs: [TabID?]?
 
     init(
         tabIndex: Int? = nil, fromIndex: Int? = nil, toIndex: Int? = nil, title: String? = nil,
         newTitle: String? = nil, tabCount: Int? = nil, selected: Bool? = nil, titles: [String]? = nil,
-        indices: [Int]? = nil
+        indices: [Int]? = nil, tabIDs: [TabID?]? = nil
     ) {
         self.tabIndex = tabIndex
         self.fromIndex = fromIndex
@@ -174,6 +183,13 @@ struct JournalRow: Equatable {
         self.selected = selected
         self.titles = titles
         self.indices = indices
+        self.tabIDs = tabIDs
+    }
+
+    /// The id of the event's tab at `offset`; `TabID.unknown` when the row has none.
+    func tabID(_ offset: Int) -> TabID {
+        guard let tabIDs, tabIDs.indices.contains(offset) else { return .unknown }
+        return tabIDs[offset] ?? .unknown
     }
 
     /// The event of a row of `kind`, or `nil` when a column its kind needs is missing.
@@ -184,8 +200,8 @@ struct JournalRow: Equatable {
             return .added(titles: titles, index: tabIndex)
         case .removed:
             guard let titles, let indices, titles.count == indices.count else { return nil }
-            return .removed(zip(indices, titles).map { index, title in
-                TabUpdate(index: index, tab: Tab(title: title, isSelected: index == tabIndex))
+            return .removed(zip(indices, titles).enumerated().map { offset, tab in
+                TabUpdate(index: tab.0, tab: Tab(id: tabID(offset), title: tab.1, isSelected: tab.0 == tabIndex))
             })
         case .moved:
             guard let title, let fromIndex, let toIndex else { return nil }
@@ -195,13 +211,17 @@ struct JournalRow: Equatable {
             return .renamed(index: tabIndex, from: title, to: newTitle)
         case .selectionChanged:
             guard let toIndex, let newTitle else { return nil }
-            let new = TabUpdate(index: toIndex, tab: Tab(title: newTitle, isSelected: true))
+            let new = TabUpdate(index: toIndex, tab: Tab(id: tabID(1), title: newTitle, isSelected: true))
             guard let fromIndex, let title else { return .selectionChanged([new]) }
-            return .selectionChanged([TabUpdate(index: fromIndex, tab: Tab(title: title, isSelected: false)), new])
-        case .reselected, .reopened:
+            return .selectionChanged([TabUpdate(index: fromIndex, tab: Tab(id: tabID(0), title: title, isSelected: false)), new])
+        case .reselected, .reopened, .payloadChanged:
             guard let tabIndex, let title, let selected else { return nil }
-            let tab = TabUpdate(index: tabIndex, tab: Tab(title: title, isSelected: selected))
-            return kind == .reselected ? .reselected(tab) : .reopened(tab)
+            let tab = TabUpdate(index: tabIndex, tab: Tab(id: tabID(0), title: title, isSelected: selected))
+            switch kind {
+            case .reselected: return .reselected(tab)
+            case .reopened: return .reopened(tab)
+            default: return .payloadChanged(tab)
+            }
         case .replaced:
             guard let tabCount else { return nil }
             return .replaced(tabCount: tabCount)
@@ -229,6 +249,16 @@ struct JournalRow: Equatable {
 
     static func pack(_ indices: [Int]) -> String {
         indices.map(String.init).joined(separator: ",")
+    }
+
+    static func pack(_ ids: [TabID]) -> String {
+        ids.map(\.uuidString).joined(separator: ",")
+    }
+
+    /// Ids joined by ','; an empty or unreadable part is `nil`.
+    static func unpackTabIDs(_ text: String) -> [TabID?] {
+        text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+            .map { TabID(String(decoding: $0, as: UTF8.self)) }
     }
 
     /// `nil` when a part is not a number.

@@ -1,18 +1,29 @@
-/// One tab of a tab bar: its title and whether it is the selected one.
+/// One tab of a tab bar: its stable id, title, whether it is the selected one, and the
+/// app's own data for it.
 ///
-/// This is the documents' `HeaderItemType { title; isSelected }`.
-public struct Tab: Sendable, Hashable {
+/// This is the documents' `HeaderItemType { title; isSelected }`. `id` identifies the tab
+/// (SwiftUI's `ForEach`, diffing); equality compares every field.
+public struct Tab: Sendable, Hashable, Codable, Identifiable {
+    /// Never changes, whatever happens to the tab (see ``TabID``).
+    public let id: TabID
     public let title: String
     public let isSelected: Bool
+    /// What the app keeps for this tab (a route, an icon name, a badge): at most
+    /// ``TabStore/payloadLimit`` bytes of keys and values. Always empty in a ``TabEvent``:
+    /// read the set (an edit's `set`) for it.
+    public let payload: [String: String]
 
-    public init(title: String, isSelected: Bool) {
+    /// A tab value, for fakes and previews; the store makes its own with ``TabStore/add(_:to:at:payload:ifRevision:creatingSet:)``.
+    public init(id: TabID = TabID(), title: String, isSelected: Bool, payload: [String: String] = [:]) {
+        self.id = id
         self.title = title
         self.isSelected = isSelected
+        self.payload = payload
     }
 }
 
 /// A named, ordered list of tabs with at most one selected, as stored.
-public struct TabSet: Sendable, Hashable {
+public struct TabSet: Sendable, Hashable, Codable {
     public let name: String
     public let tabs: [Tab]
     /// Grows by at least one with every change to the set; never goes back.
@@ -32,13 +43,16 @@ public struct TabSet: Sendable, Hashable {
 
     /// The selected tab, or `nil` when the set is empty.
     public var selectedTab: Tab? { selectedIndex.map { tabs[$0] } }
+
+    /// The index of the tab with this id, or `nil` when none has it.
+    public func index(of id: TabID) -> Int? { tabs.firstIndex { $0.id == id } }
 }
 
 /// What a call that edits a set returns: the set as it now stands and what changed.
 ///
 /// It reads like the set itself: `try store.add(["Home"], to: "main").tabs`.
 @dynamicMemberLookup
-public struct TabSetEdit: Sendable, Hashable {
+public struct TabSetEdit: Sendable, Hashable, Codable {
     /// The set after the call.
     public let set: TabSet
     /// The change, as observers see it (with old indices and titles); `nil` when the
@@ -50,6 +64,7 @@ public struct TabSetEdit: Sendable, Hashable {
         self.event = event
     }
 
+    /// Reads a property of ``set``: `edit.tabs` is `edit.set.tabs`.
     public subscript<Value>(dynamicMember keyPath: KeyPath<TabSet, Value>) -> Value {
         self.set[keyPath: keyPath]
     }
@@ -61,8 +76,11 @@ public struct TabSetEdit: Sendable, Hashable {
 /// ```swift
 /// try store.select(.index(-1), in: "main")      // the last tab
 /// try store.select(.title("Reviews"), in: "main")
+/// try store.select(.id(tab.id), in: "main")
+/// try store.select(2, in: "main")              // a literal integer is an index,
+/// try store.select("Reviews", in: "main")      // a literal string a title
 /// ```
-public enum TabRef: Sendable, Hashable {
+public enum TabRef: Sendable, Hashable, Codable, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
     /// A 0-based position; a negative one counts from the end, so `-1` is the last tab.
     case index(Int)
     /// The exact title (compared byte for byte, as stored).
@@ -72,10 +90,19 @@ public enum TabRef: Sendable, Hashable {
     /// that is also a tab's title is refused (`.ambiguousTab`) rather than guessed, and one
     /// too large for `Int` is out of range. With `asIndex`, the text is only an index.
     case typed(String, asIndex: Bool = false)
+    /// The tab with this id, wherever it stands.
+    case id(TabID)
+
+    /// `2` is `.index(2)`.
+    public init(integerLiteral value: Int) { self = .index(value) }
+
+    /// `"Home"` is `.title("Home")`.
+    public init(stringLiteral value: String) { self = .title(value) }
 }
 
 /// A tab at its index: the documents' `(index, item)` pair told to the view to reload.
-public struct TabUpdate: Sendable, Hashable {
+/// `tab.id` says which tab it is (``TabID/unknown`` in journal rows from before ids).
+public struct TabUpdate: Sendable, Hashable, Codable {
     public let index: Int
     public let tab: Tab
 
@@ -85,8 +112,8 @@ public struct TabUpdate: Sendable, Hashable {
     }
 }
 
-/// What a `select` did.
-public struct SelectionChange: Sendable, Hashable {
+/// What a `select` did, and the set as it now stands.
+public struct SelectionChange: Sendable, Hashable, Codable {
     public let setName: String
     /// The index that was selected before the call.
     public let previousIndex: Int
@@ -98,26 +125,59 @@ public struct SelectionChange: Sendable, Hashable {
     public let updates: [TabUpdate]
     /// The set's revision after the call (unchanged on a reselection).
     public let revision: Int
+    /// The set after the call, read in the same transaction: apply this one value.
+    public let set: TabSet
+
+    /// A selection change, for fakes and previews.
+    public init(
+        setName: String, previousIndex: Int, selectedIndex: Int, selectedTab: Tab, updates: [TabUpdate],
+        revision: Int, set: TabSet
+    ) {
+        self.setName = setName
+        self.previousIndex = previousIndex
+        self.selectedIndex = selectedIndex
+        self.selectedTab = selectedTab
+        self.updates = updates
+        self.revision = revision
+        self.set = set
+    }
 
     /// The selected tab was selected again: an event, but nothing changed.
     public var isReselection: Bool { updates.isEmpty }
 }
 
 /// One line of `list`: a set without its tabs.
-public struct TabSetSummary: Sendable, Hashable {
+public struct TabSetSummary: Sendable, Hashable, Codable {
     public let name: String
     public let tabCount: Int
     /// `nil` when the set is empty.
     public let selectedIndex: Int?
     public let selectedTitle: String?
     public let revision: Int
+
+    /// A summary, for fakes and previews.
+    public init(name: String, tabCount: Int, selectedIndex: Int?, selectedTitle: String?, revision: Int) {
+        self.name = name
+        self.tabCount = tabCount
+        self.selectedIndex = selectedIndex
+        self.selectedTitle = selectedTitle
+        self.revision = revision
+    }
 }
 
 /// Facts about an open store, for `tabstore info`.
-public struct StoreInfo: Sendable, Hashable {
+public struct StoreInfo: Sendable, Hashable, Codable {
     public let path: String
     public let schemaVersion: Int
     public let setCount: Int
     /// `PRAGMA quick_check`'s answer: `"ok"` for a sound file.
     public let quickCheck: String
+
+    /// Store facts, for fakes and previews.
+    public init(path: String, schemaVersion: Int, setCount: Int, quickCheck: String) {
+        self.path = path
+        self.schemaVersion = schemaVersion
+        self.setCount = setCount
+        self.quickCheck = quickCheck
+    }
 }

@@ -1,5 +1,5 @@
 /// One change to a tab set, as observers and `history` see it.
-public struct TabChange: Sendable, Hashable {
+public struct TabChange: Sendable, Hashable, Codable {
     /// The set's name when the change happened (for `.setRenamed`, the old name).
     public let setName: String
     /// The set's revision after the change (unchanged for a reselection).
@@ -17,7 +17,7 @@ public struct TabChange: Sendable, Hashable {
 }
 
 /// What happened to a set. Indices are as they stood at the time of the change.
-public enum TabEvent: Sendable, Hashable {
+public enum TabEvent: Sendable, Hashable, Codable {
     /// Tabs inserted, the first at `index`.
     case added(titles: [String], index: Int)
     /// Tabs removed, at their indices before the removal.
@@ -35,12 +35,14 @@ public enum TabEvent: Sendable, Hashable {
     case reopened(TabUpdate)
     case setRenamed(from: String, to: String)
     case setRemoved
+    /// A tab's payload was set (``TabStore/setPayload(_:for:in:ifRevision:)``); read the set for it.
+    case payloadChanged(TabUpdate)
 }
 
 extension TabEvent {
     /// The name of each kind of event, as the journal stores it and tabstore's JSON
     /// shows it (`"kind":"selected"`); its raw values are written only here.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case added
         case removed
         case moved
@@ -51,6 +53,7 @@ extension TabEvent {
         case reopened
         case setRenamed = "set-renamed"
         case setRemoved = "set-removed"
+        case payloadChanged = "payload-changed"
     }
 
     /// Which kind of event this is.
@@ -66,6 +69,7 @@ extension TabEvent {
         case .reopened: .reopened
         case .setRenamed: .setRenamed
         case .setRemoved: .setRemoved
+        case .payloadChanged: .payloadChanged
         }
     }
 }

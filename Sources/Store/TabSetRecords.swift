@@ -21,10 +21,37 @@ extension SetRecord {
 }
 
 /// A `tab` row; `index` is its 0-based place in the set (its position less the base).
+/// `id` is the row id; `uuid` the tab's public, stable id.
 struct TabRecord: Equatable {
     let id: Int
     let index: Int
     let title: String
+    let uuid: TabID
+    let payload: [String: String]
+
+    /// The public value, as the set shows it.
+    func tab(selected: Bool) -> Tab {
+        Tab(id: uuid, title: title, isSelected: selected, payload: payload)
+    }
+
+    /// The value events carry: no payload (see `Tab.payload`).
+    func eventTab(selected: Bool) -> Tab {
+        Tab(id: uuid, title: title, isSelected: selected)
+    }
+}
+
+/// A tab about to be inserted: a new one (fresh id) or one coming back with its id.
+struct NewTab {
+    let title: String
+    var uuid = TabID()
+    var payload: [String: String] = [:]
+}
+
+extension Statement {
+    /// A tab id column; a row without one (edited by hand) reads as `TabID.unknown`.
+    func tabID(_ column: Int32) -> TabID {
+        optionalText(column).flatMap(TabID.init) ?? .unknown
+    }
 }
 
 /// The queries the tab rules are built from. Rules live in `TabStore+Editing`;
@@ -33,14 +60,16 @@ extension Database {
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord? {
         try firstRow(
             """
-            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title
+            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title, t.uuid, t.payload
             FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
             WHERE s.name = ?
             """, .text(name)
         ) { row in
             SetRecord(
                 id: row.int(0), name: name, revision: row.int(1), base: row.int(2),
-                selected: row.optionalInt(3).map { TabRecord(id: $0, index: row.int(4), title: row.text(5)) }
+                selected: row.optionalInt(3).map {
+                    TabRecord(id: $0, index: row.int(4), title: row.text(5), uuid: row.tabID(6), payload: unpackPayload(row.optionalText(7)))
+                }
             )
         }
     }
@@ -101,30 +130,40 @@ extension Database {
     }
 
     func tab(at index: Int, in set: SetRecord) throws(TabStoreError) -> TabRecord? {
-        try firstRow("SELECT id, title FROM tab WHERE set_id = ? AND position = ?", .int(set.id), .int(set.base + index)) {
-            TabRecord(id: $0.int(0), index: index, title: $0.text(1))
+        try firstRow(
+            "SELECT id, title, uuid, payload FROM tab WHERE set_id = ? AND position = ?", .int(set.id), .int(set.base + index)
+        ) {
+            TabRecord(id: $0.int(0), index: index, title: $0.text(1), uuid: $0.tabID(2), payload: unpackPayload($0.optionalText(3)))
         }
     }
 
     func tab(titled title: String, in set: SetRecord) throws(TabStoreError) -> TabRecord? {
-        try firstRow("SELECT id, position FROM tab WHERE set_id = ? AND title = ?", .int(set.id), .text(title)) {
-            TabRecord(id: $0.int(0), index: $0.int(1) - set.base, title: title)
+        try firstRow("SELECT id, position, uuid, payload FROM tab WHERE set_id = ? AND title = ?", .int(set.id), .text(title)) {
+            TabRecord(id: $0.int(0), index: $0.int(1) - set.base, title: title, uuid: $0.tabID(2), payload: unpackPayload($0.optionalText(3)))
+        }
+    }
+
+    func tab(withID uuid: TabID, in set: SetRecord) throws(TabStoreError) -> TabRecord? {
+        try firstRow("SELECT id, position, title, payload FROM tab WHERE uuid = ? AND set_id = ?", .text(uuid.uuidString), .int(set.id)) {
+            TabRecord(id: $0.int(0), index: $0.int(1) - set.base, title: $0.text(2), uuid: uuid, payload: unpackPayload($0.optionalText(3)))
         }
     }
 
     /// All tabs of a set, in order.
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
         var tabs: [TabRecord] = []
-        try forEachRow("SELECT id, position, title FROM tab WHERE set_id = ? ORDER BY position", .int(set.id)) { row in
-            tabs.append(TabRecord(id: row.int(0), index: row.int(1) - set.base, title: row.text(2)))
+        try forEachRow("SELECT id, position, title, uuid, payload FROM tab WHERE set_id = ? ORDER BY position", .int(set.id)) { row in
+            tabs.append(TabRecord(
+                id: row.int(0), index: row.int(1) - set.base, title: row.text(2), uuid: row.tabID(3), payload: unpackPayload(row.optionalText(4))
+            ))
         }
         return tabs
     }
 
     /// Inserts `titles` before index `index` of a set of `count` tabs, calling `tabWritten`
-    /// after each. Returns the new tabs' ids, in order.
+    /// after each. Returns the new tabs' row ids, in order.
     @discardableResult
-    func insertTabs(_ titles: [String], at index: Int, in set: inout SetRecord, count: Int, tabWritten: (() -> Void)? = nil) throws(TabStoreError) -> [Int] {
+    func insertTabs(_ titles: [NewTab], at index: Int, in set: inout SetRecord, count: Int, tabWritten: (() -> Void)? = nil) throws(TabStoreError) -> [Int] {
         guard !titles.isEmpty else { return [] }
         // Make room on the side with fewer tabs: appending or prepending moves none.
         if index < count - index {
@@ -135,9 +174,9 @@ extension Database {
         }
         var ids: [Int] = []
         ids.reserveCapacity(titles.count)
-        let insert = try statement("INSERT INTO tab (set_id, position, title) VALUES (?, ?, ?)")
-        for (offset, title) in titles.enumerated() {
-            try run(insert, [.int(set.id), .int(set.base + index + offset), .text(title)])
+        let insert = try statement("INSERT INTO tab (set_id, position, title, uuid, payload) VALUES (?, ?, ?, ?, ?)")
+        for (offset, tab) in titles.enumerated() {
+            try run(insert, [.int(set.id), .int(set.base + index + offset), .text(tab.title), .text(tab.uuid.uuidString), SQLValue(packPayload(tab.payload))])
             ids.append(lastInsertedID)
             tabWritten?()
         }

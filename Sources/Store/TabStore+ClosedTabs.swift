@@ -14,15 +14,21 @@ extension TabStore {
         try writing { database throws(TabStoreError) in
             var set = try database.requireSet(named: setName, ifRevision: ifRevision)
             guard let closed = try database.firstRow(
-                "SELECT id, title, position, was_selected FROM closed_tab WHERE set_id = ? ORDER BY id DESC LIMIT 1",
-                .int(set.id), row: { row in (id: row.int(0), title: row.text(1), position: row.int(2), wasSelected: row.int(3) != 0) }
+                "SELECT id, title, position, was_selected, uuid, payload FROM closed_tab WHERE set_id = ? ORDER BY id DESC LIMIT 1",
+                .int(set.id), row: { row in
+                    (id: row.int(0), title: row.text(1), position: row.int(2), wasSelected: row.int(3) != 0,
+                     uuid: row.optionalText(4).flatMap(TabID.init) ?? TabID(), payload: unpackPayload(row.optionalText(5)))
+                }
             ) else { throw .noClosedTabs(set: setName) }
             let count = try database.tabCount(in: set)
             let position = min(closed.position, count)
-            let ids = try database.insertTabs([closed.title], at: position, in: &set, count: count)
+            // The same tab comes back: its id and payload with it.
+            let ids = try database.insertTabs(
+                [NewTab(title: closed.title, uuid: closed.uuid, payload: closed.payload)], at: position, in: &set, count: count
+            )
             try database.execute("DELETE FROM closed_tab WHERE id = ?", .int(closed.id))
             let reselect = closed.wasSelected || set.selected == nil
-            let event = TabEvent.reopened(TabUpdate(index: position, tab: Tab(title: closed.title, isSelected: reselect)))
+            let event = TabEvent.reopened(TabUpdate(index: position, tab: Tab(id: closed.uuid, title: closed.title, isSelected: reselect)))
             try database.commitChange(to: set, selectedTabID: reselect ? ids.first : set.selected?.id, event: event)
             return try database.edit(of: setName, event: event)
         }
@@ -48,8 +54,9 @@ extension Database {
     func rememberClosed(_ tabs: [TabRecord], selectedID: Int?, inSet setID: Int, limit: Int) throws(TabStoreError) {
         for tab in tabs.sorted(by: { $0.index > $1.index }) {
             try execute(
-                "INSERT INTO closed_tab (set_id, title, position, was_selected) VALUES (?, ?, ?, ?)",
-                .int(setID), .text(tab.title), .int(tab.index), .int(tab.id == selectedID ? 1 : 0)
+                "INSERT INTO closed_tab (set_id, title, position, was_selected, uuid, payload) VALUES (?, ?, ?, ?, ?, ?)",
+                .int(setID), .text(tab.title), .int(tab.index), .int(tab.id == selectedID ? 1 : 0),
+                .text(tab.uuid.uuidString), SQLValue(packPayload(tab.payload))
             )
         }
         try execute(

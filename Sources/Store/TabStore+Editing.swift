@@ -1,26 +1,33 @@
 /// The documents' tab rules: one selected tab per non-empty set, the selection
 /// follows the tab, a reselect is an event but not a change.
 extension TabStore {
-    /// Adds tabs to a set, creating the set when it does not exist. Into an empty
-    /// set, the first added tab becomes selected.
+    /// Adds tabs to a set. Into an empty set, the first added tab becomes selected.
+    /// A missing set is `.setNotFound`, so a misspelled name makes no set, unless
+    /// `creatingSet` is true (or the set was made with ``createSet(_:)``).
     ///
     /// For example:
     /// ```swift
-    /// try store.add(["Home", "All menu", "Reviews"], to: "store-detail")
-    /// try store.add(["Pinned"], to: "store-detail", at: 0)
+    /// try store.add(["Home", "All menu", "Reviews"], to: "store-detail", creatingSet: true)
+    /// try store.add(["Pinned"], to: "store-detail", at: 0, payload: ["icon": "pin"])
     /// ```
     /// - Parameter index: where the first new tab goes, `0...count`; negative counts from
     ///   the end, so `-1` appends (the default).
+    /// - Parameter payload: each new tab's payload (see ``payloadLimit``).
+    /// - Parameter creatingSet: make the set when it is missing, instead of `.setNotFound`.
     /// - Parameter ifRevision: when given, the call fails with `.revisionMismatch` unless
     ///   the set is at that revision (a missing set is at 0): optimistic concurrency.
-    /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.repeatedTitle`,
-    ///   `.insertionIndexOutOfRange`, `.revisionMismatch`, `.missingSetRevision`, or a database error.
+    /// - Throws: `TabStoreError.setNotFound`, `.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.repeatedTitle`,
+    ///   `.insertionIndexOutOfRange`, `.payloadTooLarge`, `.emptyPayloadKey`, `.revisionMismatch`,
+    ///   `.missingSetRevision`, or a database error.
     @discardableResult
     public func add(
-        _ titles: [String], to setName: String, at index: Int = -1, ifRevision: Int? = nil
+        _ titles: [String], to setName: String, at index: Int = -1, payload: [String: String] = [:],
+        ifRevision: Int? = nil, creatingSet: Bool = false
     ) throws(TabStoreError) -> TabSetEdit {
-        try writing { database throws(TabStoreError) in
+        try validPayload(payload)
+        return try writing { database throws(TabStoreError) in
             for title in titles { try validTitle(title) }
+            if !creatingSet, try database.setRecord(named: setName) == nil { throw .setNotFound(set: setName) }
             var (set, isNew) = try database.setOrNew(named: setName, ifRevision: ifRevision)
             try database.requireDistinct(titles, in: set)
             let count = try database.tabCount(in: set)
@@ -28,7 +35,7 @@ extension TabStore {
                 throw .insertionIndexOutOfRange(index: index, count: count, set: setName)
             }
             if titles.isEmpty && !isNew { return try database.edit(of: setName, event: nil) }
-            let ids = try database.insertTabs(titles, at: position, in: &set, count: count)
+            let ids = try database.insertTabs(titles.map { NewTab(title: $0, payload: payload) }, at: position, in: &set, count: count)
             let selected = set.selected?.id ?? ids.first
             let event = TabEvent.added(titles: titles, index: position)
             try database.commitChange(to: set, selectedTabID: selected, event: event)
@@ -36,10 +43,25 @@ extension TabStore {
         }
     }
 
+    /// Makes an empty set. Creating a set that exists is `.setAlreadyExists`.
+    ///
+    /// - Throws: `TabStoreError.setAlreadyExists`, `.invalidSetName`, or a database error.
+    @discardableResult
+    public func createSet(_ setName: String) throws(TabStoreError) -> TabSetEdit {
+        try writing { database throws(TabStoreError) in
+            if try database.setRecord(named: setName) != nil { throw .setAlreadyExists(set: setName) }
+            let set = try database.createSet(named: setName)
+            let event = TabEvent.added(titles: [], index: 0)
+            try database.commitChange(to: set, selectedTabID: nil, event: event)
+            return try database.edit(of: setName, event: event)
+        }
+    }
+
     /// Selects a tab. Selecting the tab that is already selected writes nothing and
     /// returns a reselection (`updates` empty): still an event for the caller.
     ///
-    /// - Returns: the documents' update pairs: the old tab, now deselected, then the new one.
+    /// - Returns: the documents' update pairs: the old tab, now deselected, then the new
+    ///   one; and the set as it now stands.
     /// - Throws: `TabStoreError.setNotFound`, `.emptySet`, `.tabNotFound`, `.indexOutOfRange`,
     ///   `.revisionMismatch`.
     @discardableResult
@@ -48,26 +70,29 @@ extension TabStore {
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             guard let old = set.selected else { throw .emptySet(set: setName) }
             let new = try database.resolve(ref, in: set)
-            let selectedTab = Tab(title: new.title, isSelected: true)
+            let selectedTab = new.tab(selected: true)
             guard new.id != old.id else {
                 return SelectionChange(
                     setName: setName, previousIndex: old.index, selectedIndex: new.index,
-                    selectedTab: selectedTab, updates: [], revision: set.revision
+                    selectedTab: selectedTab, updates: [], revision: set.revision, set: try database.loadTabSet(named: setName)
                 )
             }
             let updates = [
-                TabUpdate(index: old.index, tab: Tab(title: old.title, isSelected: false)),
-                TabUpdate(index: new.index, tab: selectedTab),
+                TabUpdate(index: old.index, tab: old.eventTab(selected: false)),
+                TabUpdate(index: new.index, tab: new.eventTab(selected: true)),
             ]
             try database.commitChange(to: set, selectedTabID: new.id, event: .selectionChanged(updates))
             return SelectionChange(
                 setName: setName, previousIndex: old.index, selectedIndex: new.index,
-                selectedTab: selectedTab, updates: updates, revision: set.revision + 1
+                selectedTab: selectedTab, updates: updates, revision: set.revision + 1, set: try database.loadTabSet(named: setName)
             )
         }
         if change.isReselection {
             // Nothing was written, so nothing is journaled: only this process's observers hear it.
-            let event = TabEvent.reselected(TabUpdate(index: change.selectedIndex, tab: change.selectedTab))
+            let reselected = change.selectedTab
+            let event = TabEvent.reselected(TabUpdate(
+                index: change.selectedIndex, tab: Tab(id: reselected.id, title: reselected.title, isSelected: true)
+            ))
             hub.publish(local: [TabChange(setName: setName, revision: change.revision, event: event, timestamp: currentTimestamp())])
         }
         return change
@@ -105,7 +130,7 @@ extension TabStore {
                 selectedID = remaining == 0 ? nil : try database.tab(at: min(shifted, remaining - 1), in: set)?.id
             }
             let event = TabEvent.removed(removed.map { tab in
-                TabUpdate(index: tab.index, tab: Tab(title: tab.title, isSelected: tab.id == set.selected?.id))
+                TabUpdate(index: tab.index, tab: tab.eventTab(selected: tab.id == set.selected?.id))
             })
             try database.commitChange(to: set, selectedTabID: selectedID, event: event)
             return try database.edit(of: setName, event: event)
@@ -160,7 +185,8 @@ extension TabStore {
 
     /// Replaces a set's whole tab list (document 002's `items` setter), creating the set
     /// when missing. The selected title stays selected when it is still there, else
-    /// the first tab is.
+    /// the first tab is. A title that was there before stays the same tab: its id and
+    /// payload are kept.
     ///
     /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.revisionMismatch`.
     @discardableResult
@@ -176,12 +202,14 @@ extension TabStore {
     /// Renames a whole set. Its revision goes above every revision either name has
     /// reached, and the old name keeps that revision as its last.
     ///
+    /// - Returns: the set under its new name, and the `.setRenamed` event (`nil` for the same name).
     /// - Throws: `TabStoreError.setNotFound`, `.setAlreadyExists`, `.invalidSetName`, `.revisionMismatch`.
-    public func renameSet(_ setName: String, to newName: String, ifRevision: Int? = nil) throws(TabStoreError) {
+    @discardableResult
+    public func renameSet(_ setName: String, to newName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try writing { database throws(TabStoreError) in
             try validSetName(newName)
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
-            guard !setName.utf8.elementsEqual(newName.utf8) else { return }
+            guard !setName.utf8.elementsEqual(newName.utf8) else { return try database.edit(of: setName, event: nil) }
             if try database.setRecord(named: newName) != nil { throw .setAlreadyExists(set: newName) }
             let revision = max(set.revision, try database.nameRevision(of: newName)) + 1
             try database.execute("UPDATE tab_set SET name = ? WHERE id = ?", .text(newName), .int(set.id))
@@ -189,6 +217,7 @@ extension TabStore {
                 to: set, selectedTabID: set.selected?.id, event: .setRenamed(from: setName, to: newName), revision: revision
             )
             try database.retire(name: setName, at: revision)
+            return try database.edit(of: newName, event: .setRenamed(from: setName, to: newName))
         }
     }
 
@@ -239,6 +268,9 @@ extension Database {
             throw .indexOutOfRange(index: index, count: try tabCount(in: set), set: set.name)
         case let .typed(text, asIndex):
             return try resolveTyped(text, asIndex: asIndex, in: set)
+        case let .id(uuid):
+            guard let tab = try tab(withID: uuid, in: set) else { throw .tabIDNotFound(id: uuid, set: set.name) }
+            return tab
         }
     }
 
@@ -253,14 +285,26 @@ extension Database {
         }
     }
 
-    /// Replaces every tab of `set` with `titles`, selecting the one at `selectedIndex`.
+    /// Replaces every tab of `set` with `titles`, selecting the one at `selectedIndex`. A
+    /// title already in the set keeps its tab's id and payload.
     func replaceTabs(of set: SetRecord, with titles: [String], selecting selectedIndex: Int, tabWritten: (() -> Void)? = nil) throws(TabStoreError) {
+        var kept: [ExactName: TabRecord] = [:]
+        for tab in try tabs(in: set) { kept[ExactName(tab.title)] = tab }
+        let newTabs = titles.map { title in
+            kept[ExactName(title)].map { NewTab(title: title, uuid: $0.uuid, payload: $0.payload) } ?? NewTab(title: title)
+        }
+        try replaceTabs(of: set, with: newTabs, selecting: selectedIndex, tabWritten: tabWritten)
+    }
+
+    /// Replaces every tab of `set` with `newTabs` (ids as given), selecting the one at `selectedIndex`.
+    func replaceTabs(of set: SetRecord, with newTabs: [NewTab], selecting selectedIndex: Int, tabWritten: (() -> Void)? = nil) throws(TabStoreError) {
+        let titles = newTabs.map(\.title)
         for title in titles { try validTitle(title) }
         try execute("DELETE FROM tab WHERE set_id = ?", .int(set.id))
         // The set is empty now: only the new titles can repeat each other.
         var emptied = set
         try requireDistinct(titles, in: emptied, checkingStored: false)
-        let ids = try insertTabs(titles, at: 0, in: &emptied, count: 0, tabWritten: tabWritten)
+        let ids = try insertTabs(newTabs, at: 0, in: &emptied, count: 0, tabWritten: tabWritten)
         let selected = ids.indices.contains(selectedIndex) ? ids[selectedIndex] : ids.first
         try commitChange(to: set, selectedTabID: selected, event: .replaced(tabCount: titles.count))
     }

@@ -38,7 +38,7 @@ extension TabStore {
             guard let selected = try database.requireSet(named: setName).selected else {
                 throw .emptySet(set: setName)
             }
-            return TabUpdate(index: selected.index, tab: Tab(title: selected.title, isSelected: true))
+            return TabUpdate(index: selected.index, tab: selected.tab(selected: true))
         }
     }
 
@@ -63,7 +63,7 @@ extension Database {
 
     func loadTabSet(named setName: String) throws(TabStoreError) -> TabSet {
         let set = try requireSet(named: setName)
-        let tabs = try tabs(in: set).map { Tab(title: $0.title, isSelected: $0.id == set.selected?.id) }
+        let tabs = try tabs(in: set).map { $0.tab(selected: $0.id == set.selected?.id) }
         return TabSet(name: setName, tabs: tabs, revision: set.revision)
     }
 }

@@ -1,11 +1,13 @@
 /// Every way a `TabStore` call can fail. A failed call changes nothing.
 ///
 /// Switch on the case to react; `description` is a sentence for a person.
-public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     // The request cannot be done with the data as it is.
     case setNotFound(set: String)
     case setAlreadyExists(set: String)
     case tabNotFound(title: String, set: String)
+    /// `TabRef.id` named no tab of the set.
+    case tabIDNotFound(id: TabID, set: String)
     /// `count` is the number of tabs; valid indices are `0..<count` and `-count...-1`.
     case indexOutOfRange(index: Int, count: Int, set: String)
     /// An index typed as text (`TabRef.typed`) too large for any set, even for `Int`.
@@ -29,6 +31,10 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingSetRevision(set: String, expected: Int, actual: Int)
     /// `reopen` found no removed tab to bring back.
     case noClosedTabs(set: String)
+    /// A payload over ``TabStore/payloadLimit`` bytes (keys and values, UTF-8).
+    case payloadTooLarge(bytes: Int, limit: Int)
+    /// A payload key that is empty.
+    case emptyPayloadKey
     /// An import document that is not the export format.
     case invalidDocument(reason: String)
 
@@ -56,7 +62,7 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case sqlite(path: String, code: Int32, message: String, sql: String?)
 
     /// Why a title or set name is refused.
-    public enum NameProblem: Sendable, Hashable {
+    public enum NameProblem: Sendable, Hashable, Codable {
         case empty
         case tooLong(characters: Int)
         case controlCharacter(scalar: UInt32)
@@ -69,7 +75,7 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// True for problems with the database file rather than with the request.
     public var isDatabaseProblem: Bool {
         switch self {
-        case .setNotFound, .setAlreadyExists, .tabNotFound, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
+        case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .fileExists, .fileIsTheDatabase,
              .databaseNotFound:
@@ -88,6 +94,12 @@ public enum TabStoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return "a tab set named \(quoted(set)) already exists"
         case let .tabNotFound(title, set):
             return "no tab titled \(quoted(title)) in set \(quoted(set))"
+        case let .tabIDNotFound(id, set):
+            return "no tab with id \(id) in set \(quoted(set))"
+        case let .payloadTooLarge(bytes, limit):
+            return "tab data of \(bytes) bytes is over the limit of \(limit) bytes (keys and values, UTF-8)"
+        case .emptyPayloadKey:
+            return "a tab data key is empty"
         case let .indexOutOfRange(index, count, set):
             return outOfRange(String(index), count: count, set: set)
         case let .indexTextOutOfRange(index, count, set):

@@ -71,14 +71,14 @@ import TabStoreTestSupport
         let sandbox = Sandbox()
         let store = try TabStore(path: sandbox.database)
         for set in 0..<8 {
-            try store.add(Array(0..<4000).map { "tab \($0) " + String(repeating: "y", count: 60) }, to: "set \(set)")
+            try store.add(Array(0..<4000).map { "tab \($0) " + String(repeating: "y", count: 60) }, to: "set \(set)", creatingSet: true)
         }
         let file = sandbox.folder + "/backup.sqlite"
         #expect(sandbox.run("backup", file).code == 0)
         var generator = SplitMix64(seed: 9)
         for round in 0..<6 {
             // Change the source, so the old backup and a new one differ.
-            try store.add(["round \(round)"], to: "set 0")
+            try store.add(["round \(round)"], to: "set 0", creatingSet: true)
             let old = try #require(contents(file))
             let backup = try RunningTabstore(sandbox, ["backup", file, "--force"])
             usleep(UInt32(generator.next() % 150_000))

@@ -8,7 +8,10 @@ import TabStoreKit
 /// `.invalidDocument`; nothing crashes, hangs or fails any other way.
 @Suite struct DocumentFuzzTests {
     static let valid = TabStoreDocument(sets: [
-        .init(name: "store-detail", selectedIndex: 2, tabs: ["Home", "All menu", "Reviews"]),
+        .init(name: "store-detail", selectedIndex: 2, tabs: ["Home", "All menu", "Reviews"], ids: [
+            TabID("0f8fad5b-d9cb-469f-a165-70867728950e")!, TabID("7c9e6679-7425-40de-944b-e07fc1f90ae7")!,
+            TabID("16fd2706-8baf-433b-82eb-8c7fada847da")!,
+        ], payloads: [["route": "/home"], [:], ["badge": "3"]]),
         .init(name: "숫자", selectedIndex: 0, tabs: ["1", "2", "iOS 앱 개발 알아가기", "😀"]),
         .init(name: "empty", selectedIndex: nil, tabs: []),
     ])
@@ -65,7 +68,12 @@ import TabStoreKit
                 // A document the reader accepts must import, and export back as it was.
                 let store = try TabStore.inMemory()
                 try store.importDocument(document, replace: true)
-                let exported = try store.export(document.sets.map(\.name))
+                var exported = try store.export(document.sets.map(\.name))
+                // A set given without ids got fresh ones; without payloads, none.
+                for (index, entry) in document.sets.enumerated() {
+                    if entry.ids == nil { exported.sets[index].ids = nil }
+                    if entry.payloads == nil || entry.payloads!.allSatisfy(\.isEmpty) { exported.sets[index].payloads = entry.payloads }
+                }
                 if exported != document { problems.append("round \(round): exported \(exported) for \(document)") }
             } catch .invalidDocument {
                 refused += 1

@@ -16,11 +16,13 @@ import TabStoreKit
 
     @Test func exportedJSONHasTheDocumentedShape() throws {
         let store = try TabStore.inMemory()
-        try store.add(["Home", "Reviews"], to: "main")
+        try store.add(["Home", "Reviews"], to: "main", creatingSet: true)
+        try store.setPayload(["icon": "house", "b": "2"], for: 0, in: "main")
+        let ids = try store.tabSet(named: "main").tabs.map(\.id.uuidString)
         #expect(try store.export(["main"]).json() == """
             {
               "format": "tabstore",
-              "version": 1,
+              "version": 2,
               "sets": [
                 {
                   "name": "main",
@@ -28,6 +30,17 @@ import TabStoreKit
                   "tabs": [
                     "Home",
                     "Reviews"
+                  ],
+                  "ids": [
+                    "\(ids[0])",
+                    "\(ids[1])"
+                  ],
+                  "payloads": [
+                    {
+                      "b": "2",
+                      "icon": "house"
+                    },
+                    {}
                   ]
                 }
               ]
@@ -54,7 +67,7 @@ import TabStoreKit
     @Test(arguments: [
         ("[]", "the document must be an object, not an array"),
         (#"{"format":"other","version":1,"sets":[]}"#, #""format" must be "tabstore""#),
-        (#"{"format":"tabstore","version":2,"sets":[]}"#, #""version" must be 1"#),
+        (#"{"format":"tabstore","version":3,"sets":[]}"#, #""version" must be 1 or 2"#),
         (#"{"format":"tabstore","version":1}"#, #"the document: missing "sets""#),
         (#"{"format":"tabstore","version":1,"sets":[],"x":1}"#, #"the document: unknown key "x""#),
         (#"{"format":"tabstore","version":1,"sets":{}}"#, #""sets" must be an array"#),

@@ -58,7 +58,7 @@ import Testing
 
     @Test func jsonPrintsTheSet() {
         let sandbox = colours()
-        #expect(sandbox.run("move", "main", "Yellow", "0", "--json") == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":1,"tabs":[{"index":0,"title":"Yellow","selected":false},{"index":1,"title":"Red","selected":true},{"index":2,"title":"Blue","selected":false}]}"# + "\n"))
+        #expect(sandbox.run("move", "main", "Yellow", "0", "--json").maskingIDs == .ok(
+            #"{"name":"main","revision":2,"selectedIndex":1,"tabs":[{"index":0,"id":"ID","title":"Yellow","selected":false,"payload":{}},{"index":1,"id":"ID","title":"Red","selected":true,"payload":{}},{"index":2,"id":"ID","title":"Blue","selected":false,"payload":{}}]}"# + "\n"))
     }
 }

@@ -55,8 +55,8 @@ import Testing
     @Test func jsonPrintsTheSet() {
         let sandbox = Sandbox()
         sandbox.add("main", "Home", "Reviews")
-        #expect(sandbox.run("remove", "main", "0", "--json") == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"title":"Reviews","selected":true}]}"# + "\n"))
+        #expect(sandbox.run("remove", "main", "0", "--json").maskingIDs == .ok(
+            #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Reviews","selected":true,"payload":{}}]}"# + "\n"))
         #expect(sandbox.run("remove", "main", "0", "--json") == .ok(
             #"{"name":"main","revision":3,"selectedIndex":null,"tabs":[]}"# + "\n"))
     }

@@ -35,8 +35,8 @@ import Testing
     @Test func jsonPrintsTheSet() {
         let sandbox = Sandbox()
         sandbox.add("main", "Home")
-        #expect(sandbox.run("rename", "main", "0", "Start", "--json") == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"title":"Start","selected":true}]}"# + "\n"))
+        #expect(sandbox.run("rename", "main", "0", "Start", "--json").maskingIDs == .ok(
+            #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Start","selected":true,"payload":{}}]}"# + "\n"))
     }
 
     @Test func missingNewTitle() {

@@ -4,7 +4,7 @@ import Testing
 @Suite struct ClosedTabsTests {
     @Test func reopenPutsTheLastClosedTabBackWhereItWasAndSelected() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B", "C"], to: "main")
+        try store.add(["A", "B", "C"], to: "main", creatingSet: true)
         try store.select(.title("B"), in: "main")
         try store.remove([.title("B")], from: "main")
         #expect(try picture(store.reopen(in: "main")) == ["A", "*B", "C"])
@@ -13,7 +13,7 @@ import Testing
 
     @Test func reopenClampsToTheEndAndGoesMostRecentFirst() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B", "C", "D"], to: "main")
+        try store.add(["A", "B", "C", "D"], to: "main", creatingSet: true)
         try store.remove([.title("D")], from: "main")
         try store.remove([.title("A")], from: "main")
         // A was selected when removed, so B was when the last two went.
@@ -28,14 +28,14 @@ import Testing
 
     @Test func historyIsBounded() throws {
         let store = try TabStore(path: ":memory:", options: .init(closedTabLimit: 3))
-        try store.add((0..<6).map { "t\($0)" }, to: "main")
+        try store.add((0..<6).map { "t\($0)" }, to: "main", creatingSet: true)
         for _ in 0..<5 { try store.remove([.index(0)], from: "main") }
         #expect(try store.closedTabs(in: "main") == ["t4", "t3", "t2"])
     }
 
     @Test func reopeningEveryTabOfABatchOneByOneRestoresTheSet() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B", "C", "D"], to: "r")
+        try store.add(["A", "B", "C", "D"], to: "r", creatingSet: true)
         try store.remove([.title("A"), .title("B")], from: "r")
         #expect(try store.closedTabs(in: "r") == ["A", "B"])
         #expect(try picture(store.reopen(in: "r")) == ["*A", "C", "D"])
@@ -45,7 +45,7 @@ import Testing
     @Test(arguments: [[0, 2, 4], [1, 2], [4, 0], [0, 1, 2, 3, 4], [3]])
     func aBatchComesBackExactlyWithItsSelection(indices: [Int]) throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B", "C", "D", "E"], to: "r")
+        try store.add(["A", "B", "C", "D", "E"], to: "r", creatingSet: true)
         try store.select(.index(2), in: "r")
         let before = picture(try store.tabSet(named: "r"))
         try store.remove(indices.map(TabRef.index), from: "r")
@@ -55,10 +55,10 @@ import Testing
 
     @Test func aClosedTabWhoseTitleCameBackIsDroppedAndTheNextReopens() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B", "C"], to: "x")
+        try store.add(["A", "B", "C"], to: "x", creatingSet: true)
         try store.remove([.title("A")], from: "x")
         try store.remove([.title("B")], from: "x")
-        try store.add(["B"], to: "x")
+        try store.add(["B"], to: "x", creatingSet: true)
         #expect(try store.closedTabs(in: "x") == ["A"])
         // A was selected when it was removed.
         #expect(try picture(store.reopen(in: "x")) == ["*A", "C", "B"])
@@ -67,7 +67,7 @@ import Testing
 
     @Test func aTitleBroughtBackByRenameOrReplaceIsDroppedToo() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B", "C"], to: "x")
+        try store.add(["A", "B", "C"], to: "x", creatingSet: true)
         try store.remove([.title("A"), .title("B")], from: "x")
         try store.rename(.title("C"), to: "B", in: "x")
         #expect(try store.closedTabs(in: "x") == ["A"])

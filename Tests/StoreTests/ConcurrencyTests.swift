@@ -23,7 +23,7 @@ import Testing
     @Test func aWriteLockHeldPastTheBusyTimeoutFailsWithBusyAndChangesNothing() throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: .init(busyTimeout: .milliseconds(100)))
-        try store.add(["A", "B"], to: "main")
+        try store.add(["A", "B"], to: "main", creatingSet: true)
         let holder = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
         try holder.executeScript("BEGIN IMMEDIATE")
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(1), in: "main") } == .busy(path: path))
@@ -38,7 +38,7 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             do {
                 let store = try TabStore(path: path)
-                try store.add(["t\(thread)"], to: "s\(thread % 2)")
+                try store.add(["t\(thread)"], to: "s\(thread % 2)", creatingSet: true)
             } catch {
                 Issue.record("thread \(thread): \(error)")
             }
@@ -50,12 +50,12 @@ import Testing
 
     /// Each thread adds its own tabs to a shared set and selects among them.
     private func hammer(stores: [TabStore], threads: Int, rounds: Int = 40) throws {
-        try stores[0].add(["start"], to: "shared")
+        try stores[0].add(["start"], to: "shared", creatingSet: true)
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             let store = stores[thread % stores.count]
             for round in 0..<rounds {
                 do {
-                    try store.add(["t\(thread)-\(round)"], to: "shared")
+                    try store.add(["t\(thread)-\(round)"], to: "shared", creatingSet: true)
                     let change = try store.select(.title("t\(thread)-\(round)"), in: "shared")
                     #expect(change.selectedTab.title == "t\(thread)-\(round)")
                     if round % 5 == 0 { try store.move(.index(-1), to: 0, in: "shared") }

@@ -16,7 +16,7 @@ import TabStoreTestSupport
             for index in 0..<10_000 {
                 let title = "\(index)-" + String(repeating: "탭", count: 100)
                 do {
-                    try store.add([title], to: "big")
+                    try store.add([title], to: "big", creatingSet: true)
                     acknowledged.append(title)
                 } catch {
                     failure = error
@@ -25,7 +25,7 @@ import TabStoreTestSupport
                 }
             }
             // Still full: the same write fails the same way, and reads still work.
-            #expect(thrownError { () throws(TabStoreError) in try store.add([refused], to: "big") } == .diskFull(path: path))
+            #expect(thrownError { () throws(TabStoreError) in try store.add([refused], to: "big", creatingSet: true) } == .diskFull(path: path))
             #expect(try store.tabSet(named: "big").tabs.map(\.title) == acknowledged)
         }
         #expect(failure == .diskFull(path: path))
@@ -41,7 +41,7 @@ import TabStoreTestSupport
         let path = mount.path + "/tabs.sqlite"
         do {
             let store = try TabStore(path: path)
-            try store.add(["Home", "Reviews"], to: "main")
+            try store.add(["Home", "Reviews"], to: "main", creatingSet: true)
             try store.select(.index(1), in: "main")
         }
         #expect(mount.remountReadOnly())
@@ -52,7 +52,7 @@ import TabStoreTestSupport
         #expect(try store.export().sets.count == 1)
         #expect(try store.info().quickCheck == "ok")
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "main") } == .readOnly(path: path))
-        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "main") } == .readOnly(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "main", creatingSet: true) } == .readOnly(path: path))
         #expect(contents(path) == before)
     }
 

@@ -17,7 +17,7 @@ import Testing
 
     @Test func aRefusedImportStopsReportingAndWritesNothing() throws {
         let store = try TabStore.inMemory()
-        try store.add(["old"], to: "b")
+        try store.add(["old"], to: "b", creatingSet: true)
         let document = TabStoreDocument(sets: [
             .init(name: "a", selectedIndex: 0, tabs: ["x"]),
             .init(name: "b", selectedIndex: 0, tabs: ["y"]),

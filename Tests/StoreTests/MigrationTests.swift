@@ -37,7 +37,7 @@ import Testing
         let path = folder.file()
         do {
             let store = try TabStore(path: path)
-            try store.add(["홈", "전체 메뉴", "리뷰"], to: "store-detail")
+            try store.add(["홈", "전체 메뉴", "리뷰"], to: "store-detail", creatingSet: true)
             try store.select(.index(2), in: "store-detail")
         }
         let reopened = try TabStore(path: path)
@@ -100,7 +100,7 @@ import Testing
         #expect(try store.closedTabs(in: "x") == ["A"])
         #expect(try picture(store.reopen(in: "x")) == ["*A", "B", "C"])
         // Names used before stay used: a set made under "old" goes on above revision 2.
-        #expect(try store.add(["N"], to: "old").revision == 3)
+        #expect(try store.add(["N"], to: "old", creatingSet: true).revision == 3)
         // The journal rows after the last rename or removal of a name are linked to its set.
         try store.renameSet("s", to: "t")
         #expect(try store.history(of: "t").map(\.revision) == [3, 1])
@@ -140,7 +140,7 @@ import Testing
         let store = try TabStore(path: path)
         #expect(try pragma("PRAGMA user_version", path) == String(Migration.latestVersion))
         func tab(_ index: Int, _ title: String, _ selected: Bool) -> TabUpdate {
-            TabUpdate(index: index, tab: Tab(title: title, isSelected: selected))
+            TabUpdate(index: index, tab: Tab(id: .unknown, title: title, isSelected: selected))
         }
         let main: [(Int, TabEvent)] = [
             (9, .removed([tab(0, "Mail", false)])),
@@ -170,7 +170,7 @@ import Testing
         ])
         // New changes go on after the converted ones, in the same typed table.
         try store.select(.index(0), in: "main")
-        #expect(try store.history(of: "main", limit: 1).map(\.event) == [.selectionChanged([tab(1, "홈 \"1\"", false), tab(0, "Home", true)])])
+        #expect(try store.history(of: "main", limit: 1).map(\.event.ignoringIDs) == [.selectionChanged([tab(1, "홈 \"1\"", false), tab(0, "Home", true)])])
     }
 
     @Test func newerSchemaIsRefusedAndTheFileLeftUntouched() throws {
@@ -195,7 +195,7 @@ import Testing
         let path = folder.file()
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let store = try TabStore(path: path)
-        #expect(try store.add(["x"], to: "s").tabs.count == 1)
+        #expect(try store.add(["x"], to: "s", creatingSet: true).tabs.count == 1)
         #expect(try store.info().schemaVersion == Migration.latestVersion)
     }
 
@@ -223,9 +223,41 @@ import Testing
     @Test func infoReportsVersionSetsAndQuickCheck() throws {
         let path = folder.file()
         let store = try TabStore(path: path)
-        try store.add(["a"], to: "one")
-        try store.add(["b"], to: "two")
+        try store.add(["a"], to: "one", creatingSet: true)
+        try store.add(["b"], to: "two", creatingSet: true)
         #expect(try store.info() == StoreInfo(path: path, schemaVersion: Migration.latestVersion, setCount: 2, quickCheck: "ok"))
+    }
+
+    /// Migration 7: a database of schema 6 keeps its tabs, selection and closed tabs, and
+    /// every tab (live or closed) gets its own valid, distinct version 4 id.
+    @Test func databaseOfTheSixthMigrationGivesEveryTabAFreshDistinctID() throws {
+        let path = folder.file()
+        do {
+            let database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            for migration in Migration.all where migration.version <= 6 { try database.executeScript(migration.sql) }
+            try database.executeScript("""
+                PRAGMA user_version = 6;
+                INSERT INTO tab_set (id, name, selected_tab_id, revision) VALUES (1, 'a', 11, 3), (2, 'b', 20, 1);
+                INSERT INTO tab (id, set_id, position, title) VALUES (10, 1, 0, 'Home'), (11, 1, 1, '홈'), (12, 1, 2, 'Mail'), (20, 2, 0, 'X');
+                INSERT INTO closed_tab (set_id, title, position, was_selected) VALUES (1, 'Gone', 1, 0);
+                INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, selected) VALUES ('a', 3, 'reopened', 7, 1, 2, 'Mail', 0);
+                """)
+        }
+        let store = try TabStore(path: path)
+        #expect(try pragma("PRAGMA user_version", path) == "7")
+        let a = try store.tabSet(named: "a"), b = try store.tabSet(named: "b")
+        #expect(picture(a) == ["Home", "*홈", "Mail"] && a.revision == 3)
+        #expect(picture(b) == ["*X"])
+        let ids = (a.tabs + b.tabs).map(\.id)
+        #expect(Set(ids).count == 4 && !ids.contains(.unknown))
+        // Canonical lowercase version 4 text, as TabID itself makes.
+        #expect(ids.allSatisfy { TabID($0.uuidString) == $0 && Array($0.uuidString)[14] == "4" && "89ab".contains(Array($0.uuidString)[19]) })
+        #expect(a.tabs.allSatisfy { $0.payload.isEmpty })
+        // A journal row from before ids reads back with the unknown id.
+        #expect(try store.history(of: "a").map(\.event) == [.reopened(TabUpdate(index: 2, tab: Tab(id: .unknown, title: "Mail", isSelected: false)))])
+        // The closed tab has an id too, kept when it comes back, distinct from the others.
+        let reopened = try store.reopen(in: "a").set.tabs[1]
+        #expect(reopened.title == "Gone" && !ids.contains(reopened.id) && reopened.id != .unknown)
     }
 
     private func sqlite(_ path: String, _ sql: String) throws {

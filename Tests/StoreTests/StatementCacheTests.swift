@@ -6,7 +6,7 @@ import TabStoreSQLite
 @Suite struct StatementCacheTests {
     @Test func repeatedCallsReuseTheirStatements() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B", "C"], to: "main")
+        try store.add(["A", "B", "C"], to: "main", creatingSet: true)
         func round(_ times: Int) throws {
             for index in 0..<times {
                 try store.select(.index(index % 3), in: "main")
@@ -28,7 +28,7 @@ import TabStoreSQLite
 
     @Test func clearingTheCacheFinalizesEveryStatement() throws {
         let store = try TabStore.inMemory()
-        try store.add(["A", "B"], to: "main")
+        try store.add(["A", "B"], to: "main", creatingSet: true)
         try store.remove([.index(0)], from: "main")
         _ = try store.export()
         let live = try store.withDatabase { database throws(TabStoreError) in
@@ -42,7 +42,7 @@ import TabStoreSQLite
         let folder = TemporaryFolder()
         let path = folder.file()
         let store = try TabStore(path: path)
-        try store.add(["A"], to: "main")
+        try store.add(["A"], to: "main", creatingSet: true)
         let cached = try store.withDatabase { database throws(TabStoreError) in
             _ = try database.lastChangeID()
             return database.cachedStatementCount

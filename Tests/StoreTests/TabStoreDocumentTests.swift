@@ -5,13 +5,13 @@ import Testing
 @Suite struct TabStoreDocumentTests {
     @Test func exportThenImportWithReplaceRoundTrips() throws {
         let store = try TabStore.inMemory()
-        try store.add(["홈", "😀", "1"], to: "b")
+        try store.add(["홈", "😀", "1"], to: "b", creatingSet: true)
         try store.select(.index(2), in: "b")
-        try store.add([], to: "a")
+        try store.add([], to: "a", creatingSet: true)
         let document = try store.export()
         #expect(document.sets == [
-            .init(name: "a", selectedIndex: nil, tabs: []),
-            .init(name: "b", selectedIndex: 2, tabs: ["홈", "😀", "1"]),
+            .init(name: "a", selectedIndex: nil, tabs: [], ids: []),
+            .init(name: "b", selectedIndex: 2, tabs: ["홈", "😀", "1"], ids: try store.tabSet(named: "b").tabs.map(\.id)),
         ])
         let reread = document
         let revision = try store.tabSet(named: "b").revision
@@ -27,7 +27,7 @@ import Testing
 
     @Test func importIntoAnExistingSetNeedsReplaceAndWritesNothingWithout() throws {
         let store = try TabStore.inMemory()
-        try store.add(["x"], to: "existing")
+        try store.add(["x"], to: "existing", creatingSet: true)
         let document = TabStoreDocument(sets: [
             .init(name: "new", selectedIndex: 0, tabs: ["n"]),
             .init(name: "existing", selectedIndex: 1, tabs: ["p", "q"]),
@@ -41,9 +41,9 @@ import Testing
 
     @Test func replacingWithAnIdenticalDocumentChangesNothing() throws {
         let store = try TabStore.inMemory()
-        try store.add(["a", "b"], to: "one")
+        try store.add(["a", "b"], to: "one", creatingSet: true)
         try store.select(.index(1), in: "one")
-        try store.add([], to: "empty")
+        try store.add([], to: "empty", creatingSet: true)
         let document = try store.export()
         let history = try store.history(of: "one")
         #expect(try store.importDocument(document, replace: true) == 0)
@@ -64,8 +64,8 @@ import Testing
             .init(name: "none", selectedIndex: nil, tabs: []),
         ]))
         #expect(try store.history(of: "first").map(\.event) == [.added(titles: ["a", "b"], index: 0)])
-        #expect(try store.history(of: "third").map(\.event) == [
-            .selectionChanged([TabUpdate(index: 0, tab: Tab(title: "a", isSelected: false)), TabUpdate(index: 2, tab: Tab(title: "c", isSelected: true))]),
+        #expect(try store.history(of: "third").map(\.event.ignoringIDs) == [
+            .selectionChanged([TabUpdate(index: 0, tab: Tab(id: .unknown, title: "a", isSelected: false)), TabUpdate(index: 2, tab: Tab(id: .unknown, title: "c", isSelected: true))]),
             .added(titles: ["a", "b", "c"], index: 0),
         ])
         #expect(try picture(store.tabSet(named: "third")) == ["a", "b", "*c"])
@@ -83,7 +83,7 @@ import Testing
     ])
 
     /// What `tabstore export --json` prints for `sample` (the CLI's format, `ExportImportTests`).
-    static let cliText = #"{"format":"tabstore","version":1,"sets":[{"name":"main","selectedIndex":1,"tabs":["Home","리뷰"]},{"name":"empty","selectedIndex":null,"tabs":[]}]}"#
+    static let cliText = #"{"format":"tabstore","version":2,"sets":[{"name":"main","selectedIndex":1,"tabs":["Home","리뷰"]},{"name":"empty","selectedIndex":null,"tabs":[]}]}"#
 
     @Test func jsonEncoderWritesTheCLIFormatAndJSONDecoderReadsIt() throws {
         let encoded = try JSONEncoder().encode(Self.sample)
@@ -105,7 +105,7 @@ import Testing
             let plist = try #require(try PropertyListSerialization.propertyList(from: encoded, format: nil) as? [String: Any])
             #expect(Set(plist.keys) == ["format", "version", "sets"])
             #expect(plist["format"] as? String == "tabstore")
-            #expect(plist["version"] as? Int == 1)
+            #expect(plist["version"] as? Int == 2)
             let sets = try #require(plist["sets"] as? [[String: Any]])
             #expect(sets.map { Set($0.keys) } == [["name", "selectedIndex", "tabs"], ["name", "selectedIndex", "tabs"]])
             #expect(sets.first?["tabs"] as? [String] == ["Home", "리뷰"])
@@ -114,7 +114,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"format":"other","version":1,"sets":[]}"#, #""format" must be "tabstore""#),
-        (#"{"format":"tabstore","version":2,"sets":[]}"#, #""version" must be 1"#),
+        (#"{"format":"tabstore","version":3,"sets":[]}"#, #""version" must be 1 or 2"#),
     ])
     func decodingRefusesAnotherFormatOrVersion(json: String, reason: String) {
         do {

@@ -6,7 +6,7 @@ import Testing
 
     init() throws {
         store = try TabStore.inMemory()
-        try store.add(["A", "B", "C", "D", "E"], to: "main")
+        try store.add(["A", "B", "C", "D", "E"], to: "main", creatingSet: true)
     }
 
     private func state() throws -> [String] {
@@ -19,20 +19,20 @@ import Testing
 
     @Test func addInsertsAtIndexAndKeepsSelection() throws {
         try store.select(.title("B"), in: "main")
-        let set = try store.add(["X", "Y"], to: "main", at: 1)
+        let set = try store.add(["X", "Y"], to: "main", at: 1, creatingSet: true)
         #expect(picture(set) == ["A", "X", "Y", "*B", "C", "D", "E"])
     }
 
     @Test func addAtMinusOneAppendsAndAtZeroPrepends() throws {
-        try store.add(["Z"], to: "main", at: -1)
-        try store.add(["P"], to: "main", at: 0)
-        try store.add(["Q"], to: "main", at: -2)
+        try store.add(["Z"], to: "main", at: -1, creatingSet: true)
+        try store.add(["P"], to: "main", at: 0, creatingSet: true)
+        try store.add(["Q"], to: "main", at: -2, creatingSet: true)
         #expect(try state() == ["P", "*A", "B", "C", "D", "E", "Q", "Z"])
     }
 
     @Test func addCreatesTheSetAndKeepsAnyUnicodeExactly() throws {
         let titles = ["iOS 앱 개발 알아가기", "😀 Emoji", "e\u{301}", "é", "'; DROP TABLE tab; --", "100%"]
-        let set = try store.add(titles, to: "새 세트")
+        let set = try store.add(titles, to: "새 세트", creatingSet: true)
         #expect(set.tabs.map(\.title).map { Array($0.utf8) } == titles.map { Array($0.utf8) })
         #expect(set.selectedIndex == 0)
         #expect(try store.tabSets().map(\.name) == ["main", "새 세트"])
@@ -56,17 +56,17 @@ import Testing
     ])
     func addRefusesBadTitlesAndWritesNothing(titles: [String], expected: TabStoreError) throws {
         let before = try store.tabSet(named: "main")
-        #expect(failure { () throws(TabStoreError) in try store.add(titles, to: "main") } == expected)
+        #expect(failure { () throws(TabStoreError) in try store.add(titles, to: "main", creatingSet: true) } == expected)
         #expect(try store.tabSet(named: "main") == before)
     }
 
     @Test func emojiWithZeroWidthJoinersAndPaddedTitlesStayValid() throws {
         let titles = ["👩\u{200D}👩\u{200D}👧", "🏳\u{FE0F}\u{200D}🌈", " padded ", "\u{200B}x"]
-        #expect(try store.add(titles, to: "main").tabs.suffix(4).map(\.title) == titles)
+        #expect(try store.add(titles, to: "main", creatingSet: true).tabs.suffix(4).map(\.title) == titles)
     }
 
     @Test func misleadingSetNamesAreRefused() throws {
-        #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "\u{202D}s") }
+        #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "\u{202D}s", creatingSet: true) }
             == .invalidSetName(name: "\u{202D}s", problem: .misleadingCharacter(scalar: 0x202D)))
         #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "\t") }
             == .invalidSetName(name: "\t", problem: .controlCharacter(scalar: 9)))
@@ -86,15 +86,15 @@ import Testing
 
     @Test func titleOfExactlyTheLimitIsAccepted() throws {
         let title = String(repeating: "👍", count: maximumNameLength)
-        #expect(try store.add([title], to: "main").tabs.last?.title == title)
+        #expect(try store.add([title], to: "main", creatingSet: true).tabs.last?.title == title)
     }
 
     @Test func addOutsideTheInsertionRangeFails() throws {
-        #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: 6) }
+        #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: 6, creatingSet: true) }
             == .insertionIndexOutOfRange(index: 6, count: 5, set: "main"))
-        #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: -7) }
+        #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: -7, creatingSet: true) }
             == .insertionIndexOutOfRange(index: -7, count: 5, set: "main"))
-        #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "new", at: 1) }
+        #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "new", at: 1, creatingSet: true) }
             == .insertionIndexOutOfRange(index: 1, count: 0, set: "new"))
         #expect(try store.tabSets().map(\.name) == ["main"])
     }
@@ -133,7 +133,7 @@ import Testing
         #expect(set.tabs.isEmpty)
         #expect(set.selectedIndex == nil)
         #expect(set.lastSelectedIndex == 0)
-        #expect(try picture(store.add(["N"], to: "main")) == ["*N"])
+        #expect(try picture(store.add(["N"], to: "main", creatingSet: true)) == ["*N"])
     }
 
     @Test func aFailingRemoveRemovesNothing() throws {
@@ -164,16 +164,16 @@ import Testing
 
     @Test func editsReportWhatChanged() throws {
         try store.select(.title("C"), in: "main")
-        #expect(try store.remove([.index(-1), .title("C"), .index(2)], from: "main").event == .removed([
-            TabUpdate(index: 2, tab: Tab(title: "C", isSelected: true)),
-            TabUpdate(index: 4, tab: Tab(title: "E", isSelected: false)),
+        #expect(try store.remove([.index(-1), .title("C"), .index(2)], from: "main").event.ignoringIDs == .removed([
+            TabUpdate(index: 2, tab: Tab(id: .unknown, title: "C", isSelected: true)),
+            TabUpdate(index: 4, tab: Tab(id: .unknown, title: "E", isSelected: false)),
         ]))
         #expect(try store.rename(.index(0), to: "Z", in: "main").event == .renamed(index: 0, from: "A", to: "Z"))
         #expect(try store.rename(.index(0), to: "Z", in: "main").event == nil)
         #expect(try store.move(.title("Z"), to: -1, in: "main").event == .moved(title: "Z", from: 0, to: 2))
-        #expect(try store.reopen(in: "main").event == .reopened(TabUpdate(index: 2, tab: Tab(title: "C", isSelected: true))))
-        #expect(try store.add(["N"], to: "main", at: 0).event == .added(titles: ["N"], index: 0))
-        #expect(try store.add([], to: "main").event == nil)
+        #expect(try store.reopen(in: "main").event.ignoringIDs == .reopened(TabUpdate(index: 2, tab: Tab(id: .unknown, title: "C", isSelected: true))))
+        #expect(try store.add(["N"], to: "main", at: 0, creatingSet: true).event == .added(titles: ["N"], index: 0))
+        #expect(try store.add([], to: "main", creatingSet: true).event == nil)
     }
 
     @Test func renameKeepsPositionAndSelection() throws {
@@ -193,7 +193,7 @@ import Testing
 
     @Test func everyMutationGrowsTheRevision() throws {
         var revisions = [try store.tabSet(named: "main").revision]
-        try store.add(["F"], to: "main")
+        try store.add(["F"], to: "main", creatingSet: true)
         revisions.append(try store.tabSet(named: "main").revision)
         try store.select(.index(1), in: "main")
         revisions.append(try store.tabSet(named: "main").revision)
@@ -211,7 +211,7 @@ import Testing
     }
 
     @Test func setsCanBeRenamedAndRemoved() throws {
-        try store.add(["x"], to: "second")
+        try store.add(["x"], to: "second", creatingSet: true)
         #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "second") } == .setAlreadyExists(set: "second"))
         try store.renameSet("main", to: "first")
         #expect(try store.tabSets().map(\.name) == ["first", "second"])
@@ -222,7 +222,7 @@ import Testing
     }
 
     @Test func listSummarisesEverySetByName() throws {
-        try store.add([], to: "empty")
+        try store.add([], to: "empty", creatingSet: true)
         try store.select(.index(3), in: "main")
         #expect(try store.tabSets() == [
             TabSetSummary(name: "empty", tabCount: 0, selectedIndex: nil, selectedTitle: nil, revision: 1),
@@ -231,7 +231,7 @@ import Testing
     }
 
     @Test func invalidSetNamesAreRefused() throws {
-        #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "") } == .invalidSetName(name: "", problem: .empty))
+        #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "", creatingSet: true) } == .invalidSetName(name: "", problem: .empty))
         #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "a\u{7F}") }
             == .invalidSetName(name: "a\u{7F}", problem: .controlCharacter(scalar: 0x7F)))
         #expect(try store.tabSets().map(\.name) == ["main"])

@@ -46,7 +46,7 @@ import TabStoreTestSupport
             case 0, 1:
                 let new = (0...random.below(3)).map { _ in next += 1; return "t\(next)" }
                 let index = random.below(count + 1)
-                try store.add(new, to: "s", at: index)
+                try store.add(new, to: "s", at: index, creatingSet: true)
                 model.add(new, at: index)
             case 2:
                 let indices = Set((0...random.below(2)).map { _ in random.below(count) })
@@ -135,6 +135,10 @@ import TabStoreTestSupport
         var names: [String: Name] = ["s": Name(), "t": Name()]
         var random = SplitMix64(seed: seed)
         var next = 0
+        // Each tab's id and payload, by title (a title names one tab at a time): an id is
+        // fixed when its tab is added and never changes; a re-added title is a new tab.
+        var knownIDs: [String: TabID] = [:]
+        var payloads: [String: [String: String]] = [:]
         for step in 0..<500 {
             let name = random.below(2) == 0 ? "s" : "t"
             let other = name == "s" ? "t" : "s"
@@ -170,8 +174,15 @@ import TabStoreTestSupport
                     new = [closed[random.below(closed.count)].title]
                 }
                 let index = random.below(count + 1)
-                outcome = thrownError { () throws(TabStoreError) in try store.add(new, to: name, at: index, ifRevision: expected) }
+                let payload = ["added": "step \(step)"]
+                outcome = thrownError { () throws(TabStoreError) in
+                    try store.add(new, to: name, at: index, payload: payload, ifRevision: expected, creatingSet: true)
+                }
                 if accepted {
+                    for title in new {
+                        knownIDs[title] = nil
+                        payloads[title] = payload
+                    }
                     var set = model.set ?? SetModel()
                     set.tabs.add(new, at: index)
                     set.forgetClosedTitlesBack()
@@ -272,6 +283,19 @@ import TabStoreTestSupport
                 let revisions = try store.history(of: key, limit: 10_000).map(\.revision)
                 #expect(zip(revisions, revisions.dropFirst()).allSatisfy { $0 > $1 }, "step \(step) \(key): \(revisions)")
                 if name.set != nil { #expect(revisions.first == name.revision, "step \(step) \(key)") }
+            }
+            // Ids are stable and unique, payloads kept, through every edit above.
+            var idsInStore = Set<TabID>()
+            for summary in try store.tabSets() {
+                for tab in try store.tabSet(named: summary.name).tabs {
+                    #expect(idsInStore.insert(tab.id).inserted, "step \(step): id \(tab.id) twice")
+                    #expect(tab.payload == payloads[tab.title], "step \(step) \(tab.title)")
+                    if let known = knownIDs[tab.title] {
+                        #expect(tab.id == known, "step \(step) \(tab.title)")
+                    } else {
+                        knownIDs[tab.title] = tab.id
+                    }
+                }
             }
         }
     }

@@ -121,6 +121,12 @@ struct ArgumentScanner {
                 return usesNext
             }
             state.positionals.append(Positional(text: value, reading: .index))
+        case .idArgument:
+            guard let id = TabID(value) else {
+                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)': it is not a tab id (a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e)", command: commandName))
+                return usesNext
+            }
+            state.positionals.append(Positional(text: value, reading: .id(id)))
         case .value:
             state.options[option.name] = .text(value)
         case let .integer(_, minimum):
@@ -193,6 +199,9 @@ struct ArgumentScanner {
         if positional.reading == .index, argument.kind != .tab {
             throw UsageError(message: "'--index \(escapingControlCharacters(text))' cannot be used for '\(argument.label)', which is not a tab", command: command)
         }
+        if case .id = positional.reading, argument.kind != .tab {
+            throw UsageError(message: "'--id \(escapingControlCharacters(text))' cannot be used for '\(argument.label)', which is not a tab", command: command)
+        }
         let invalid = UsageError(message: "The value \(shown(text)) is invalid for '\(argument.label)'", command: command)
         switch argument.kind {
         case .text, .title:
@@ -203,6 +212,7 @@ struct ArgumentScanner {
             switch positional.reading {
             case .title: return .tab(.title(text))
             case .index: return .tab(.typed(text, asIndex: true))
+            case let .id(id): return .tab(.id(id))
             case .asTyped: return .tab(isIntegerLiteral(text) ? .typed(text) : .title(text))
             }
         case .integer:
@@ -215,7 +225,7 @@ struct ArgumentScanner {
 /// A positional argument as typed; `--title X` gives one that must be a title,
 /// `--index X` one that must be an index.
 private struct Positional {
-    enum Reading { case asTyped, title, index }
+    enum Reading: Equatable { case asTyped, title, index, id(TabID) }
     let text: String
     let reading: Reading
 }
@@ -224,7 +234,7 @@ private extension OptionSpec.Kind {
     /// `--title` and `--index` spell a positional argument: their value is whatever follows.
     var isPositionalSpelling: Bool {
         switch self {
-        case .titleArgument, .indexArgument: true
+        case .titleArgument, .indexArgument, .idArgument: true
         case .flag, .value, .integer: false
         }
     }

@@ -79,6 +79,9 @@ struct OptionSpec: Sendable {
         /// `--index VALUE`: VALUE is the next positional argument and is an index, even
         /// when a tab has it as its title; only a `<tab>` takes it.
         case indexArgument
+        /// `--id VALUE`: VALUE is the next positional argument and is a tab id (a UUID);
+        /// only a `<tab>` takes it.
+        case idArgument
     }
 
     /// The long name without dashes.
@@ -98,6 +101,7 @@ struct OptionSpec: Sendable {
         case let .value(valueName), let .integer(valueName, _): "--\(name) <\(valueName)>"
         case .titleArgument: "--\(name) <title>"
         case .indexArgument: "--\(name) <index>"
+        case .idArgument: "--\(name) <id>"
         }
     }
 

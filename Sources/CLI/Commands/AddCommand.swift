@@ -10,7 +10,7 @@ enum AddCommand: TextCommand {
         With no title, only creates the set.
 
         Prints 'added N tabs to SET' ('1 tab' for one). With --json, the set:
-          {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
+          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
         """,
         arguments: [
             .set("The set to add to; created when missing."),
@@ -32,7 +32,7 @@ enum AddCommand: TextCommand {
         let index = arguments.integerOption("at") ?? -1
         let revision = arguments.ifRevision
         let store = try context.openOrCreateStore()
-        let edit = try storeCall { () throws(TabStoreError) in try store.add(titles, to: setName, at: index, ifRevision: revision) }
+        let edit = try storeCall { () throws(TabStoreError) in try store.add(titles, to: setName, at: index, ifRevision: revision, creatingSet: true) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         return "added \(counted(titles.count, "tab", "tabs")) to \(setName)\n"
     }

@@ -11,7 +11,7 @@ enum ListCommand: TextCommand {
 
         With SET: one line per tab, in order: '*' on the selected tab, the index, the \
         title. With --json:
-          {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
+          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
         """,
         arguments: [.set("The set whose tabs to list; all sets when omitted.").withArity(.optional)]
     )

@@ -9,13 +9,13 @@ enum MoveCommand: TextCommand {
         last.
 
         Prints 'moved TITLE to TO'. With --json, the set:
-          {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
+          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
         """,
         arguments: [
             .set(), .tab,
             ArgumentSpec(name: "to", kind: .integer, help: "The tab's final index; negative counts from the end."),
         ],
-        options: [.title, .index, .ifRevision],
+        options: [.title, .index, .id, .ifRevision],
         savesChanges: true
     )
 

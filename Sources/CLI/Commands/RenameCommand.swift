@@ -6,13 +6,13 @@ enum RenameCommand: TextCommand {
         abstract: "Give a tab a new title.",
         discussion: """
         Prints 'renamed OLD to NEW'. With --json, the set:
-          {"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}
+          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
         """,
         arguments: [
             .set(), .tab,
             ArgumentSpec(name: "new-title", kind: .title, help: "The new title; taken as a title even when made of digits."),
         ],
-        options: [.title, .index, .ifRevision],
+        options: [.title, .index, .id, .ifRevision],
         savesChanges: true
     )
 

@@ -12,7 +12,7 @@ enum SelectCommand: TextCommand {
           {"set","previousIndex","selectedIndex","changed","updates":[{"index","title","selected"}]}
         """,
         arguments: [.set(), .tab],
-        options: [.title, .index, .ifRevision],
+        options: [.title, .index, .id, .ifRevision],
         savesChanges: true
     )
 

@@ -104,6 +104,12 @@ extension OptionSpec {
         isInUsage: false
     )
 
+    static let id = OptionSpec(
+        name: "id", kind: .idArgument,
+        help: "Give a <tab> by its id, the UUID that 'list <set> --json' shows; it never changes. Stands where the <tab> goes.",
+        isInUsage: false
+    )
+
     /// For commands that write a file: an existing one is replaced only when asked.
     static let force = OptionSpec(name: "force", kind: .flag, help: "Replace FILE if it exists.")
 

@@ -18,6 +18,7 @@ enum ChangeOutput {
       reopened     {"tab":{"index","title","selected"}}
       set-renamed  {"from","to"}
       set-removed  {}
+      payload-changed {"tab":{"index","title","selected"}}
     """
 
     /// One line: the revision (right-aligned to `revisionWidth`), the UTC time, what happened.
@@ -52,6 +53,8 @@ enum ChangeOutput {
             return "renamed set \(shownTitle(from)) -> \(shownTitle(to))"
         case .setRemoved:
             return "removed set"
+        case let .payloadChanged(tab):
+            return "set data of " + shownTab(tab)
         }
     }
 
@@ -80,7 +83,7 @@ enum ChangeOutput {
             .object([("index", .int(index)), ("from", .string(from)), ("to", .string(to))])
         case let .selectionChanged(updates):
             .object([("updates", .array(updates.map(tab)))])
-        case let .reselected(tab), let .reopened(tab):
+        case let .reselected(tab), let .reopened(tab), let .payloadChanged(tab):
             .object([("tab", self.tab(tab))])
         case let .replaced(count):
             .object([("tabCount", .int(count))])

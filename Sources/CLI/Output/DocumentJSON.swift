@@ -24,15 +24,15 @@ extension TabStoreDocument {
         guard case .string(Self.format)? = members["format"] else {
             throw .invalidDocument(reason: "\"format\" must be \"\(Self.format)\"")
         }
-        guard case .int(Self.version)? = members["version"] else {
-            throw .invalidDocument(reason: "\"version\" must be \(Self.version)")
+        guard case let .int(version)? = members["version"], Self.readableVersions.contains(version) else {
+            throw .invalidDocument(reason: "\"version\" must be 1 or 2")
         }
         guard case let .array(sets)? = members["sets"] else {
             throw .invalidDocument(reason: "\"sets\" must be an array")
         }
         var entries: [Entry] = []
         for (index, value) in sets.enumerated() {
-            entries.append(try DocumentReader.entry(value, at: "sets[\(index)]"))
+            entries.append(try DocumentReader.entry(value, at: "sets[\(index)]", version: version))
         }
         self.init(sets: entries)
         try validate()
@@ -41,11 +41,18 @@ extension TabStoreDocument {
     /// The document as JSON, pretty-printed unless told otherwise, without a final newline.
     func json(pretty: Bool = true) -> String {
         let sets = sets.map { entry -> JSONValue in
-            .object([
+            var members: [(key: String, value: JSONValue)] = [
                 ("name", .string(entry.name)),
                 ("selectedIndex", JSONOutput.optional(entry.selectedIndex)),
                 ("tabs", .array(entry.tabs.map(JSONValue.string))),
-            ])
+            ]
+            if let ids = entry.ids { members.append(("ids", .array(ids.map { .string($0.uuidString) }))) }
+            if let payloads = entry.payloads {
+                members.append(("payloads", .array(payloads.map { payload in
+                    .object(payload.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { ($0, .string(payload[$0]!)) })
+                })))
+            }
+            return .object(members)
         }
         let document: JSONValue = .object([
             ("format", .string(Self.format)),
@@ -59,13 +66,17 @@ extension TabStoreDocument {
 /// Reads the parts of a document's JSON, naming where a problem is.
 private enum DocumentReader {
     /// The members of an object that has exactly the allowed `keys` (no unknown, none twice).
-    static func object(_ value: JSONValue, at place: String, keys: [String]) throws(TabStoreError) -> [String: JSONValue] {
+    static func object(
+        _ value: JSONValue, at place: String, keys: [String], optionalKeys: [String] = []
+    ) throws(TabStoreError) -> [String: JSONValue] {
         guard case let .object(members) = value else {
             throw .invalidDocument(reason: "\(place) must be an object, not \(value.typeName)")
         }
         var result: [String: JSONValue] = [:]
         for (key, member) in members {
-            guard keys.contains(key) else { throw .invalidDocument(reason: "\(place): unknown key \(quoted(key))") }
+            guard keys.contains(key) || optionalKeys.contains(key) else {
+                throw .invalidDocument(reason: "\(place): unknown key \(quoted(key))")
+            }
             guard result.updateValue(member, forKey: key) == nil else {
                 throw .invalidDocument(reason: "\(place): key \(quoted(key)) appears twice")
             }
@@ -77,8 +88,10 @@ private enum DocumentReader {
     }
 
     /// One set's members with the types the document needs; its content is checked later.
-    static func entry(_ value: JSONValue, at place: String) throws(TabStoreError) -> TabStoreDocument.Entry {
-        let members = try object(value, at: place, keys: ["name", "selectedIndex", "tabs"])
+    /// Version 1 has titles only; version 2 may add `ids` and `payloads`.
+    static func entry(_ value: JSONValue, at place: String, version: Int) throws(TabStoreError) -> TabStoreDocument.Entry {
+        let keys = ["name", "selectedIndex", "tabs"]
+        let members = try object(value, at: place, keys: keys, optionalKeys: version == 1 ? [] : ["ids", "payloads"])
         guard case let .string(name)? = members["name"] else {
             throw .invalidDocument(reason: "\(place).name must be a string")
         }
@@ -99,7 +112,38 @@ private enum DocumentReader {
         default:
             throw .invalidDocument(reason: "\(place).selectedIndex must be an integer or null, not \(members["selectedIndex"]?.typeName ?? "missing")")
         }
-        return TabStoreDocument.Entry(name: name, selectedIndex: selectedIndex, tabs: tabs)
+        var ids: [TabID]?
+        if let idValues = members["ids"] {
+            guard case let .array(values) = idValues else { throw .invalidDocument(reason: "\(place).ids must be an array of tab ids") }
+            ids = []
+            for (index, value) in values.enumerated() {
+                guard case let .string(text) = value, let id = TabID(text) else {
+                    throw .invalidDocument(reason: "\(place).ids[\(index)] must be a tab id (a UUID string)")
+                }
+                ids?.append(id)
+            }
+        }
+        var payloads: [[String: String]]?
+        if let payloadValues = members["payloads"] {
+            guard case let .array(values) = payloadValues else { throw .invalidDocument(reason: "\(place).payloads must be an array of objects") }
+            payloads = []
+            for (index, value) in values.enumerated() {
+                guard case let .object(pairs) = value else {
+                    throw .invalidDocument(reason: "\(place).payloads[\(index)] must be an object, not \(value.typeName)")
+                }
+                var payload: [String: String] = [:]
+                for (key, member) in pairs {
+                    guard case let .string(text) = member else {
+                        throw .invalidDocument(reason: "\(place).payloads[\(index)].\(quoted(key)) must be a string, not \(member.typeName)")
+                    }
+                    guard payload.updateValue(text, forKey: key) == nil else {
+                        throw .invalidDocument(reason: "\(place).payloads[\(index)]: key \(quoted(key)) appears twice")
+                    }
+                }
+                payloads?.append(payload)
+            }
+        }
+        return TabStoreDocument.Entry(name: name, selectedIndex: selectedIndex, tabs: tabs, ids: ids, payloads: payloads)
     }
 }
 

@@ -2,13 +2,24 @@ import TabStoreKit
 
 /// The `--json` shapes of issue 3, keys in the documented order.
 enum JSONOutput {
-    /// `{"name","revision","selectedIndex","tabs":[{"index","title","selected"}]}`.
+    /// `{"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload"}]}`.
     static func tabSet(_ set: TabSet) -> JSONValue {
         .object([
             ("name", .string(set.name)),
             ("revision", .int(set.revision)),
             ("selectedIndex", optional(set.selectedIndex)),
-            ("tabs", .array(set.tabs.enumerated().map { tab(index: $0.offset, $0.element) })),
+            ("tabs", .array(set.tabs.enumerated().map { storedTab(index: $0.offset, $0.element) })),
+        ])
+    }
+
+    /// `{"index","id","title","selected","payload":{KEY:VALUE,...}}`: a tab of a set as
+    /// stored, payload keys in byte order.
+    static func storedTab(index: Int, _ tab: Tab) -> JSONValue {
+        let keys = tab.payload.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return .object([
+            ("index", .int(index)), ("id", .string(tab.id.uuidString)), ("title", .string(tab.title)),
+            ("selected", .bool(tab.isSelected)),
+            ("payload", .object(keys.map { ($0, JSONValue.string(tab.payload[$0]!)) })),
         ])
     }
 

@@ -1,0 +1,51 @@
+import TabStoreKit
+
+enum SetDataCommand: TextCommand {
+    static let spec = CommandSpec(
+        name: "set-data",
+        abstract: "Replace a tab's data (its payload) with KEY=VALUE entries.",
+        discussion: """
+        The tab's data becomes exactly the entries given (a later KEY wins); with no \
+        entry, it is emptied. Each entry splits at its first '='. At most 4096 bytes \
+        of keys and values (UTF-8) in all; a key is not empty.
+
+        Prints 'set N entries on TITLE' ('1 entry' for one), or 'the tab already has these N \
+        entries' when nothing changed. With --json, the set:
+          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+        """,
+        arguments: [
+            .set(), .tab,
+            ArgumentSpec(
+                name: "entry", kind: .text, arity: .zeroOrMore, help: "KEY=VALUE: one key of the data and its value.",
+                completion: CompletionSource.none
+            ),
+        ],
+        options: [.title, .index, .id, .ifRevision],
+        savesChanges: true
+    )
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+        let setName = try arguments.text("set")
+        let ref = try arguments.tab("tab")
+        var payload: [String: String] = [:]
+        for entry in arguments.texts("entry") {
+            guard let equals = entry.firstIndex(of: "=") else {
+                throw .usage(UsageError(
+                    message: "The value '\(escapingControlCharacters(entry))' is invalid for '<entry>': it has no '=' (KEY=VALUE)",
+                    command: spec.name
+                ))
+            }
+            payload[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
+        let revision = arguments.ifRevision
+        let store = try context.openStore()
+        let edit = try storeCall { () throws(TabStoreError) in
+            try store.setPayload(payload, for: ref, in: setName, ifRevision: revision)
+        }
+        if context.json { return JSONOutput.tabSet(edit.set).line }
+        let entries = counted(payload.count, "entry", "entries")
+        // No event: the tab already had exactly this data.
+        guard case let .payloadChanged(update)? = edit.event else { return "the tab already has these \(entries)\n" }
+        return "set \(entries) on \(update.tab.title)\n"
+    }
+}

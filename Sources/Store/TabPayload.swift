@@ -1,0 +1,80 @@
+/// A tab's payload: the app's own small key/value data, kept with the tab.
+extension TabStore {
+    /// The most a payload may hold: its keys' and values' UTF-8 bytes together (4 KiB).
+    /// Enough for a route, an icon name and a badge; large data belongs in the app's files.
+    public static let payloadLimit = 4096
+}
+
+/// Refuses a payload with an empty key or over `TabStore.payloadLimit` bytes.
+func validPayload(_ payload: [String: String]) throws(TabStoreError) {
+    var bytes = 0
+    for (key, value) in payload {
+        if key.isEmpty { throw .emptyPayloadKey }
+        bytes += key.utf8.count + value.utf8.count
+    }
+    if bytes > TabStore.payloadLimit { throw .payloadTooLarge(bytes: bytes, limit: TabStore.payloadLimit) }
+}
+
+/// The payload column's text: each key then value as `<UTF-8 byte count>:<bytes>`, pairs
+/// sorted by key; `nil` (SQL NULL) for an empty payload. Counted, not separated, so any
+/// text fits without escaping.
+func packPayload(_ payload: [String: String]) -> String? {
+    guard !payload.isEmpty else { return nil }
+    var text = ""
+    for key in payload.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for part in [key, payload[key]!] {
+            text += "\(part.utf8.count):"
+            text += part
+        }
+    }
+    return text
+}
+
+/// The payload `packPayload` wrote; what cannot be read (a row edited by hand) ends it.
+func unpackPayload(_ text: String?) -> [String: String] {
+    guard let text else { return [:] }
+    let bytes = Array(text.utf8)
+    var payload: [String: String] = [:]
+    var offset = 0
+    func part() -> String? {
+        var length = 0
+        while offset < bytes.count, bytes[offset] != UInt8(ascii: ":") {
+            let digit = bytes[offset]
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9"), length < 1_000_000 else { return nil }
+            length = length * 10 + Int(digit - UInt8(ascii: "0"))
+            offset += 1
+        }
+        guard offset < bytes.count, offset + 1 + length <= bytes.count else { return nil }
+        let start = offset + 1
+        offset = start + length
+        return String(decoding: bytes[start..<offset], as: UTF8.self)
+    }
+    while offset < bytes.count {
+        guard let key = part(), let value = part() else { break }
+        payload[key] = value
+    }
+    return payload
+}
+
+extension TabStore {
+    /// Replaces a tab's payload (an empty one removes it); the tab's place, title and
+    /// selection stay. Setting the payload it already has changes nothing.
+    ///
+    /// - Throws: `TabStoreError.payloadTooLarge`, `.emptyPayloadKey`, `.setNotFound`,
+    ///   `.tabNotFound`, `.tabIDNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
+    @discardableResult
+    public func setPayload(
+        _ payload: [String: String], for ref: TabRef, in setName: String, ifRevision: Int? = nil
+    ) throws(TabStoreError) -> TabSetEdit {
+        try validPayload(payload)
+        return try writing { database throws(TabStoreError) in
+            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
+            let tab = try database.resolve(ref, in: set)
+            guard tab.payload != payload else { return try database.edit(of: setName, event: nil) }
+            try database.execute("UPDATE tab SET payload = ? WHERE id = ?", SQLValue(packPayload(payload)), .int(tab.id))
+            let event = TabEvent.payloadChanged(TabUpdate(index: tab.index, tab: tab.eventTab(selected: set.selected?.id == tab.id)))
+            try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
+            return try database.edit(of: setName, event: event)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import TabStoreKit
+
+/// Issue 11.4-11.6: payloads, edits that return the set, and what an app needs on day one.
+@Suite struct AppConvenienceTests {
+    let store: TabStore
+
+    init() throws {
+        store = try TabStore.inMemory()
+        try store.add(["A", "B", "C", "D", "E"], to: "main", creatingSet: true)
+    }
+
+    @Test func payloadsAreSetOnAddAndBySetPayloadAndBounded() throws {
+        try store.add(["F"], to: "main", payload: ["route": "/f", "icon": "star"])
+        #expect(try store.tabSet(named: "main").tabs.last?.payload == ["route": "/f", "icon": "star"])
+        let edit = try store.setPayload(["badge": "3"], for: "B", in: "main")
+        #expect(edit.tabs[1].payload == ["badge": "3"] && edit.revision == 3)
+        #expect(edit.event.ignoringIDs == .payloadChanged(TabUpdate(index: 1, tab: Tab(id: .unknown, title: "B", isSelected: false))))
+        // The same payload again changes nothing.
+        #expect(try store.setPayload(["badge": "3"], for: 1, in: "main").event == nil)
+        // Exactly at the limit is fine; one byte over is refused, and nothing changes.
+        let full = ["k": String(repeating: "x", count: TabStore.payloadLimit - 1)]
+        try store.setPayload(full, for: "C", in: "main")
+        let over = ["k": String(repeating: "x", count: TabStore.payloadLimit)]
+        let error = thrownError { () throws(TabStoreError) in try store.setPayload(over, for: "C", in: "main") }
+        #expect(error == .payloadTooLarge(bytes: 4097, limit: 4096))
+        #expect(error?.description == "tab data of 4097 bytes is over the limit of 4096 bytes (keys and values, UTF-8)")
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["G"], to: "main", payload: over) } == .payloadTooLarge(bytes: 4097, limit: 4096))
+        #expect(thrownError { () throws(TabStoreError) in try store.setPayload(["": "x"], for: "C", in: "main") } == .emptyPayloadKey)
+        #expect(try store.tabSet(named: "main").tabs[2].payload == full)
+        // Any text survives the stored form: separators, digits, colons, emoji.
+        let odd = ["3:a": "1:b\u{1F}", "홈": "😀", "k": ""]
+        try store.setPayload(odd, for: "D", in: "main")
+        #expect(try store.tabSet(named: "main").tabs[3].payload == odd)
+    }
+
+    @Test func payloadsSurviveMoveRenameRemoveAndReopen() throws {
+        try store.setPayload(["route": "/b"], for: "B", in: "main")
+        try store.move("B", to: -1, in: "main")
+        try store.rename("B", to: "Bee", in: "main")
+        try store.remove(["Bee", "A"], from: "main")
+        try store.reopen(in: "main")
+        try store.reopen(in: "main")
+        #expect(try store.tabSet(named: "main").tabs.first { $0.title == "Bee" }?.payload == ["route": "/b"])
+    }
+
+    @Test func selectReturnsTheSetAsItNowStands() throws {
+        let change = try store.select(2, in: "main")
+        #expect(change.set == (try store.tabSet(named: "main")))
+        #expect(change.set.selectedIndex == 2 && change.set.revision == change.revision)
+        let again = try store.select("C", in: "main")
+        #expect(again.isReselection && again.set == change.set)
+        #expect(try store.renameSet("main", to: "other").set.name == "other")
+    }
+
+    @Test func addRefusesAMissingSetUnlessAsked() throws {
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "mian") } == .setNotFound(set: "mian"))
+        #expect(try store.tabSets().map(\.name) == ["main"])
+        let created = try store.createSet("second")
+        #expect(created.tabs.isEmpty && created.revision == 1)
+        #expect(thrownError { () throws(TabStoreError) in try store.createSet("second") } == .setAlreadyExists(set: "second"))
+        #expect(try store.add(["x"], to: "second").tabs.map(\.title) == ["x"])
+        #expect(try store.add(["y"], to: "third", creatingSet: true).tabs.map(\.title) == ["y"])
+    }
+
+    /// SwiftUI's `onMove`: the same result as `Array.move(fromOffsets:toOffset:)` would give.
+    @Test(arguments: [
+        ([1], 0, ["B", "A", "C", "D", "E"]),
+        ([0], 5, ["B", "C", "D", "E", "A"]),
+        ([0], 1, ["A", "B", "C", "D", "E"]),
+        ([0, 2], 4, ["B", "D", "A", "C", "E"]),
+        ([1, 4], 0, ["B", "E", "A", "C", "D"]),
+        ([0, 3, 4], 2, ["B", "A", "D", "E", "C"]),
+        ([4, 0], 5, ["B", "C", "D", "A", "E"]),
+    ])
+    func moveFromOffsetsHasSwiftUIsMeaning(offsets: [Int], destination: Int, expected: [String]) throws {
+        let selectedID = try store.tabSet(named: "main").tabs[0].id
+        let edit = try store.move(fromOffsets: offsets, toOffset: destination, in: "main")
+        #expect(edit.tabs.map(\.title) == expected)
+        #expect(edit.selectedTab?.id == selectedID)
+        #expect(try store.tabSet(named: "main") == edit.set)
+    }
+
+    @Test func moveFromOffsetsRefusesOffsetsOutsideTheSet() throws {
+        #expect(thrownError { () throws(TabStoreError) in try store.move(fromOffsets: [5], toOffset: 0, in: "main") }
+            == .indexOutOfRange(index: 5, count: 5, set: "main"))
+        #expect(thrownError { () throws(TabStoreError) in try store.move(fromOffsets: [0], toOffset: 6, in: "main") }
+            == .insertionIndexOutOfRange(index: 6, count: 5, set: "main"))
+        #expect(try store.tabSet(named: "main").revision == 1)
+    }
+
+    @Test func valueTypesRoundTripThroughJSONEncoder() throws {
+        let change = try store.select(1, in: "main")
+        let edit = try store.setPayload(["route": "/b"], for: 1, in: "main")
+        func roundTrip<T: Codable & Equatable>(_ value: T) throws -> Bool {
+            try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value)) == value
+        }
+        #expect(try roundTrip(change))
+        #expect(try roundTrip(edit))
+        #expect(try roundTrip(store.tabSets()))
+        #expect(try roundTrip(store.history(of: "main")))
+        #expect(try roundTrip(TabRef.id(edit.tabs[0].id)))
+        #expect(try roundTrip(TabStoreError.payloadTooLarge(bytes: 1, limit: 0)))
+        #expect(try roundTrip(store.info()))
+        // A tab id is coded as its text.
+        let id = edit.tabs[0].id
+        #expect(String(decoding: try JSONEncoder().encode(id), as: UTF8.self) == "\"\(id.uuidString)\"")
+    }
+
+    @Test func literalsAndPublicInitializersMakeFakes() {
+        let ref: TabRef = 2
+        let titled: TabRef = "Home"
+        #expect(ref == .index(2) && titled == .title("Home"))
+        let tab = Tab(title: "Home", isSelected: true, payload: ["icon": "house"])
+        let set = TabSet(name: "preview", tabs: [tab], revision: 1)
+        let summary = TabSetSummary(name: "preview", tabCount: 1, selectedIndex: 0, selectedTitle: "Home", revision: 1)
+        let change = SelectionChange(setName: "preview", previousIndex: 0, selectedIndex: 0, selectedTab: tab, updates: [], revision: 1, set: set)
+        #expect(change.isReselection && summary.tabCount == set.tabs.count && set.index(of: tab.id) == 0)
+    }
+
+    /// On Linux the library has no Foundation: the error's sentence comes from `description`,
+    /// which string interpolation uses (on Apple platforms `localizedDescription` too).
+    @Test func anErrorPrintsAsTheCLISentence() {
+        let error: any Error = TabStoreError.setNotFound(set: "mian")
+        #expect("\(error)" == "no tab set named \"mian\"")
+        #expect(String(describing: error) == "no tab set named \"mian\"")
+        #if canImport(Darwin)
+        #expect(error.localizedDescription == "no tab set named \"mian\"")
+        #endif
+    }
+}

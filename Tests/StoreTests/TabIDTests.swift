@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TabStoreKit
+
+/// Issue 11.3: stable tab ids.
+@Suite struct TabIDTests {
+    @Test func idsAreVersion4UUIDsAndParseInAnyCase() throws {
+        let id = TabID()
+        #expect(UUID(uuidString: id.uuidString)?.uuidString.lowercased() == id.uuidString)
+        #expect(Array(id.uuidString)[14] == "4")
+        #expect(TabID("0F8FAD5B-D9CB-469F-A165-70867728950E")?.uuidString == "0f8fad5b-d9cb-469f-a165-70867728950e")
+        #expect(TabID("0f8fad5b-d9cb-469f-a165-70867728950") == nil)
+        #expect(TabID("0f8fad5b_d9cb-469f-a165-70867728950e") == nil)
+        #expect(TabID("0f8fad5b-d9cb-469f-a165-70867728950g") == nil)
+        #expect(Set((0..<1000).map { _ in TabID() }).count == 1000)
+    }
+
+    @Test func idsNeverChangeThroughEdits() throws {
+        let store = try TabStore.inMemory()
+        let ids = try store.add(["A", "B", "C", "D"], to: "main", creatingSet: true).tabs.map(\.id)
+        func idsByTitle() throws -> [String: TabID] {
+            Dictionary(uniqueKeysWithValues: try store.tabSet(named: "main").tabs.map { ($0.title, $0.id) })
+        }
+        let original = try idsByTitle()
+        try store.move(.id(ids[0]), to: -1, in: "main")
+        try store.rename(.id(ids[1]), to: "Bee", in: "main")
+        try store.remove([.id(ids[2]), .id(ids[3])], from: "main")
+        try store.reopen(in: "main")
+        try store.reopen(in: "main")
+        try store.replaceTabs(of: "main", with: ["C", "A", "New"])
+        let after = try idsByTitle()
+        #expect(after["A"] == original["A"] && after["C"] == original["C"])
+        #expect(after["New"] != nil && !ids.contains(after["New"]!))
+        try store.renameSet("main", to: "renamed")
+        #expect(try store.tabSet(named: "renamed").tabs.map(\.id) == [original["C"], original["A"], after["New"]])
+    }
+
+    @Test func selectByIDAndAMissingIDIsAClearError() throws {
+        let store = try TabStore.inMemory()
+        let tabs = try store.add(["A", "B"], to: "main", creatingSet: true).tabs
+        let change = try store.select(.id(tabs[1].id), in: "main")
+        #expect(change.selectedIndex == 1 && change.selectedTab.id == tabs[1].id)
+        // The event names the tabs by id.
+        #expect(change.updates.map(\.tab.id) == [tabs[0].id, tabs[1].id])
+        #expect(try store.history(of: "main", limit: 1).first?.event == .selectionChanged(change.updates))
+        let missing = TabID("0f8fad5b-d9cb-469f-a165-70867728950e")!
+        let error = thrownError { () throws(TabStoreError) in try store.select(.id(missing), in: "main") }
+        #expect(error == .tabIDNotFound(id: missing, set: "main"))
+        #expect(error?.description == "no tab with id 0f8fad5b-d9cb-469f-a165-70867728950e in set \"main\"")
+    }
+
+    @Test func exportAndImportKeepIdsAndPayloads() throws {
+        let source = try TabStore.inMemory()
+        try source.add(["A", "B"], to: "main", payload: ["route": "/a"], creatingSet: true)
+        try source.setPayload([:], for: "B", in: "main")
+        let document = try source.export()
+        let decoded = try JSONDecoder().decode(TabStoreDocument.self, from: JSONEncoder().encode(document))
+        #expect(decoded == document)
+        let target = try TabStore.inMemory()
+        try target.importDocument(decoded)
+        #expect(try target.tabSet(named: "main").tabs == source.tabSet(named: "main").tabs)
+        // Importing it again over itself writes nothing.
+        #expect(try target.importDocument(decoded, replace: true) == 0)
+        // A version 1 document (no ids) still imports, with fresh ids.
+        let old = try JSONDecoder().decode(TabStoreDocument.self, from: Data(#"{"format":"tabstore","version":1,"sets":[{"name":"v1","selectedIndex":0,"tabs":["x"]}]}"#.utf8))
+        try target.importDocument(old)
+        #expect(try target.tabSet(named: "v1").tabs.first?.id != .unknown)
+    }
+
+    @Test func importRefusesAnIDAnotherSetHolds() throws {
+        let store = try TabStore.inMemory()
+        let id = try store.add(["A"], to: "one", creatingSet: true).tabs[0].id
+        let document = TabStoreDocument(sets: [.init(name: "two", selectedIndex: 0, tabs: ["Z"], ids: [id])])
+        #expect(thrownError { () throws(TabStoreError) in try store.importDocument(document) }
+            == .invalidDocument(reason: "sets[0].ids[0]: id \(id) is the id of a tab in set \"one\""))
+        #expect(try store.tabSets().map(\.name) == ["one"])
+        let twice = TabStoreDocument(sets: [.init(name: "two", selectedIndex: 0, tabs: ["Y", "Z"], ids: [id, id])])
+        #expect(thrownError { () throws(TabStoreError) in try twice.validate() }
+            == .invalidDocument(reason: "sets[0].ids[1]: id \(id) appears twice"))
+    }
+}
