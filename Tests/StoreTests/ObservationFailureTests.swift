@@ -20,7 +20,7 @@ import TabStoreSQLite
         let path = folder.file()
         let store = try TabStore(path: path, options: options)
         let changes = store.changes(in: "main")
-        try store.add(["A"], to: "main")
+        try await store.add(["A"], to: "main")
         try dropJournal(at: path)
         var received: [TabEvent] = []
         let error = await #expect(throws: TabStoreError.self) {
@@ -37,7 +37,7 @@ import TabStoreSQLite
     @Test func subscribingWhenTheJournalCannotBeReadThrowsInsteadOfReplayingHistory() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: options)
-        try store.add(["A"], to: "main")
+        try await store.add(["A"], to: "main")
         try dropJournal(at: path)
         var received: [TabChange] = []
         await #expect(throws: TabStoreError.self) {
