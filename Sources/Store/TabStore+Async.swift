@@ -17,44 +17,44 @@ import Dispatch
 extension TabStore {
     // MARK: Reading
 
-    /// The set as stored; see ``tabSet(named:)``.
+    /// The set as stored; see ``tabSet(named:)-bki9``.
     public func tabSet(named setName: String) async throws(TabStoreError) -> TabSet {
         try await onReadQueue { () throws(TabStoreError) in try self.tabSet(named: setName) }
     }
 
-    /// Every set without its tabs, sorted by name; see ``tabSets()``.
+    /// Every set without its tabs, sorted by name; see ``tabSets()-704um``.
     public func tabSets() async throws(TabStoreError) -> [TabSetSummary] {
         try await onReadQueue { () throws(TabStoreError) in try self.tabSets() }
     }
 
-    /// The selected tab and its index; see ``selectedTab(in:)``.
+    /// The selected tab and its index; see ``selectedTab(in:)-1r7wa``.
     public func selectedTab(in setName: String) async throws(TabStoreError) -> TabUpdate {
         try await onReadQueue { () throws(TabStoreError) in try self.selectedTab(in: setName) }
     }
 
-    /// Path, schema version, set count and quick check; see ``info()``.
+    /// Path, schema version, set count and quick check; see ``info()-7ol2y``.
     public func info() async throws(TabStoreError) -> StoreInfo {
         try await onReadQueue { () throws(TabStoreError) in try self.info() }
     }
 
-    /// The newest changes of a set, newest first; see ``history(of:limit:)``.
+    /// The newest changes of a set, newest first; see ``history(of:limit:)-jl1r``.
     public func history(of setName: String, limit: Int = 25) async throws(TabStoreError) -> [TabChange] {
         try await onReadQueue { () throws(TabStoreError) in try self.history(of: setName, limit: limit) }
     }
 
-    /// Titles of the removed tabs a set remembers; see ``closedTabs(in:)``.
+    /// Titles of the removed tabs a set remembers; see ``closedTabs(in:)-cibj``.
     public func closedTabs(in setName: String) async throws(TabStoreError) -> [String] {
         try await onReadQueue { () throws(TabStoreError) in try self.closedTabs(in: setName) }
     }
 
-    /// The named sets as a document; see ``export(_:)``.
+    /// The named sets as a document; see ``export(_:)-6j24a``.
     public func export(_ setNames: [String] = []) async throws(TabStoreError) -> TabStoreDocument {
         try await onReadQueue { () throws(TabStoreError) in try self.export(setNames) }
     }
 
     // MARK: Editing
 
-    /// Adds tabs to a set; see ``add(_:to:at:ifRevision:)``.
+    /// Adds tabs to a set; see ``add(_:to:at:ifRevision:)-85gad``.
     @discardableResult
     public func add(
         _ titles: [String], to setName: String, at index: Int = -1, ifRevision: Int? = nil
@@ -62,19 +62,19 @@ extension TabStore {
         try await onWriteQueue { () throws(TabStoreError) in try self.add(titles, to: setName, at: index, ifRevision: ifRevision) }
     }
 
-    /// Selects a tab; see ``select(_:in:ifRevision:)``.
+    /// Selects a tab; see ``select(_:in:ifRevision:)-q5ua``.
     @discardableResult
     public func select(_ ref: TabRef, in setName: String, ifRevision: Int? = nil) async throws(TabStoreError) -> SelectionChange {
         try await onWriteQueue { () throws(TabStoreError) in try self.select(ref, in: setName, ifRevision: ifRevision) }
     }
 
-    /// Removes tabs; see ``remove(_:from:ifRevision:)``.
+    /// Removes tabs; see ``remove(_:from:ifRevision:)-9bzwv``.
     @discardableResult
     public func remove(_ refs: [TabRef], from setName: String, ifRevision: Int? = nil) async throws(TabStoreError) -> TabSetEdit {
         try await onWriteQueue { () throws(TabStoreError) in try self.remove(refs, from: setName, ifRevision: ifRevision) }
     }
 
-    /// Moves a tab; see ``move(_:to:in:ifRevision:)``.
+    /// Moves a tab; see ``move(_:to:in:ifRevision:)-2md4d``.
     @discardableResult
     public func move(
         _ ref: TabRef, to destination: Int, in setName: String, ifRevision: Int? = nil
@@ -82,7 +82,7 @@ extension TabStore {
         try await onWriteQueue { () throws(TabStoreError) in try self.move(ref, to: destination, in: setName, ifRevision: ifRevision) }
     }
 
-    /// Gives a tab a new title; see ``rename(_:to:in:ifRevision:)``.
+    /// Gives a tab a new title; see ``rename(_:to:in:ifRevision:)-4tgm2``.
     @discardableResult
     public func rename(
         _ ref: TabRef, to newTitle: String, in setName: String, ifRevision: Int? = nil
@@ -90,29 +90,29 @@ extension TabStore {
         try await onWriteQueue { () throws(TabStoreError) in try self.rename(ref, to: newTitle, in: setName, ifRevision: ifRevision) }
     }
 
-    /// Replaces a set's whole tab list; see ``replaceTabs(of:with:ifRevision:)``.
+    /// Replaces a set's whole tab list; see ``replaceTabs(of:with:ifRevision:)-ldtm``.
     @discardableResult
     public func replaceTabs(of setName: String, with titles: [String], ifRevision: Int? = nil) async throws(TabStoreError) -> TabSetEdit {
         try await onWriteQueue { () throws(TabStoreError) in try self.replaceTabs(of: setName, with: titles, ifRevision: ifRevision) }
     }
 
-    /// Puts the most recently removed tab back; see ``reopen(in:ifRevision:)``.
+    /// Puts the most recently removed tab back; see ``reopen(in:ifRevision:)-92ndc``.
     @discardableResult
     public func reopen(in setName: String, ifRevision: Int? = nil) async throws(TabStoreError) -> TabSetEdit {
         try await onWriteQueue { () throws(TabStoreError) in try self.reopen(in: setName, ifRevision: ifRevision) }
     }
 
-    /// Renames a whole set; see ``renameSet(_:to:ifRevision:)``.
+    /// Renames a whole set; see ``renameSet(_:to:ifRevision:)-636py``.
     public func renameSet(_ setName: String, to newName: String, ifRevision: Int? = nil) async throws(TabStoreError) {
         try await onWriteQueue { () throws(TabStoreError) in try self.renameSet(setName, to: newName, ifRevision: ifRevision) }
     }
 
-    /// Deletes a set with all its tabs; see ``removeSet(_:ifRevision:)``.
+    /// Deletes a set with all its tabs; see ``removeSet(_:ifRevision:)-9bzj4``.
     public func removeSet(_ setName: String, ifRevision: Int? = nil) async throws(TabStoreError) {
         try await onWriteQueue { () throws(TabStoreError) in try self.removeSet(setName, ifRevision: ifRevision) }
     }
 
-    /// Writes every set of a document, all or nothing; see ``importDocument(_:replace:progress:)``.
+    /// Writes every set of a document, all or nothing; see ``importDocument(_:replace:progress:)-84w29``.
     /// `progress` is called on the store's write queue.
     @discardableResult
     public func importDocument(

@@ -57,7 +57,7 @@ extension TabStore {
         }
     }
 
-    /// The list of sets now (as ``tabSets()`` gives it), then again after each commit that
+    /// The list of sets now (as ``tabSets()-704um`` gives it), then again after each commit that
     /// changed it, coalesced like ``observe(_:)``.
     public func observeSets() -> AsyncThrowingStream<[TabSetSummary], any Error> {
         hub.subscribeValue(setName: nil) { database, _ throws(TabStoreError) in try database.setSummaries() }
