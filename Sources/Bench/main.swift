@@ -17,7 +17,8 @@ let usage = """
       --dir <folder>    Where the database files go (default /var/tmp). Use a disk,
                         not tmpfs: there fsync costs nothing.
       --only <group>    Run one group (for profiling): memory, select, peers,
-                        processes, large, import or open.
+                        processes, large, import, open
+                        or observe.
       --keep            Leave the database files behind, to inspect them.
       -h, --help        Show this help.
     """
@@ -73,6 +74,7 @@ let groups: [(name: String, run: () throws -> [Row])] = [
     ("large", { try LargeSets(size: size, folder: folder).run() }),
     ("import", { try LargeSets(size: size, folder: folder).importing() }),
     ("open", { try LargeSets(size: size, folder: folder).openAndMigrate() }),
+    ("observe", { try Observing(size: size, folder: folder).run() }),
 ]
 if let only, !groups.contains(where: { $0.name == only }) {
     FileHandle.standardError.write(Data("The value '\(only)' is invalid for '--only'\n\(usage)\n".utf8))

@@ -1,14 +1,20 @@
+import Dispatch
 import Synchronization
 
-/// Hands every committed change to the store's observers, in commit order.
+/// Hands every committed change to the store's observers, in commit order, and every
+/// new value to its value observers.
 ///
 /// There is one source of truth, the `change` journal: a write in this process
-/// nudges the hub to read it at once, and a background task reads it when
-/// `PRAGMA data_version` says another connection (another process) committed.
+/// nudges the hub to read it at once, and a wake-up (a file-system notification, or a
+/// timer where there is none) has it read when `PRAGMA data_version` says another
+/// connection (another process) committed.
 /// The hub is handed a `JournalReader`, never the store, so neither keeps the other
-/// alive; its own lock guards only its bookkeeping and is never held across a read.
+/// alive. Its state lock guards only bookkeeping and is never held across a read;
+/// deliveries are serialized by a lock of their own, so that values and changes go out
+/// in commit order.
 /// Observers get their changes through unbounded buffers: a slow observer costs
-/// memory, never a writer's time. A read that fails ends every stream with its error.
+/// memory, never a writer's time. Value observers keep only the newest value.
+/// A read that fails ends every stream with its error.
 final class ChangeHub: Sendable {
     typealias Stream = AsyncThrowingStream<TabChange, any Error>
 
@@ -18,72 +24,126 @@ final class ChangeHub: Sendable {
         var setName: String?
     }
 
+    private struct ValueObserver {
+        let feed: any ValueFeeding
+        /// The set followed (it follows renames), or nil for the list of sets.
+        var setName: String?
+    }
+
     private struct State {
         var observers: [Int: Observer] = [:]
+        var values: [Int: ValueObserver] = [:]
         var nextKey = 0
         /// The newest journal id handed out.
         var lastID = 0
         /// `PRAGMA data_version` at the last read; nil before the first.
         var dataVersion: Int?
-        var poller: Task<Void, Never>?
+        var wakeup: ChangeWakeup?
+
+        var isIdle: Bool { observers.isEmpty && values.isEmpty }
     }
 
     private let reader: JournalReader
     private let pollInterval: Duration
+    /// The database file to watch for other processes' commits; nil to poll only.
+    private let watchedPath: String?
     private let state = Mutex(State())
+    /// Held for one whole delivery (journal read, hand-out, value reads).
+    private let delivering = Mutex(())
+    /// Where wake-ups run: off the cooperative pool.
+    private let queue = DispatchQueue(label: "tabstore.changes")
 
-    init(reader: JournalReader, pollInterval: Duration) {
+    init(reader: JournalReader, pollInterval: Duration, watchedPath: String? = nil) {
         self.reader = reader
         self.pollInterval = pollInterval
+        self.watchedPath = watchedPath
     }
+
+    /// Whether wake-ups currently come from file-system notifications. For tests.
+    var isWatchingFiles: Bool { state.withLock { $0.wakeup?.isWatching ?? false } }
 
     /// A new stream of the changes committed from now on.
     func subscribe(setName: String?) -> Stream {
         let (stream, continuation) = Stream.makeStream(bufferingPolicy: .unbounded)
         // Start at the journal's end: observers see what happens after they subscribe.
         // When that cannot be read, say so rather than guess (a guess of 0 replays history).
-        let newestID: Int
-        do {
-            newestID = try reader.newestID()
+        let key: Int
+        do throws(TabStoreError) {
+            key = try register { state, key in
+                state.observers[key] = Observer(continuation: continuation, setName: setName)
+            }
         } catch {
             continuation.finish(throwing: error)
             return stream
         }
-        let key = state.withLock { state -> Int in
-            if state.observers.isEmpty {
-                state.lastID = newestID
-                state.dataVersion = nil
-                state.poller = startPolling()
-            }
-            let key = state.nextKey
-            state.nextKey += 1
-            state.observers[key] = Observer(continuation: continuation, setName: setName)
-            return key
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { state in
-                state.observers[key] = nil
-                if state.observers.isEmpty {
-                    state.poller?.cancel()
-                    state.poller = nil
+        continuation.onTermination = { [weak self] _ in self?.unregister(key) }
+        return stream
+    }
+
+    /// A new stream of values: the current one first, then each new one after a commit.
+    func subscribeValue<Value: Sendable & Equatable>(
+        setName: String?, read: @escaping @Sendable (Database, String?) throws(TabStoreError) -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let feed = ValueFeed(continuation: continuation, read: read)
+        // Under the delivery lock: no commit's value can overtake the first one.
+        delivering.withLock { _ in
+            let key: Int
+            do throws(TabStoreError) {
+                key = try register { state, key in
+                    state.values[key] = ValueObserver(feed: feed, setName: setName)
                 }
+            } catch {
+                continuation.finish(throwing: error)
+                return
             }
+            continuation.onTermination = { [weak self] _ in self?.unregister(key) }
+            if !feed.refresh(on: reader, setName: setName) { unregister(key) }
         }
         return stream
     }
 
+    /// Adds an observer under a new key; the first one starts the wake-ups.
+    private func register(_ add: (inout State, Int) -> Void) throws(TabStoreError) -> Int {
+        let newestID = try reader.newestID()
+        return state.withLock { state -> Int in
+            if state.isIdle {
+                state.lastID = newestID
+                state.dataVersion = nil
+                state.wakeup = startWakeups()
+            }
+            let key = state.nextKey
+            state.nextKey += 1
+            add(&state, key)
+            return key
+        }
+    }
+
+    private func unregister(_ key: Int) {
+        let wakeup = state.withLock { state -> ChangeWakeup? in
+            state.observers[key] = nil
+            state.values[key] = nil
+            guard state.isIdle else { return nil }
+            defer { state.wakeup = nil }
+            return state.wakeup
+        }
+        wakeup?.cancel()
+    }
+
     /// Ends every stream: their store is going away, so no change can come any more.
     func finishAll(throwing error: TabStoreError? = nil) {
-        let continuations = state.withLock { state in
+        let (continuations, feeds, wakeup) = state.withLock { state in
             defer {
                 state.observers.removeAll()
-                state.poller?.cancel()
-                state.poller = nil
+                state.values.removeAll()
+                state.wakeup = nil
             }
-            return state.observers.values.map(\.continuation)
+            return (state.observers.values.map(\.continuation), state.values.values.map(\.feed), state.wakeup)
         }
+        wakeup?.cancel()
         // Outside the lock: finishing runs each stream's onTermination, which takes it.
         for continuation in continuations { continuation.finish(throwing: error) }
+        for feed in feeds { feed.finish(throwing: error) }
     }
 
     /// Reads the journal now and hands out what is new, then `local` (reselections,
@@ -98,25 +158,33 @@ final class ChangeHub: Sendable {
     }
 
     private func deliver(force: Bool, local: [TabChange]) {
-        let snapshot = state.withLock { state in
-            state.observers.isEmpty ? nil : (lastID: state.lastID, version: state.dataVersion)
-        }
-        guard let snapshot else { return }
-        let read: JournalRead
-        do {
-            read = try reader.read(after: snapshot.lastID, unlessVersionIs: force ? nil : snapshot.version)
-        } catch {
-            finishAll(throwing: error)
-            return
-        }
-        state.withLock { state in
-            // Another delivery may have handed out some of these while this one read.
-            let fresh = read.changes.drop { $0.id <= state.lastID }
-            state.lastID = max(state.lastID, read.changes.last?.id ?? 0)
-            state.dataVersion = read.dataVersion
-            for change in fresh.map(\.change) + local {
-                hand(change, to: &state.observers)
+        delivering.withLock { _ in
+            let snapshot = state.withLock { state in
+                state.isIdle ? nil : (lastID: state.lastID, version: state.dataVersion)
             }
+            guard let snapshot else { return }
+            let read: JournalRead
+            do throws(TabStoreError) {
+                read = try reader.read(after: snapshot.lastID, unlessVersionIs: force ? nil : snapshot.version)
+            } catch {
+                finishAll(throwing: error)
+                return
+            }
+            let stale = state.withLock { state -> [(key: Int, feed: any ValueFeeding, setName: String?)] in
+                let fresh = read.changes.drop { $0.id <= state.lastID }.map(\.change)
+                state.lastID = max(state.lastID, read.changes.last?.id ?? 0)
+                state.dataVersion = read.dataVersion
+                for change in fresh + local {
+                    hand(change, to: &state.observers)
+                }
+                return staleValues(after: fresh, in: &state.values)
+            }
+            // Values are read outside the state lock, still in commit order.
+            var ended: [Int] = []
+            for value in stale where !value.feed.refresh(on: reader, setName: value.setName) {
+                ended.append(value.key)
+            }
+            for key in ended { unregister(key) }
         }
     }
 
@@ -133,15 +201,76 @@ final class ChangeHub: Sendable {
         }
     }
 
-    private func startPolling() -> Task<Void, Never> {
-        let interval = pollInterval
-        return Task.detached { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard let self else { return }
-                self.poll()
+    /// The value observers that `changes` touched, with the set each follows now (renames applied).
+    private func staleValues(
+        after changes: [TabChange], in values: inout [Int: ValueObserver]
+    ) -> [(key: Int, feed: any ValueFeeding, setName: String?)] {
+        var stale: [(key: Int, feed: any ValueFeeding, setName: String?)] = []
+        for key in values.keys.sorted() {
+            guard var value = values[key] else { continue }
+            var touched = false
+            for change in changes {
+                guard let name = value.setName else {
+                    touched = true
+                    continue
+                }
+                guard name.utf8.elementsEqual(change.setName.utf8) else { continue }
+                touched = true
+                if case let .setRenamed(_, to) = change.event { value.setName = to }
             }
+            values[key] = value
+            if touched { stale.append((key, value.feed, value.setName)) }
         }
+        return stale
+    }
+
+    private func startWakeups() -> ChangeWakeup {
+        ChangeWakeup(path: watchedPath, pollInterval: pollInterval, queue: queue) { [weak self] in
+            self?.poll()
+        }
+    }
+}
+
+/// A value stream as the hub sees it, whatever its value's type.
+protocol ValueFeeding: Sendable {
+    /// Reads the value and yields it when it differs from the last one; false when the
+    /// read failed and the stream has ended with its error.
+    func refresh(on reader: JournalReader, setName: String?) -> Bool
+    func finish(throwing error: TabStoreError?)
+}
+
+/// One value stream and the last value it yielded.
+final class ValueFeed<Value: Sendable & Equatable>: ValueFeeding {
+    private let continuation: AsyncThrowingStream<Value, any Error>.Continuation
+    private let read: @Sendable (Database, String?) throws(TabStoreError) -> Value
+    private let last = Mutex<Value?>(nil)
+
+    init(
+        continuation: AsyncThrowingStream<Value, any Error>.Continuation,
+        read: @escaping @Sendable (Database, String?) throws(TabStoreError) -> Value
+    ) {
+        self.continuation = continuation
+        self.read = read
+    }
+
+    func refresh(on reader: JournalReader, setName: String?) -> Bool {
+        let value: Value
+        do throws(TabStoreError) {
+            value = try reader.connection.withDatabase { database throws(TabStoreError) in try read(database, setName) }
+        } catch {
+            continuation.finish(throwing: error)
+            return false
+        }
+        let isNew = last.withLock { last in
+            defer { last = value }
+            return last != value
+        }
+        if isNew { continuation.yield(value) }
+        return true
+    }
+
+    func finish(throwing error: TabStoreError?) {
+        continuation.finish(throwing: error)
     }
 }
 
@@ -152,7 +281,8 @@ struct JournalRead: Sendable {
     let changes: [(id: Int, change: TabChange)]
 }
 
-/// The hub's only way into the database: the change journal, read on the store's connection.
+/// The hub's only way into the database: the change journal and observed values, read on
+/// the store's reader connection.
 struct JournalReader: Sendable {
     let connection: SerializedDatabase
 

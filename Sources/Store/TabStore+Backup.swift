@@ -23,6 +23,8 @@ extension TabStore {
     /// ```swift
     /// try store.backup(to: "/backups/tabs.sqlite", replacing: true)
     /// ```
+    /// - Parameter path: where the copy goes; never this store's own file.
+    /// - Parameter replacing: whether an existing file at `path` may be replaced.
     /// - Parameter progress: called after each batch of pages, from the calling thread.
     /// - Throws: `TabStoreError.fileExists` when `path` exists and `replacing` is false,
     ///   `.fileIsTheDatabase` when `path` is this store's own file (never replaced),

@@ -3,13 +3,15 @@
 extension TabStore {
     /// Adds tabs to a set. Into an empty set, the first added tab becomes selected.
     /// A missing set is `.setNotFound`, so a misspelled name makes no set, unless
-    /// `creatingSet` is true (or the set was made with ``createSet(_:)``).
+    /// `creatingSet` is true (or the set was made with ``createSet(_:)-6jcu5``).
     ///
     /// For example:
     /// ```swift
     /// try store.add(["Home", "All menu", "Reviews"], to: "store-detail", creatingSet: true)
     /// try store.add(["Pinned"], to: "store-detail", at: 0, payload: ["icon": "pin"])
     /// ```
+    /// - Parameter titles: the new tabs' titles, in order; none repeated, none already in the set.
+    /// - Parameter setName: the set to add to.
     /// - Parameter index: where the first new tab goes, `0...count`; negative counts from
     ///   the end, so `-1` appends (the default).
     /// - Parameter payload: each new tab's payload (see ``payloadLimit``).

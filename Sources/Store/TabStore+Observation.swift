@@ -6,8 +6,10 @@ import Darwin
 
 extension TabStore {
     /// The changes to one set from now on, in commit order: those this store makes
-    /// (at once) and those other connections and processes make (within
-    /// `Options.changePollInterval`). The stream follows the set when it is renamed.
+    /// (at once) and those other connections and processes make (within milliseconds where
+    /// the file system reports writes, else within `Options.changePollInterval`). The
+    /// stream follows the set when it is renamed. For the set's value instead of its
+    /// changes, use ``observe(_:)``.
     ///
     /// For example:
     /// ```swift
@@ -28,10 +30,43 @@ extension TabStore {
         hub.subscribe(setName: nil)
     }
 
+    /// The set's value now, then each new value committed to it, by this store or by any
+    /// other connection or process; `nil` while no set has that name (before it is made,
+    /// after it is removed: the sequence goes on, and a set made later under the name is
+    /// seen). When the set is renamed, the sequence follows it to its new name.
+    ///
+    /// For example:
+    /// ```swift
+    /// for try await set in store.observe("store-detail") {
+    ///     bar.show(set?.tabs ?? [], selected: set?.selectedIndex)
+    /// }
+    /// ```
+    /// Values are coalesced: an observer slower than the writers gets the newest value
+    /// next, never a backlog, and never the same value twice in a row. Other processes'
+    /// commits are noticed through file-system notifications (inotify on Linux, a dispatch
+    /// source on Apple platforms) within milliseconds, or every `Options.changePollInterval`
+    /// where there are none. The sequence throws the `TabStoreError` of a read that failed,
+    /// and finishes when the store is released. Stop observing by ending the loop.
+    public func observe(_ setName: String) -> AsyncThrowingStream<TabSet?, any Error> {
+        hub.subscribeValue(setName: setName) { database, name throws(TabStoreError) -> TabSet? in
+            guard let name else { return nil }
+            return try database.readTransaction { () throws(TabStoreError) -> TabSet? in
+                guard try database.setRecord(named: name) != nil else { return nil }
+                return try database.loadTabSet(named: name)
+            }
+        }
+    }
+
+    /// The list of sets now (as ``tabSets()-704um`` gives it), then again after each commit that
+    /// changed it, coalesced like ``observe(_:)``.
+    public func observeSets() -> AsyncThrowingStream<[TabSetSummary], any Error> {
+        hub.subscribeValue(setName: nil) { database, _ throws(TabStoreError) in try database.setSummaries() }
+    }
+
     /// The newest changes of a set, newest first, from the journal (which keeps the
     /// last 10,000 changes of the whole database). Reselections are not journaled.
     public func history(of setName: String, limit: Int = 25) throws(TabStoreError) -> [TabChange] {
-        try withDatabase { database throws(TabStoreError) in
+        try reading { database throws(TabStoreError) in
             try database.history(ofSet: setName, limit: max(limit, 0))
         }
     }

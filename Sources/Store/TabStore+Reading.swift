@@ -3,30 +3,14 @@ extension TabStore {
     ///
     /// - Throws: `TabStoreError.setNotFound`, or a database error.
     public func tabSet(named setName: String) throws(TabStoreError) -> TabSet {
-        try withDatabase { database throws(TabStoreError) in
+        try reading { database throws(TabStoreError) in
             try database.readTransaction { () throws(TabStoreError) in try database.loadTabSet(named: setName) }
         }
     }
 
     /// Every set without its tabs, sorted by name (byte order).
     public func tabSets() throws(TabStoreError) -> [TabSetSummary] {
-        try withDatabase { database throws(TabStoreError) in
-            var summaries: [TabSetSummary] = []
-            try database.forEachRow(
-                """
-                SELECT s.name, s.revision, t.position - s.base, t.title,
-                       (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
-                FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-                ORDER BY s.name
-                """
-            ) { row in
-                summaries.append(TabSetSummary(
-                    name: row.text(0), tabCount: row.optionalInt(4) ?? 0,
-                    selectedIndex: row.optionalInt(2), selectedTitle: row.optionalText(3), revision: row.int(1)
-                ))
-            }
-            return summaries
-        }
+        try reading { database throws(TabStoreError) in try database.setSummaries() }
     }
 
     /// The selected tab and its index, the state an app restores at launch: the
@@ -34,7 +18,7 @@ extension TabStore {
     ///
     /// - Throws: `TabStoreError.setNotFound`, `.emptySet`.
     public func selectedTab(in setName: String) throws(TabStoreError) -> TabUpdate {
-        try withDatabase { database throws(TabStoreError) in
+        try reading { database throws(TabStoreError) in
             guard let selected = try database.requireSet(named: setName).selected else {
                 throw .emptySet(set: setName)
             }
@@ -44,19 +28,42 @@ extension TabStore {
 
     /// Path, schema version, set count and `PRAGMA quick_check`'s answer.
     public func info() throws(TabStoreError) -> StoreInfo {
-        try withDatabase { database throws(TabStoreError) in
-            try database.readTransaction { () throws(TabStoreError) in
-                let version = try database.schemaState().version
-                let sets = try database.firstRow("SELECT count(*) FROM tab_set") { $0.int(0) } ?? 0
-                var problems: [String] = []
-                try database.forEachRow("PRAGMA quick_check") { problems.append($0.text(0)) }
-                return StoreInfo(path: path, schemaVersion: version, setCount: sets, quickCheck: problems.joined(separator: "; "))
+        try reading { database throws(TabStoreError) in
+            let (version, sets) = try database.readTransaction { () throws(TabStoreError) in
+                (try database.schemaState().version, try database.firstRow("SELECT count(*) FROM tab_set") { $0.int(0) } ?? 0)
             }
+            // Outside the transaction: a check that trips over the damage it reports ends a
+            // read transaction in error, and it is its own consistent read anyway.
+            var problems: [String] = []
+            do throws(TabStoreError) {
+                try database.forEachRow("PRAGMA quick_check") { problems.append($0.text(0)) }
+            } catch .corrupt {
+                problems.append("(the check stopped: the file is too damaged to read further)")
+            }
+            return StoreInfo(path: path, schemaVersion: version, setCount: sets, quickCheck: problems.joined(separator: "; "))
         }
     }
 }
 
 extension Database {
+    func setSummaries() throws(TabStoreError) -> [TabSetSummary] {
+        var summaries: [TabSetSummary] = []
+        try forEachRow(
+            """
+            SELECT s.name, s.revision, t.position - s.base, t.title,
+                   (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+            ORDER BY s.name
+            """
+        ) { row in
+            summaries.append(TabSetSummary(
+                name: row.text(0), tabCount: row.optionalInt(4) ?? 0,
+                selectedIndex: row.optionalInt(2), selectedTitle: row.optionalText(3), revision: row.int(1)
+            ))
+        }
+        return summaries
+    }
+
     func edit(of setName: String, event: TabEvent?) throws(TabStoreError) -> TabSetEdit {
         TabSetEdit(set: try loadTabSet(named: setName), event: event)
     }

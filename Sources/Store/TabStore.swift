@@ -1,3 +1,4 @@
+import Dispatch
 import TabStoreSQLite
 
 /// A persistent store of named tab sets: their tabs, in order, and which one is selected.
@@ -10,9 +11,12 @@ import TabStoreSQLite
 /// change.updates   // [(0, Home, not selected), (2, Reviews, selected)]
 /// ```
 ///
-/// `TabStore` is safe to share between threads: calls are serialized on one
-/// connection. Several processes may open the same file at once: every write
-/// takes SQLite's write lock up front and waits up to the busy timeout for it.
+/// `TabStore` is safe to share between threads. Writes are serialized on one
+/// connection; reads use a second, read-only connection, so they never wait behind a
+/// write (WAL lets readers and one writer work at once). Several processes may open the
+/// same file at once: every write takes SQLite's write lock up front and waits up to the
+/// busy timeout for it. Every call has an `async` twin (``TabStore/select(_:in:ifRevision:)-7joqm``)
+/// that waits on the store's own queues, never on the cooperative thread pool.
 /// Every method throws only `TabStoreError`, and a call that throws changes nothing.
 public final class TabStore: Sendable {
     /// How the store opens its database.
@@ -57,7 +61,15 @@ public final class TabStore: Sendable {
     public let path: String
     let options: Options
     private let connection: SerializedDatabase
+    /// A read-only connection to the same file, so reads never queue behind a write; the
+    /// writer's own connection where a second one cannot work (in memory, immutable, or
+    /// exclusive locking on a full disk).
+    let reader: SerializedDatabase
     let hub: ChangeHub
+    /// Where async writes wait for the write lock: one at a time, off the cooperative pool.
+    let writeQueue = DispatchQueue(label: "tabstore.write")
+    /// Where async reads run: off the cooperative pool, never behind a write.
+    let readQueue = DispatchQueue(label: "tabstore.read")
 
     /// Opens the database at `path`, creating it (but not its folder) when missing unless
     /// `options.createsMissingFile` is false, and brings its schema up to date.
@@ -69,8 +81,18 @@ public final class TabStore: Sendable {
     public init(path: String, options: Options = Options()) throws(TabStoreError) {
         self.path = path
         self.options = options
-        connection = SerializedDatabase(try Self.open(path: path, options: options))
-        hub = ChangeHub(reader: JournalReader(connection: connection), pollInterval: options.changePollInterval)
+        let writer = try Self.open(path: path, options: options)
+        let readOnly = try Self.needsOwnReader(writer) ? Self.openReader(path: path, options: options) : nil
+        connection = SerializedDatabase(writer)
+        if let readOnly {
+            reader = SerializedDatabase(readOnly)
+        } else {
+            reader = connection
+        }
+        hub = ChangeHub(
+            reader: JournalReader(connection: reader), pollInterval: options.changePollInterval,
+            watchedPath: reader === connection ? nil : path
+        )
     }
 
     deinit {
@@ -82,9 +104,28 @@ public final class TabStore: Sendable {
         try TabStore(path: ":memory:", options: options)
     }
 
-    /// Runs `body` with the connection, one caller at a time.
+    /// Runs `body` with the writer's connection, one caller at a time.
     func withDatabase<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
         try connection.withDatabase(body)
+    }
+
+    /// Runs `body` with the reader's connection: it never waits for this store's writes.
+    func reading<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try reader.withDatabase(body)
+    }
+
+    /// Whether reads get a connection of their own: not in memory (a second connection would
+    /// be another database), not immutable, not with exclusive locking (it would be locked out).
+    private static func needsOwnReader(_ writer: Database) throws(TabStoreError) -> Bool {
+        guard writer.path != ":memory:", !writer.path.isEmpty, !writer.isReadOnly else { return false }
+        return try writer.firstRow("PRAGMA locking_mode", row: { $0.text(0) }) != "exclusive"
+    }
+
+    /// A read-only connection to the file a writer has opened (and migrated).
+    private static func openReader(path: String, options: Options) throws(TabStoreError) -> Database {
+        let database = try Database(path: path, flags: SQLITE_OPEN_READONLY)
+        database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
+        return database
     }
 
     /// Opens, retrying while another connection holds a lock until the busy timeout is

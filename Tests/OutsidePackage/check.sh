@@ -22,7 +22,7 @@ import Store
 import CLI
 
 let store = try TabStore(path: CommandLine.arguments[1])
-try store.add(["Home", "Reviews"], to: "main")
+try store.add(["Home", "Reviews"], to: "main", creatingSet: true)
 let change = try store.select(.title("Reviews"), in: "main")
 print("\(StoreName) \(CLIName): selected \(change.selectedIndex) in \(change.setName)")
 SWIFT

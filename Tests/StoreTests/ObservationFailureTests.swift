@@ -20,7 +20,7 @@ import TabStoreSQLite
         let path = folder.file()
         let store = try TabStore(path: path, options: options)
         let changes = store.changes(in: "main")
-        try store.add(["A"], to: "main", creatingSet: true)
+        try await store.add(["A"], to: "main", creatingSet: true)
         try dropJournal(at: path)
         var received: [TabEvent] = []
         let error = await #expect(throws: TabStoreError.self) {
@@ -40,7 +40,7 @@ import TabStoreSQLite
     @Test func subscribingWhenTheJournalCannotBeReadThrowsInsteadOfReplayingHistory() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: options)
-        try store.add(["A"], to: "main", creatingSet: true)
+        try await store.add(["A"], to: "main", creatingSet: true)
         try dropJournal(at: path)
         var received: [TabChange] = []
         await #expect(throws: TabStoreError.self) {
@@ -58,5 +58,28 @@ import TabStoreSQLite
         var count = 0
         for try await _ in changes { count += 1 }
         #expect(count == 0)
+    }
+}
+
+/// A value observer learns that its value could not be read.
+@Suite struct ValueObservationFailureTests {
+    let folder = TemporaryFolder()
+
+    @Test func aFailedReadEndsTheValueSequenceWithItsError() async throws {
+        let path = folder.file()
+        let store = try TabStore(path: path, options: TabStore.Options(durability: .normal))
+        try await store.add(["A"], to: "main", creatingSet: true)
+        var values = store.observe("main").makeAsyncIterator()
+        #expect(try await values.next()?.map(picture) == ["*A"])
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(path, &handle) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, "DROP TABLE change", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+        let error = await #expect(throws: TabStoreError.self) { _ = try await values.next() }
+        guard case let .sqlite(_, _, message, _)? = error else {
+            Issue.record("expected an SQLite error, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains("no such table: change"))
     }
 }

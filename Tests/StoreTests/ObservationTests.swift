@@ -59,10 +59,10 @@ import Testing
 
     @Test func reselectionIsAnEventForObserversInTheSameStore() async throws {
         let store = try TabStore(path: folder.file(), options: options)
-        try store.add(["A", "B"], to: "main", creatingSet: true)
+        try await store.add(["A", "B"], to: "main", creatingSet: true)
         let changes = store.changes()
-        try store.select(.index(0), in: "main")
-        try store.select(.index(1), in: "main")
+        try await store.select(.index(0), in: "main")
+        try await store.select(.index(1), in: "main")
         let received = try await first(2, of: changes)
         #expect(received.map(\.event.ignoringIDs) == [
             .reselected(TabUpdate(index: 0, tab: Tab(id: .unknown, title: "A", isSelected: true))),
@@ -78,9 +78,9 @@ import Testing
         let store = try TabStore(path: folder.file(), options: options)
         let one = store.changes(in: "main")
         let two = store.changes()
-        try store.add(["A"], to: "main", creatingSet: true)
-        try store.add(["B"], to: "side", creatingSet: true)
-        try store.add(["C"], to: "main", creatingSet: true)
+        try await store.add(["A"], to: "main", creatingSet: true)
+        try await store.add(["B"], to: "side", creatingSet: true)
+        try await store.add(["C"], to: "main", creatingSet: true)
         #expect(try await first(2, of: one).map(\.event) == [.added(titles: ["A"], index: 0), .added(titles: ["C"], index: 1)])
         #expect(try await first(3, of: two).map(\.setName) == ["main", "side", "main"])
     }
@@ -88,7 +88,7 @@ import Testing
     @Test func streamsFinishWhenTheStoreIsReleased() async throws {
         var store: TabStore? = try TabStore(path: folder.file(), options: options)
         let changes = try #require(store).changes(in: "main")
-        try store?.add(["A"], to: "main", creatingSet: true)
+        try await store?.add(["A"], to: "main", creatingSet: true)
         store = nil
         var received: [TabEvent] = []
         for try await change in changes { received.append(change.event) }

@@ -1,0 +1,146 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TabStoreKit
+
+/// Async calls wait on the store's own queues: with another process holding the write
+/// lock, reads and unrelated tasks go on, and writes wait without taking pool threads.
+@Suite struct AsyncTabStoreTests {
+    let folder = TemporaryFolder()
+    /// Long enough that a call blocked behind the lock could never finish before the test
+    /// releases it: blocking shows as a wrong outcome, not as a slow test.
+    let options = TabStore.Options(durability: .normal, busyTimeout: .seconds(10))
+
+    @Test(.timeLimit(.minutes(1)))
+    func readsAndASleepFinishWhileAnotherProcessHoldsTheWriteLockAndWritesWait() async throws {
+        let path = folder.file()
+        let store = try TabStore(path: path, options: options)
+        try await store.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true)
+        let lock = try WriteLockHolder(path: path)
+        // More waiting writes than the cooperative pool has threads (two here): if they
+        // held pool threads, nothing below could run until the lock is released.
+        let writesDone = Counter()
+        let writes = (0..<4).map { number in
+            Task {
+                try await store.add(["W\(number)"], to: "other", creatingSet: true)
+                writesDone.increment()
+            }
+        }
+        let reads = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<10 {
+                group.addTask { picture(try await store.tabSet(named: "main")) }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(50))
+                return ["slept"]
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(reads.filter { $0 == ["*Home", "All menu", "Reviews"] }.count == 10)
+        #expect(reads.contains(["slept"]))
+        #expect(writesDone.value == 0)
+        #expect(lock.isHeld)
+
+        try lock.release()
+        for write in writes { try await write.value }
+        #expect(try await store.tabSet(named: "other").tabs.map(\.title).sorted() == ["W0", "W1", "W2", "W3"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSynchronousReadDoesNotWaitBehindAWriteWaitingForTheLock() async throws {
+        let path = folder.file()
+        let store = try TabStore(path: path, options: options)
+        try await store.add(["A", "B"], to: "main", creatingSet: true)
+        let lock = try WriteLockHolder(path: path)
+        let write = Task { try await store.select(.index(1), in: "main") }
+        // Give the write time to reach SQLite's busy wait, holding the writer connection.
+        try await Task.sleep(for: .milliseconds(100))
+        // Synchronous calls, as from a thread of the app's own.
+        let read = { () throws(TabStoreError) in (try store.tabSet(named: "main"), try store.tabSets()) }
+        let (set, summaries) = try read()
+        #expect(picture(set) == ["*A", "B"])
+        #expect(summaries.map(\.selectedIndex) == [0])
+        #expect(lock.isHeld)
+        try lock.release()
+        #expect(try await write.value.updates.map(\.index) == [0, 1])
+        #expect(picture(try await store.tabSet(named: "main")) == ["A", "*B"])
+    }
+
+    @Test func asyncCallsGiveWhatTheSynchronousOnesGive() async throws {
+        let store = try TabStore(path: folder.file(), options: options)
+        try await store.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true)
+        let change = try await store.select(.title("Reviews"), in: "main")
+        #expect(change.updates.map(\.index) == [0, 2])
+        try await store.move(.index(2), to: 0, in: "main")
+        try await store.rename(.index(1), to: "Start", in: "main")
+        try await store.remove([.title("All menu")], from: "main")
+        #expect(picture(try await store.reopen(in: "main")) == ["*Reviews", "Start", "All menu"])
+        try await store.replaceTabs(of: "side", with: ["x"])
+        try await store.renameSet("side", to: "aside")
+        #expect(try await store.tabSets().map(\.name) == ["aside", "main"])
+        let document = try await store.export()
+        try await store.removeSet("aside")
+        #expect(try await store.importDocument(document, replace: true) == 1)
+        #expect(try await store.selectedTab(in: "main").tab.title == "Reviews")
+        #expect(try await store.history(of: "main", limit: 1).map(\.revision) == [6])
+        #expect(try await store.closedTabs(in: "main") == [])
+        try await store.backup(to: folder.file("copy.sqlite"))
+        let copy = try TabStore(path: folder.file("copy.sqlite"))
+        #expect(picture(try await copy.tabSet(named: "main")) == ["*Reviews", "Start", "All menu"])
+        await #expect(throws: TabStoreError.setNotFound(set: "nope")) { try await store.tabSet(named: "nope") }
+        #expect(try await store.info().setCount == 2)
+    }
+
+    @Test func anInMemoryStoreReadsItsOwnWrites() async throws {
+        let store = try TabStore.inMemory()
+        try await store.add(["A", "B"], to: "main", creatingSet: true)
+        #expect(picture(try await store.tabSet(named: "main")) == ["*A", "B"])
+    }
+}
+
+/// A `sqlite3` process holding the write lock (`BEGIN IMMEDIATE`) until released.
+final class WriteLockHolder {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+
+    init(path: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        try send("PRAGMA busy_timeout = 10000;\nBEGIN IMMEDIATE;\n.print locked\n")
+        // Wait for the process to say it has the lock.
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("locked") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw LockHolderFailed() }
+            said += chunk
+        }
+    }
+
+    var isHeld: Bool { process.isRunning }
+
+    func release() throws {
+        try send("COMMIT;\n.quit\n")
+        process.waitUntilExit()
+    }
+
+    private func send(_ text: String) throws {
+        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+struct LockHolderFailed: Error {}
+
+/// A count several tasks add to.
+final class Counter: Sendable {
+    private let count = Atomic(0)
+    var value: Int { count.load(ordering: .sequentiallyConsistent) }
+    func increment() { count.add(1, ordering: .sequentiallyConsistent) }
+}
