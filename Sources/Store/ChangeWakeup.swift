@@ -42,6 +42,20 @@ final class ChangeWakeup: @unchecked Sendable {
         watcher?.cancel()
     }
 
+    /// A write to the `-wal` file comes before the commit is visible: a writer appends its
+    /// frames, syncs them, and only then publishes the commit in the shared-memory index,
+    /// which no notification reports. So a notification is followed by a few more looks,
+    /// soon and then later, until a slow sync has surely ended (each look is one
+    /// `PRAGMA data_version` read when nothing changed).
+    static let followUps: [Duration] = [.milliseconds(2), .milliseconds(20), .milliseconds(100), .milliseconds(500)]
+
+    private static func wakeUp(_ handler: @escaping @Sendable () -> Void, on queue: DispatchQueue) {
+        handler()
+        for delay in followUps {
+            queue.asyncAfter(deadline: .now() + .milliseconds(delay.milliseconds), execute: handler)
+        }
+    }
+
     /// The folder holding the file, and the file's own name.
     private static func split(_ path: String) -> (folder: String, name: String) {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
@@ -66,7 +80,7 @@ final class ChangeWakeup: @unchecked Sendable {
         let names: Set<String> = [name, name + "-wal"]
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler {
-            if drainEvents(descriptor, mentioning: names) { handler() }
+            if drainEvents(descriptor, mentioning: names) { wakeUp(handler, on: queue) }
         }
         source.setCancelHandler { close(descriptor) }
         return source
@@ -105,7 +119,7 @@ final class ChangeWakeup: @unchecked Sendable {
         let source = DispatchSource.makeFileSystemObjectSource(
             fileDescriptor: descriptor, eventMask: [.write, .extend, .delete, .rename], queue: queue
         )
-        source.setEventHandler(handler: handler)
+        source.setEventHandler { wakeUp(handler, on: queue) }
         source.setCancelHandler { close(descriptor) }
         return source
     }
