@@ -1,6 +1,11 @@
 /// Every way a `TabStore` call can fail. A failed call changes nothing.
 ///
 /// Switch on the case to react; `description` is a sentence for a person.
+///
+/// New cases may be added in later versions, in both groups (a request that cannot be
+/// done, and a problem with the database file; a server backend will add network
+/// failures): end a `switch` with a `default` that uses ``isDatabaseProblem`` and
+/// `description`.
 public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     // The request cannot be done with the data as it is.
     case setNotFound(set: String)
