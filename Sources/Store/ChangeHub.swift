@@ -300,10 +300,3 @@ struct JournalReader: Sendable {
         }
     }
 }
-
-extension Database {
-    /// Changes whenever another connection commits (not for this connection's own commits).
-    func dataVersion() throws(TabStoreError) -> Int {
-        try firstRow("PRAGMA data_version") { $0.int(0) } ?? 0
-    }
-}

@@ -71,7 +71,7 @@ extension TabStore {
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
             let tab = try database.resolve(ref, in: set)
             guard tab.payload != payload else { return try database.edit(of: setName, event: nil) }
-            try database.execute("UPDATE tab SET payload = ? WHERE id = ?", SQLValue(packPayload(payload)), .int(tab.id))
+            try database.setPayload(payload, ofTab: tab.id)
             let event = TabEvent.payloadChanged(TabUpdate(index: tab.index, tab: tab.eventTab(selected: set.selected?.id == tab.id)))
             try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
             return try database.edit(of: setName, event: event)

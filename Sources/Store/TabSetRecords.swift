@@ -1,5 +1,3 @@
-import TabStoreSQLite
-
 /// A `tab_set` row joined with its selected tab.
 struct SetRecord {
     let id: Int
@@ -250,6 +248,71 @@ extension Database {
         )
         try record(event, set: set.name, setID: set.id, revision: newRevision)
     }
+}
 
-    var lastInsertedID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+/// Set- and tab-level writes and reads that need no tab rules.
+extension Database {
+    /// Every set's name, sorted (byte order).
+    func setNames() throws(TabStoreError) -> [String] {
+        var names: [String] = []
+        try forEachRow("SELECT name FROM tab_set ORDER BY name") { names.append($0.text(0)) }
+        return names
+    }
+
+    func setCount() throws(TabStoreError) -> Int {
+        try firstRow("SELECT count(*) FROM tab_set") { $0.int(0) } ?? 0
+    }
+
+    func setSummaries() throws(TabStoreError) -> [TabSetSummary] {
+        var summaries: [TabSetSummary] = []
+        try forEachRow(
+            """
+            SELECT s.name, s.revision, t.position - s.base, t.title,
+                   (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+            ORDER BY s.name
+            """
+        ) { row in
+            summaries.append(TabSetSummary(
+                name: row.text(0), tabCount: row.optionalInt(4) ?? 0,
+                selectedIndex: row.optionalInt(2), selectedTitle: row.optionalText(3), revision: row.int(1)
+            ))
+        }
+        return summaries
+    }
+
+
+    /// The name of the set holding the tab with id `uuid`, or nil when no tab has it.
+    func nameOfSet(holdingTab uuid: TabID) throws(TabStoreError) -> String? {
+        try firstRow(
+            "SELECT s.name FROM tab t JOIN tab_set s ON s.id = t.set_id WHERE t.uuid = ?", .text(uuid.uuidString)
+        ) { $0.text(0) }
+    }
+
+    func renameSet(id: Int, to newName: String) throws(TabStoreError) {
+        try execute("UPDATE tab_set SET name = ? WHERE id = ?", .text(newName), .int(id))
+    }
+
+    /// Deletes the set row; its tabs and removed tabs go with it (foreign keys cascade).
+    func deleteSet(id: Int) throws(TabStoreError) {
+        try execute("DELETE FROM tab_set WHERE id = ?", .int(id))
+    }
+
+    /// Deletes one tab row; the caller closes the gap it leaves.
+    func deleteTab(id: Int) throws(TabStoreError) {
+        try execute("DELETE FROM tab WHERE id = ?", .int(id))
+    }
+
+    func deleteTabs(ofSet setID: Int) throws(TabStoreError) {
+        try execute("DELETE FROM tab WHERE set_id = ?", .int(setID))
+    }
+
+    func renameTab(id: Int, to newTitle: String) throws(TabStoreError) {
+        try execute("UPDATE tab SET title = ? WHERE id = ?", .text(newTitle), .int(id))
+    }
+
+    /// Stores `payload` (an empty one as NULL) for the tab.
+    func setPayload(_ payload: [String: String], ofTab id: Int) throws(TabStoreError) {
+        try execute("UPDATE tab SET payload = ? WHERE id = ?", SQLValue(packPayload(payload)), .int(id))
+    }
 }

@@ -1,4 +1,3 @@
-import TabStoreSQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,35 +44,24 @@ extension TabStore {
     }
 
     /// Pages per step: small enough for steady progress, large enough to be quick.
-    private static let pagesPerStep: Int32 = 256
+    private static let pagesPerStep = 256
 
     private func copy(
         _ source: Database, to temporary: String, finalPath: String, reportingTo progress: (BackupProgress) -> Void
     ) throws(AtomicFile.Failure) {
         let destination: Database
         do {
-            destination = try Database(path: temporary, flags: SQLITE_OPEN_READWRITE)
-            // The temporary file is thrown away on failure and synced as a whole on
-            // success: a rollback journal and per-commit syncs would buy nothing.
-            try destination.executeScript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            destination = try Database.openBackupDestination(path: temporary)
         } catch {
             throw .content(error.aboutWriting(finalPath))
         }
         do {
-            let backup = try OnlineBackup(from: source.handle, to: destination.handle)
-            while try !backup.step(pages: Self.pagesPerStep) {
-                progress(BackupProgress(copiedPages: backup.pageCount - backup.remaining, pageCount: backup.pageCount))
+            try source.backUp(into: destination, pagesPerStep: Self.pagesPerStep) { copied, total in
+                progress(BackupProgress(copiedPages: copied, pageCount: total))
             }
-            progress(BackupProgress(copiedPages: backup.pageCount, pageCount: backup.pageCount))
-            try backup.finish()
         } catch {
-            // Reading the source can only find it locked or damaged; the rest is the copy's.
-            switch error.primaryCode {
-            case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_CORRUPT, SQLITE_NOTADB:
-                throw .content(error.storeError(path: path))
-            default:
-                throw .content(error.storeError(path: temporary).aboutWriting(finalPath))
-            }
+            if error.isBackupSourceFailure { throw .content(error.storeError(path: path)) }
+            throw .content(error.storeError(path: temporary).aboutWriting(finalPath))
         }
     }
 }

@@ -119,7 +119,7 @@ extension TabStore {
             removed.sort { $0.index < $1.index }
             let count = try database.tabCount(in: set)
             for tab in removed {
-                try database.execute("DELETE FROM tab WHERE id = ?", .int(tab.id))
+                try database.deleteTab(id: tab.id)
             }
             try database.rememberClosed(removed, selectedID: set.selected?.id, inSet: set.id, limit: options.closedTabLimit)
             try database.closeGaps(at: removed.map(\.index), in: &set, count: count)
@@ -177,7 +177,7 @@ extension TabStore {
             let tab = try database.resolve(ref, in: set)
             guard !tab.title.utf8.elementsEqual(newTitle.utf8) else { return try database.edit(of: setName, event: nil) }
             try database.requireDistinct([newTitle], in: set)
-            try database.execute("UPDATE tab SET title = ? WHERE id = ?", .text(newTitle), .int(tab.id))
+            try database.renameTab(id: tab.id, to: newTitle)
             try database.forgetClosedTabsBackInSet(set)
             let event = TabEvent.renamed(index: tab.index, from: tab.title, to: newTitle)
             try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
@@ -214,7 +214,7 @@ extension TabStore {
             guard !setName.utf8.elementsEqual(newName.utf8) else { return try database.edit(of: setName, event: nil) }
             if try database.setRecord(named: newName) != nil { throw .setAlreadyExists(set: newName) }
             let revision = max(set.revision, try database.nameRevision(of: newName)) + 1
-            try database.execute("UPDATE tab_set SET name = ? WHERE id = ?", .text(newName), .int(set.id))
+            try database.renameSet(id: set.id, to: newName)
             try database.commitChange(
                 to: set, selectedTabID: set.selected?.id, event: .setRenamed(from: setName, to: newName), revision: revision
             )
@@ -230,7 +230,7 @@ extension TabStore {
     public func removeSet(_ setName: String, ifRevision: Int? = nil) throws(TabStoreError) {
         try writing { database throws(TabStoreError) in
             let set = try database.requireSet(named: setName, ifRevision: ifRevision)
-            try database.execute("DELETE FROM tab_set WHERE id = ?", .int(set.id))
+            try database.deleteSet(id: set.id)
             try database.forgetSetID(set.id)
             try database.record(.setRemoved, set: setName, setID: nil, revision: set.revision + 1)
             try database.retire(name: setName, at: set.revision + 1)
@@ -302,7 +302,7 @@ extension Database {
     func replaceTabs(of set: SetRecord, with newTabs: [NewTab], selecting selectedIndex: Int, tabWritten: (() -> Void)? = nil) throws(TabStoreError) {
         let titles = newTabs.map(\.title)
         for title in titles { try validTitle(title) }
-        try execute("DELETE FROM tab WHERE set_id = ?", .int(set.id))
+        try deleteTabs(ofSet: set.id)
         // The set is empty now: only the new titles can repeat each other.
         var emptied = set
         try requireDistinct(titles, in: emptied, checkingStored: false)

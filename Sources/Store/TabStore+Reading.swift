@@ -30,13 +30,13 @@ extension TabStore {
     public func info() throws(TabStoreError) -> StoreInfo {
         try reading { database throws(TabStoreError) in
             let (version, sets) = try database.readTransaction { () throws(TabStoreError) in
-                (try database.schemaState().version, try database.firstRow("SELECT count(*) FROM tab_set") { $0.int(0) } ?? 0)
+                (try database.schemaState().version, try database.setCount())
             }
             // Outside the transaction: a check that trips over the damage it reports ends a
             // read transaction in error, and it is its own consistent read anyway.
             var problems: [String] = []
             do throws(TabStoreError) {
-                try database.forEachRow("PRAGMA quick_check") { problems.append($0.text(0)) }
+                try database.quickCheck { problems.append($0) }
             } catch .corrupt {
                 problems.append("(the check stopped: the file is too damaged to read further)")
             }
@@ -46,24 +46,6 @@ extension TabStore {
 }
 
 extension Database {
-    func setSummaries() throws(TabStoreError) -> [TabSetSummary] {
-        var summaries: [TabSetSummary] = []
-        try forEachRow(
-            """
-            SELECT s.name, s.revision, t.position - s.base, t.title,
-                   (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-            ORDER BY s.name
-            """
-        ) { row in
-            summaries.append(TabSetSummary(
-                name: row.text(0), tabCount: row.optionalInt(4) ?? 0,
-                selectedIndex: row.optionalInt(2), selectedTitle: row.optionalText(3), revision: row.int(1)
-            ))
-        }
-        return summaries
-    }
-
     func edit(of setName: String, event: TabEvent?) throws(TabStoreError) -> TabSetEdit {
         TabSetEdit(set: try loadTabSet(named: setName), event: event)
     }

@@ -118,7 +118,7 @@ public final class TabStore: Sendable {
     /// be another database), not immutable, not with exclusive locking (it would be locked out).
     private static func needsOwnReader(_ writer: Database) throws(TabStoreError) -> Bool {
         guard writer.path != ":memory:", !writer.path.isEmpty, !writer.isReadOnly else { return false }
-        return try writer.firstRow("PRAGMA locking_mode", row: { $0.text(0) }) != "exclusive"
+        return try writer.lockingMode() != "exclusive"
     }
 
     /// A read-only connection to the file a writer has opened (and migrated).
@@ -139,7 +139,7 @@ public final class TabStore: Sendable {
             do {
                 return try openOnce(path: path, options: options)
             } catch .busy where clock.now < deadline {
-                sqlite3_sleep(5)
+                Database.sleep(milliseconds: 5)
             }
         }
     }
@@ -162,15 +162,14 @@ public final class TabStore: Sendable {
             // instead (no -shm): reads work, and writes fail with "the disk is full".
             database = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
             database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
-            try database.executeScript("PRAGMA locking_mode = EXCLUSIVE")
+            try database.lockExclusively()
             schema = try database.schemaState()
         }
         try schema.check(path: path)
         if !database.isReadOnly {
-            try database.executeScript("PRAGMA journal_mode = WAL")
+            try database.useWriteAheadLog()
         }
-        let synchronous = options.durability == .full ? "FULL" : "NORMAL"
-        try database.executeScript("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous)")
+        try database.enforceForeignKeys(syncingFully: options.durability == .full)
         if schema.version < Migration.latestVersion {
             if database.isReadOnly { throw .readOnly(path: path) }
             try database.migrate()

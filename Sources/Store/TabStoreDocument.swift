@@ -164,7 +164,7 @@ extension TabStore {
             try database.readTransaction { () throws(TabStoreError) in
                 var names = setNames
                 if names.isEmpty {
-                    try database.forEachRow("SELECT name FROM tab_set ORDER BY name") { names.append($0.text(0)) }
+                    names = try database.setNames()
                 }
                 var entries: [TabStoreDocument.Entry] = []
                 // Each set once, however often it was asked for: import refuses repeats.
@@ -221,7 +221,7 @@ extension TabStore {
                             of: existing, with: entry.tabs, selecting: entry.selectedIndex ?? 0, tabWritten: tabWritten
                         )
                     } else {
-                        try database.execute("DELETE FROM tab WHERE set_id = ?", .int(existing.id))
+                        try database.deleteTabs(ofSet: existing.id)
                         try database.claim(entry, place: place)
                         try database.replaceTabs(
                             of: existing, with: entry.newTabs, selecting: entry.selectedIndex ?? 0, tabWritten: tabWritten
@@ -256,13 +256,10 @@ extension Database {
     func claim(_ entry: TabStoreDocument.Entry, place: Int) throws(TabStoreError) {
         guard let ids = entry.ids else { return }
         for (index, id) in ids.enumerated() {
-            let holder = try firstRow(
-                "SELECT s.name FROM tab t JOIN tab_set s ON s.id = t.set_id WHERE t.uuid = ?", .text(id.uuidString)
-            ) { $0.text(0) }
-            if let holder {
+            if let holder = try nameOfSet(holdingTab: id) {
                 throw .invalidDocument(reason: "sets[\(place)].ids[\(index)]: id \(id) is the id of a tab in set \(quoted(holder))")
             }
-            try execute("DELETE FROM closed_tab WHERE uuid = ?", .text(id.uuidString))
+            try deleteClosedTabs(withID: id)
         }
     }
 

@@ -54,3 +54,38 @@ final class OnlineBackup {
         guard code == SQLITE_OK else { throw SQLiteError(database: destination, code: code) }
     }
 }
+
+extension Database {
+    /// Opens the existing file at `path` as a backup's destination. The file is thrown
+    /// away on failure and synced as a whole on success: a rollback journal and
+    /// per-commit syncs would buy nothing.
+    static func openBackupDestination(path: String) throws(TabStoreError) -> Database {
+        let destination = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
+        try destination.skipJournalAndSyncs()
+        return destination
+    }
+
+    /// Copies every page of this database into `destination`, `pagesPerStep` at a time,
+    /// calling `progress(copiedPages, pageCount)` after each step and once at the end.
+    func backUp(
+        into destination: Database, pagesPerStep: Int, progress: (Int, Int) -> Void
+    ) throws(SQLiteError) {
+        let backup = try OnlineBackup(from: handle, to: destination.handle)
+        while try !backup.step(pages: Int32(clamping: pagesPerStep)) {
+            progress(backup.pageCount - backup.remaining, backup.pageCount)
+        }
+        progress(backup.pageCount, backup.pageCount)
+        try backup.finish()
+    }
+}
+
+extension SQLiteError {
+    /// Whether a backup failed reading its source: reading can only find it locked or
+    /// damaged; every other failure is the copy's.
+    var isBackupSourceFailure: Bool {
+        switch primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_CORRUPT, SQLITE_NOTADB: true
+        default: false
+        }
+    }
+}
