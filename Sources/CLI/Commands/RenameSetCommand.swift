@@ -18,7 +18,7 @@ enum RenameSetCommand: TextCommand {
         let newName = try arguments.text("new-name")
         let revision = arguments.ifRevision
         let store = try context.openStore()
-        try storeCall { () throws(TabStoreError) in try store.renameSet(setName, to: newName, ifRevision: revision) }
+        _ = try storeCall { () throws(TabStoreError) in try store.renameSet(setName, to: newName, ifRevision: revision) }
         if context.json {
             return JSONValue.object([("set", .string(newName)), ("previousName", .string(setName))]).line
         }
