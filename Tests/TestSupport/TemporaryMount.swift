@@ -24,9 +24,16 @@ public final class TemporaryMount {
         return TemporaryMount(path: path)
     }
 
-    /// Makes the whole file system read-only.
+    /// Makes the whole file system read-only. The kernel refuses (busy) while any process
+    /// has a file there open for writing, and a child that another test spawns can inherit
+    /// such a descriptor for its short life (SQLite marks its files close-on-exec only
+    /// after opening them): so try again for a while before giving up.
     public func remountReadOnly() -> Bool {
-        Self.run("/bin/mount", "-o", "remount,ro", path)
+        for attempt in 0..<50 {
+            if Self.run("/bin/mount", "-o", "remount,ro", path) { return true }
+            usleep(UInt32(20_000 * min(attempt + 1, 10)))
+        }
+        return false
     }
 
     deinit {
