@@ -1,3 +1,4 @@
+import TabStoreKit
 // The few POSIX calls the CLI needs, without Foundation: start-up time is the product.
 #if canImport(Glibc)
 import Glibc
@@ -27,18 +28,7 @@ func errorMessage(_ code: Int32) -> String {
 /// Writes all of `bytes` to a file descriptor, retrying partial and interrupted writes.
 /// - Returns: `nil` when every byte was written, else the `errno` of the failed write.
 func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count, let base = buffer.baseAddress {
-            let written = write(descriptor, base + offset, buffer.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written < 0 { return errno }
-            // A write of 0 bytes for a non-empty request makes no progress: call it full.
-            if written == 0 { return ENOSPC }
-            offset += written
-        }
-        return nil
-    }
+    AtomicFile.writeAllBytes(bytes, to: descriptor)
 }
 
 /// Keeps descriptors 0, 1 and 2 taken: when the parent closed one (`>&-`), the next file

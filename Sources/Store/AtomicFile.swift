@@ -70,18 +70,24 @@ package enum AtomicFile {
 
     /// Writes all of `bytes` to `descriptor`.
     package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Failure) {
-        let code: Int32? = bytes.withUnsafeBytes { buffer in
+        if let code = writeAllBytes(bytes, to: descriptor) { throw .system(code) }
+    }
+
+    /// Writes all of `bytes` to a file descriptor, retrying partial and interrupted writes.
+    /// - Returns: `nil` when every byte was written, else the `errno` of the failed write.
+    package static func writeAllBytes(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count, let base = buffer.baseAddress {
                 let written = write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 if written < 0 { return errno }
+                // A write of 0 bytes for a non-empty request makes no progress: call it full.
                 if written == 0 { return ENOSPC }
                 offset += written
             }
             return nil
         }
-        if let code { throw .system(code) }
     }
 
     /// Whether `path` names the file `status` describes (the same device and inode).
