@@ -79,12 +79,10 @@ public final class TabBarModel {
             reselection = Reselection(
                 index: change.selectedIndex, tab: change.selectedTab, count: (reselection?.count ?? 0) + 1
             )
-        } else if change.revision > revision {
-            var newTabs = tabs
-            for update in change.updates where newTabs.indices.contains(update.index) {
-                newTabs[update.index] = update.tab
-            }
-            show(tabs: newTabs, selectedIndex: change.selectedIndex, revision: change.revision)
+        } else {
+            // The whole set as the select left it, not the update pairs applied to what the
+            // bar shows: the bar may not have shown its first observed value yet.
+            apply(change.set)
         }
         return change
     }
