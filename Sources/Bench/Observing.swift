@@ -67,7 +67,7 @@ struct Observing {
 
     /// Process CPU time per second while one observer waits and nothing changes.
     private func idleCPUMillisecondsPerSecond(store: TabStore, seconds: Double) throws -> Double {
-        try store.add(["A"], to: "idle")
+        try store.add(["A"], to: "idle", creatingSet: true)
         let observer = Task.detached { for try await _ in store.observe("idle") {} }
         defer { observer.cancel() }
         usleep(200_000)  // let the observer settle on its first value

@@ -63,15 +63,21 @@ public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     /// The 16 bytes in canonical order.
     init(bytes: [UInt8]) {
-        let hex = Array("0123456789abcdef".unicodeScalars)
-        var text = ""
-        text.reserveCapacity(36)
-        for (offset, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(offset) { text.append("-") }
-            text.unicodeScalars.append(hex[Int(byte >> 4)])
-            text.unicodeScalars.append(hex[Int(byte & 0x0F)])
+        // Written straight into the string's storage: an import makes one per tab.
+        uuidString = String(unsafeUninitializedCapacity: 36) { text in
+            let hex: StaticString = "0123456789abcdef"
+            var out = 0
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                    text[out] = UInt8(ascii: "-")
+                    out += 1
+                }
+                text[out] = hex.utf8Start[Int(byte >> 4)]
+                text[out + 1] = hex.utf8Start[Int(byte & 0x0F)]
+                out += 2
+            }
+            return out
         }
-        uuidString = text
     }
 
     /// The id of a tab in a journal row written before tabs had ids (schema 6 and older):
