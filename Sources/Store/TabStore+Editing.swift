@@ -76,7 +76,8 @@ extension TabStore {
             guard new.id != old.id else {
                 return SelectionChange(
                     setName: setName, previousIndex: old.index, selectedIndex: new.index,
-                    selectedTab: selectedTab, updates: [], revision: set.revision, set: try database.loadTabSet(named: setName)
+                    selectedTab: selectedTab, updates: [], revision: set.revision,
+                    set: try database.tabSet(of: set, selectedTabID: old.id, revision: set.revision)
                 )
             }
             let updates = [
@@ -86,7 +87,9 @@ extension TabStore {
             try database.commitChange(to: set, selectedTabID: new.id, event: .selectionChanged(updates))
             return SelectionChange(
                 setName: setName, previousIndex: old.index, selectedIndex: new.index,
-                selectedTab: selectedTab, updates: updates, revision: set.revision + 1, set: try database.loadTabSet(named: setName)
+                selectedTab: selectedTab, updates: updates, revision: set.revision + 1,
+                // A selection moves no tab: the record read for the rules still places them.
+                set: try database.tabSet(of: set, selectedTabID: new.id, revision: set.revision + 1)
             )
         }
         if change.isReselection {

@@ -52,7 +52,13 @@ extension Database {
 
     func loadTabSet(named setName: String) throws(TabStoreError) -> TabSet {
         let set = try requireSet(named: setName)
-        let tabs = try tabs(in: set).map { $0.tab(selected: $0.id == set.selected?.id) }
-        return TabSet(name: setName, tabs: tabs, revision: set.revision)
+        return try tabSet(of: set, selectedTabID: set.selected?.id, revision: set.revision)
+    }
+
+    /// The set `record` names, as it stands once `selectedTabID` is selected and the set is
+    /// at `revision`: for an edit that changed no position, so its record need not be read again.
+    func tabSet(of record: SetRecord, selectedTabID: Int?, revision: Int) throws(TabStoreError) -> TabSet {
+        let tabs = try tabs(in: record).map { $0.tab(selected: $0.id == selectedTabID) }
+        return TabSet(name: record.name, tabs: tabs, revision: revision)
     }
 }

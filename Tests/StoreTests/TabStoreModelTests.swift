@@ -42,26 +42,30 @@ import TabStoreTestSupport
         var next = 0
         for step in 0..<400 {
             let count = model.titles.count
+            // What each edit returns as "the set as it now stands".
+            let returned: TabSet
             switch random.below(count < 4 ? 2 : 5) {
             case 0, 1:
                 let new = (0...random.below(3)).map { _ in next += 1; return "t\(next)" }
                 let index = random.below(count + 1)
-                try store.add(new, to: "s", at: index, creatingSet: true)
+                returned = try store.add(new, to: "s", at: index, creatingSet: true).set
                 model.add(new, at: index)
             case 2:
                 let indices = Set((0...random.below(2)).map { _ in random.below(count) })
-                try store.remove(indices.map(TabRef.index), from: "s")
+                returned = try store.remove(indices.map(TabRef.index), from: "s").set
                 model.remove(indices)
             case 3:
                 let from = random.below(count), to = random.below(count)
-                try store.move(.index(from), to: to, in: "s")
+                returned = try store.move(.index(from), to: to, in: "s").set
                 model.move(from: from, to: to)
             default:
                 let index = random.below(count)
-                try store.select(.index(index), in: "s")
+                returned = try store.select(.index(index), in: "s").set
                 model.selected = model.titles[index]
             }
             let set = try store.tabSet(named: "s")
+            // The returned set is the stored one: ids, titles, order, selection, revision.
+            #expect(returned == set, "step \(step)")
             #expect(picture(set) == model.picture, "step \(step)")
             if picture(set) != model.picture { return }
             // Lookups by index and by title agree with the order.
