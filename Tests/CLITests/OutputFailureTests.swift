@@ -4,13 +4,13 @@ import TabStoreTestSupport
 
 /// Issue 9.1: output that cannot be written is an error (exit 4, one line on stderr),
 /// whatever the command; a reader that went away (`| head -1`) is not.
-@Suite struct OutputFailureTests {
-    /// Runs `tabstore --db DB ARGUMENTS... REDIRECTION` through /bin/sh.
-    private func run(_ sandbox: Sandbox, _ arguments: [String], redirection: String) -> Output {
-        let script = #"exec "$0" --db "$1" "${@:2}" "# + redirection
-        return sandbox.runProcess("/bin/bash", ["-c", script, TabstoreBinary.path, sandbox.database] + arguments)
-    }
+/// Runs `tabstore --db DB ARGUMENTS... REDIRECTION` through bash.
+private func run(_ sandbox: Sandbox, _ arguments: [String], redirection: String) -> Output {
+    let script = #"exec "$0" --db "$1" "${@:2}" "# + redirection
+    return sandbox.runProcess("/bin/bash", ["-c", script, TabstoreBinary.path, sandbox.database] + arguments)
+}
 
+@Suite struct OutputFailureTests {
     @Test(arguments: [["list"], ["restore", "main"], ["show", "main"], ["export"], ["history", "main"], ["--json", "list"]])
     func readCommandsToAFullDeviceFail(arguments: [String]) {
         let sandbox = Sandbox()
@@ -63,11 +63,6 @@ import TabStoreTestSupport
 /// a random mix of edits and edits that find nothing to do, each with its output lost,
 /// checked against whether the stored state (export and history) moved.
 @Suite struct SavedChangeMessageTests {
-    private func runToFullDevice(_ sandbox: Sandbox, _ arguments: [String]) -> Output {
-        let script = #"exec "$0" --db "$1" "${@:2}" > /dev/full"#
-        return sandbox.runProcess("/bin/bash", ["-c", script, TabstoreBinary.path, sandbox.database] + arguments)
-    }
-
     /// Everything a change can move: the tabs and selections, and the journal.
     private func state(_ sandbox: Sandbox) -> String {
         sandbox.run("export").stdout + sandbox.run("history", "s").stdout
@@ -91,7 +86,7 @@ import TabStoreTestSupport
         for _ in 0..<30 {
             let command = commands[Int(generator.next() % UInt64(commands.count))]
             let before = state(sandbox)
-            let output = runToFullDevice(sandbox, command)
+            let output = run(sandbox, command, redirection: "> /dev/full")
             let changed = state(sandbox) != before || (command[0] == "export" && output.code == 4)
             let suffix = output.stderr.hasSuffix(" (the change itself was saved)\n")
             if output.code == 4 {
