@@ -66,6 +66,23 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// `sql` is the statement that failed, for debugging: `description` leaves it out.
     case sqlite(path: String, code: Int32, message: String, sql: String?)
 
+    // A PostgreSQL server cannot serve the request. `server` names it as
+    // `postgresql://user@host:port/database`, never with a password.
+    /// libpq (Debian `libpq5`) could not be loaded; `reason` is the loader's.
+    case postgresLibraryMissing(reason: String)
+    /// A database URL that cannot be used; `url` is shown without its password.
+    case invalidDatabaseURL(url: String, reason: String)
+    /// No connection could be made: the server is down or unreachable, refused the
+    /// login, or has no such database. `reason` is libpq's first line.
+    case serverUnavailable(server: String, reason: String)
+    /// The connection broke during a call. When `outcomeUnknown` is false the call's
+    /// transaction had not been committed, so nothing changed; when true the commit had
+    /// been sent and the server may or may not have applied it.
+    case connectionLost(server: String, outcomeUnknown: Bool)
+    /// Any other server error, with its SQLSTATE and message. `sql` is the statement,
+    /// for debugging: `description` leaves it out.
+    case server(server: String, sqlState: String, message: String, sql: String?)
+
     /// Why a title or set name is refused.
     public enum NameProblem: Sendable, Hashable, Codable {
         case empty
@@ -86,7 +103,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
              .databaseNotFound:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
-             .cannotOpen, .sqlite, .cannotWrite:
+             .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
+             .serverUnavailable, .connectionLost, .server:
             return true
         }
     }
@@ -161,6 +179,17 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "cannot write \(path): \(reason)"
         case let .sqlite(path, code, message, _):
             return "SQLite error \(code) on \(path): \(message)"
+        case let .postgresLibraryMissing(reason):
+            return "a postgresql:// database needs libpq, which could not be loaded (\(reason)); install it: apt-get install libpq5"
+        case let .invalidDatabaseURL(url, reason):
+            return "invalid database URL \(quoted(url)): \(reason)"
+        case let .serverUnavailable(server, reason):
+            return "cannot connect to \(server): \(reason)"
+        case let .connectionLost(server, outcomeUnknown):
+            if outcomeUnknown { return "lost the connection to \(server) while committing; the change may or may not have been saved" }
+            return "lost the connection to \(server); nothing was changed"
+        case let .server(server, sqlState, message, _):
+            return "PostgreSQL error \(sqlState) on \(server): \(message)"
         }
     }
 }
