@@ -5,11 +5,10 @@ import Synchronization
 /// new value to its value observers.
 ///
 /// There is one source of truth, the `change` journal: a write in this process
-/// nudges the hub to read it at once, and a wake-up (a file-system notification, or a
-/// timer where there is none) has it read when `PRAGMA data_version` says another
-/// connection (another process) committed.
-/// The hub is handed a `JournalReader`, never the store, so neither keeps the other
-/// alive. Its state lock guards only bookkeeping and is never held across a read;
+/// nudges the hub to read it at once, and a wake-up from the backend (a file-system
+/// notification or a server's NOTIFY, or a timer) has it read when another connection
+/// (another process) may have committed.
+/// The hub is handed the backend, never the store, so neither keeps the other alive. Its state lock guards only bookkeeping and is never held across a read;
 /// deliveries are serialized by a lock of their own, so that values and changes go out
 /// in commit order.
 /// Observers get their changes through unbounded buffers: a slow observer costs
@@ -38,25 +37,22 @@ final class ChangeHub: Sendable {
         var lastID = 0
         /// `PRAGMA data_version` at the last read; nil before the first.
         var dataVersion: Int?
-        var wakeup: ChangeWakeup?
+        var wakeup: (any Wakeup)?
 
         var isIdle: Bool { observers.isEmpty && values.isEmpty }
     }
 
-    private let reader: JournalReader
+    private let backend: any TabStoreBackend
     private let pollInterval: Duration
-    /// The database file to watch for other processes' commits; nil to poll only.
-    private let watchedPath: String?
     private let state = Mutex(State())
     /// Held for one whole delivery (journal read, hand-out, value reads).
     private let delivering = Mutex(())
     /// Where wake-ups run: off the cooperative pool.
     private let queue = DispatchQueue(label: "tabstore.changes")
 
-    init(reader: JournalReader, pollInterval: Duration, watchedPath: String? = nil) {
-        self.reader = reader
+    init(backend: any TabStoreBackend, pollInterval: Duration) {
+        self.backend = backend
         self.pollInterval = pollInterval
-        self.watchedPath = watchedPath
     }
 
     /// Whether wake-ups currently come from file-system notifications. For tests.
@@ -82,7 +78,7 @@ final class ChangeHub: Sendable {
 
     /// A new stream of values: the current one first, then each new one after a commit.
     func subscribeValue<Value: Sendable & Equatable>(
-        setName: String?, read: @escaping @Sendable (Database, String?) throws(TabStoreError) -> Value
+        setName: String?, read: @escaping @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
     ) -> AsyncThrowingStream<Value, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let feed = ValueFeed(continuation: continuation, read: read)
@@ -98,14 +94,14 @@ final class ChangeHub: Sendable {
                 return
             }
             continuation.onTermination = { [weak self] _ in self?.unregister(key) }
-            if !feed.refresh(on: reader, setName: setName) { unregister(key) }
+            if !feed.refresh(on: backend, setName: setName) { unregister(key) }
         }
         return stream
     }
 
     /// Adds an observer under a new key; the first one starts the wake-ups.
     private func register(_ add: (inout State, Int) -> Void) throws(TabStoreError) -> Int {
-        let newestID = try reader.newestID()
+        let newestID = try backend.read { records throws(TabStoreError) in try records.lastChangeID() }
         return state.withLock { state -> Int in
             if state.isIdle {
                 state.lastID = newestID
@@ -120,7 +116,7 @@ final class ChangeHub: Sendable {
     }
 
     private func unregister(_ key: Int) {
-        let wakeup = state.withLock { state -> ChangeWakeup? in
+        let wakeup = state.withLock { state -> (any Wakeup)? in
             state.observers[key] = nil
             state.values[key] = nil
             guard state.isIdle else { return nil }
@@ -165,7 +161,7 @@ final class ChangeHub: Sendable {
             guard let snapshot else { return }
             let read: JournalRead
             do throws(TabStoreError) {
-                read = try reader.read(after: snapshot.lastID, unlessVersionIs: force ? nil : snapshot.version)
+                read = try backend.readJournal(after: snapshot.lastID, unlessVersionIs: force ? nil : snapshot.version)
             } catch {
                 finishAll(throwing: error)
                 return
@@ -181,7 +177,7 @@ final class ChangeHub: Sendable {
             }
             // Values are read outside the state lock, still in commit order.
             var ended: [Int] = []
-            for value in stale where !value.feed.refresh(on: reader, setName: value.setName) {
+            for value in stale where !value.feed.refresh(on: backend, setName: value.setName) {
                 ended.append(value.key)
             }
             for key in ended { unregister(key) }
@@ -224,8 +220,8 @@ final class ChangeHub: Sendable {
         return stale
     }
 
-    private func startWakeups() -> ChangeWakeup {
-        ChangeWakeup(path: watchedPath, pollInterval: pollInterval, queue: queue) { [weak self] in
+    private func startWakeups() -> any Wakeup {
+        backend.startWakeups(pollInterval: pollInterval, queue: queue) { [weak self] in
             self?.poll()
         }
     }
@@ -235,28 +231,28 @@ final class ChangeHub: Sendable {
 protocol ValueFeeding: Sendable {
     /// Reads the value and yields it when it differs from the last one; false when the
     /// read failed and the stream has ended with its error.
-    func refresh(on reader: JournalReader, setName: String?) -> Bool
+    func refresh(on backend: any TabStoreBackend, setName: String?) -> Bool
     func finish(throwing error: TabStoreError?)
 }
 
 /// One value stream and the last value it yielded.
 final class ValueFeed<Value: Sendable & Equatable>: ValueFeeding {
     private let continuation: AsyncThrowingStream<Value, any Error>.Continuation
-    private let read: @Sendable (Database, String?) throws(TabStoreError) -> Value
+    private let read: @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
     private let last = Mutex<Value?>(nil)
 
     init(
         continuation: AsyncThrowingStream<Value, any Error>.Continuation,
-        read: @escaping @Sendable (Database, String?) throws(TabStoreError) -> Value
+        read: @escaping @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
     ) {
         self.continuation = continuation
         self.read = read
     }
 
-    func refresh(on reader: JournalReader, setName: String?) -> Bool {
+    func refresh(on backend: any TabStoreBackend, setName: String?) -> Bool {
         let value: Value
         do throws(TabStoreError) {
-            value = try reader.connection.withDatabase { database throws(TabStoreError) in try read(database, setName) }
+            value = try backend.read { records throws(TabStoreError) in try read(records, setName) }
         } catch {
             continuation.finish(throwing: error)
             return false
@@ -271,32 +267,5 @@ final class ValueFeed<Value: Sendable & Equatable>: ValueFeeding {
 
     func finish(throwing error: TabStoreError?) {
         continuation.finish(throwing: error)
-    }
-}
-
-/// What one read of the journal found.
-struct JournalRead: Sendable {
-    /// `PRAGMA data_version` when read.
-    let dataVersion: Int
-    let changes: [(id: Int, change: TabChange)]
-}
-
-/// The hub's only way into the database: the change journal and observed values, read on
-/// the store's reader connection.
-struct JournalReader: Sendable {
-    let connection: SerializedDatabase
-
-    func newestID() throws(TabStoreError) -> Int {
-        try connection.withDatabase { database throws(TabStoreError) in try database.lastChangeID() }
-    }
-
-    /// The changes after `id`; none when `version` is given and no other connection has
-    /// committed since it was read.
-    func read(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead {
-        try connection.withDatabase { database throws(TabStoreError) in
-            let now = try database.dataVersion()
-            let changes = now == version ? [] : try database.changes(after: id)
-            return JournalRead(dataVersion: now, changes: changes)
-        }
     }
 }

@@ -12,7 +12,7 @@ import Darwin
 /// be watched); beside notifications it is only a safety net, so it runs at most once a
 /// second. A wake-up is a hint: the handler reads `PRAGMA data_version` to know.
 /// `@unchecked`: dispatch sources may be used from any thread; both are set once in `init`.
-final class ChangeWakeup: @unchecked Sendable {
+final class ChangeWakeup: Wakeup, @unchecked Sendable {
     /// The timer's interval when notifications work: rare, so an idle observer costs nothing.
     static let safetyInterval = Duration.seconds(1)
 

@@ -73,7 +73,7 @@ extension TabStore {
             guard tab.payload != payload else { return try database.edit(of: setName, event: nil) }
             try database.setPayload(payload, ofTab: tab.id)
             let event = TabEvent.payloadChanged(TabUpdate(index: tab.index, tab: tab.eventTab(selected: set.selected?.id == tab.id)))
-            try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
+            try database.commitChange(to: set, selecting: set.selected?.key, event: event)
             return try database.edit(of: setName, event: event)
         }
     }

@@ -23,14 +23,14 @@ extension TabStore {
             try database.deleteClosedTab(id: closed.id)
             let reselect = closed.wasSelected || set.selected == nil
             let event = TabEvent.reopened(TabUpdate(index: position, tab: Tab(id: closed.uuid, title: closed.title, isSelected: reselect)))
-            try database.commitChange(to: set, selectedTabID: reselect ? ids.first : set.selected?.id, event: event)
+            try database.commitChange(to: set, selecting: reselect ? ids.first : set.selected?.key, event: event)
             return try database.edit(of: setName, event: event)
         }
     }
 
     /// Titles of the removed tabs a set remembers, most recent first.
     public func closedTabs(in setName: String) throws(TabStoreError) -> [String] {
-        try withDatabase { database throws(TabStoreError) in
+        try reading { database throws(TabStoreError) in
             try database.closedTabTitles(ofSet: database.requireSet(named: setName).id)
         }
     }

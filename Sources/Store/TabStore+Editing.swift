@@ -38,9 +38,9 @@ extension TabStore {
             }
             if titles.isEmpty && !isNew { return try database.edit(of: setName, event: nil) }
             let ids = try database.insertTabs(titles.map { NewTab(title: $0, payload: payload) }, at: position, in: &set, count: count)
-            let selected = set.selected?.id ?? ids.first
+            let selected = set.selected?.key ?? ids.first
             let event = TabEvent.added(titles: titles, index: position)
-            try database.commitChange(to: set, selectedTabID: selected, event: event)
+            try database.commitChange(to: set, selecting: selected, event: event)
             return try database.edit(of: setName, event: event)
         }
     }
@@ -54,7 +54,7 @@ extension TabStore {
             if try database.setRecord(named: setName) != nil { throw .setAlreadyExists(set: setName) }
             let set = try database.createSet(named: setName)
             let event = TabEvent.added(titles: [], index: 0)
-            try database.commitChange(to: set, selectedTabID: nil, event: event)
+            try database.commitChange(to: set, selecting: nil, event: event)
             return try database.edit(of: setName, event: event)
         }
     }
@@ -84,7 +84,7 @@ extension TabStore {
                 TabUpdate(index: old.index, tab: old.eventTab(selected: false)),
                 TabUpdate(index: new.index, tab: new.eventTab(selected: true)),
             ]
-            try database.commitChange(to: set, selectedTabID: new.id, event: .selectionChanged(updates))
+            try database.commitChange(to: set, selecting: new.key, event: .selectionChanged(updates))
             return SelectionChange(
                 setName: setName, previousIndex: old.index, selectedIndex: new.index,
                 selectedTab: selectedTab, updates: updates, revision: set.revision + 1,
@@ -121,23 +121,26 @@ extension TabStore {
             guard !removed.isEmpty else { return try database.edit(of: setName, event: nil) }
             removed.sort { $0.index < $1.index }
             let count = try database.tabCount(in: set)
-            for tab in removed {
-                try database.deleteTab(id: tab.id)
-            }
-            try database.rememberClosed(removed, selectedID: set.selected?.id, inSet: set.id, limit: options.closedTabLimit)
-            try database.closeGaps(at: removed.map(\.index), in: &set, count: count)
-            var selectedID = set.selected?.id
+            // The new selection is found before anything is written: every read comes first.
+            var selectedKey = set.selected?.key
             if let selected = set.selected, removedIDs.contains(selected.id) {
                 // The right neighbour now stands where the selected tab stood, less the
                 // removed tabs before it; with none to its right, take the last tab.
                 let remaining = count - removed.count
                 let shifted = selected.index - removed.filter { $0.index < selected.index }.count
-                selectedID = remaining == 0 ? nil : try database.tab(at: min(shifted, remaining - 1), in: set)?.id
+                selectedKey = remaining == 0 ? nil : try database.tab(
+                    at: indexBeforeRemoval(of: min(shifted, remaining - 1), removed: removed.map(\.index)), in: set
+                )?.key
             }
+            for tab in removed {
+                try database.deleteTab(id: tab.id)
+            }
+            try database.rememberClosed(removed, selectedID: set.selected?.id, inSet: set.id, limit: options.closedTabLimit)
+            try database.closeGaps(at: removed.map(\.index), in: &set, count: count)
             let event = TabEvent.removed(removed.map { tab in
                 TabUpdate(index: tab.index, tab: tab.eventTab(selected: tab.id == set.selected?.id))
             })
-            try database.commitChange(to: set, selectedTabID: selectedID, event: event)
+            try database.commitChange(to: set, selecting: selectedKey, event: event)
             return try database.edit(of: setName, event: event)
         }
     }
@@ -161,7 +164,7 @@ extension TabStore {
             guard target != tab.index else { return try database.edit(of: setName, event: nil) }
             try database.moveTab(tab, to: target, in: &set, count: count)
             let event = TabEvent.moved(title: tab.title, from: tab.index, to: target)
-            try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
+            try database.commitChange(to: set, selecting: set.selected?.key, event: event)
             return try database.edit(of: setName, event: event)
         }
     }
@@ -181,9 +184,9 @@ extension TabStore {
             guard !tab.title.utf8.elementsEqual(newTitle.utf8) else { return try database.edit(of: setName, event: nil) }
             try database.requireDistinct([newTitle], in: set)
             try database.renameTab(id: tab.id, to: newTitle)
-            try database.forgetClosedTabsBackInSet(set)
+            try database.forgetClosedTabsBackInSet(set.id)
             let event = TabEvent.renamed(index: tab.index, from: tab.title, to: newTitle)
-            try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
+            try database.commitChange(to: set, selecting: set.selected?.key, event: event)
             return try database.edit(of: setName, event: event)
         }
     }
@@ -219,7 +222,7 @@ extension TabStore {
             let revision = max(set.revision, try database.nameRevision(of: newName)) + 1
             try database.renameSet(id: set.id, to: newName)
             try database.commitChange(
-                to: set, selectedTabID: set.selected?.id, event: .setRenamed(from: setName, to: newName), revision: revision
+                to: set, selecting: set.selected?.key, event: .setRenamed(from: setName, to: newName), revision: revision
             )
             try database.retire(name: setName, at: revision)
             return try database.edit(of: newName, event: .setRenamed(from: setName, to: newName))
@@ -242,13 +245,19 @@ extension TabStore {
 
     /// Runs `body` in a write transaction on the connection, then tells this store's
     /// observers what it committed.
-    func writing<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        let result = try withDatabase { database throws(TabStoreError) in
-            try database.writeTransaction { () throws(TabStoreError) in try body(database) }
-        }
+    func writing<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        let result = try backend.write(body)
         hub.publish()
         return result
     }
+}
+
+/// The index, before `removed` (sorted, distinct) are removed, of the tab that stands at
+/// `index` after: the surviving tab with `index` survivors before it.
+func indexBeforeRemoval(of index: Int, removed: [Int]) -> Int {
+    var old = index
+    for hole in removed where hole <= old { old += 1 }
+    return old
 }
 
 /// The position an insertion index means: `0...count`, negative from the end (`-1` = append).
@@ -257,7 +266,7 @@ func insertionPosition(_ index: Int, count: Int) -> Int? {
     return (0...count).contains(position) ? position : nil
 }
 
-extension Database {
+extension TabRecords {
     /// The tab `ref` names in `set`.
     func resolve(_ ref: TabRef, in set: SetRecord) throws(TabStoreError) -> TabRecord {
         switch ref {
@@ -311,6 +320,6 @@ extension Database {
         try requireDistinct(titles, in: emptied, checkingStored: false)
         let ids = try insertTabs(newTabs, at: 0, in: &emptied, count: 0, tabWritten: tabWritten)
         let selected = ids.indices.contains(selectedIndex) ? ids[selectedIndex] : ids.first
-        try commitChange(to: set, selectedTabID: selected, event: .replaced(tabCount: titles.count))
+        try commitChange(to: set, selecting: selected, event: .replaced(tabCount: titles.count))
     }
 }

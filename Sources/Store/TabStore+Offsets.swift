@@ -42,7 +42,7 @@ extension TabStore {
                 guard let tab = try database.tab(at: step.from, in: set) else { continue }
                 try database.moveTab(tab, to: step.to, in: &set, count: count)
                 let event = TabEvent.moved(title: tab.title, from: step.from, to: step.to)
-                try database.commitChange(to: set, selectedTabID: set.selected?.id, event: event)
+                try database.commitChange(to: set, selecting: set.selected?.key, event: event)
                 set = try database.requireSet(named: setName)
                 lastEvent = event
             }

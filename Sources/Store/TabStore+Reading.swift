@@ -26,26 +26,14 @@ extension TabStore {
         }
     }
 
-    /// Path, schema version, set count and `PRAGMA quick_check`'s answer.
+    /// Path (or server), schema version, set count and a consistency check's answer
+    /// (`PRAGMA quick_check` for a file).
     public func info() throws(TabStoreError) -> StoreInfo {
-        try reading { database throws(TabStoreError) in
-            let (version, sets) = try database.readTransaction { () throws(TabStoreError) in
-                (try database.schemaState().version, try database.setCount())
-            }
-            // Outside the transaction: a check that trips over the damage it reports ends a
-            // read transaction in error, and it is its own consistent read anyway.
-            var problems: [String] = []
-            do throws(TabStoreError) {
-                try database.quickCheck { problems.append($0) }
-            } catch .corrupt {
-                problems.append("(the check stopped: the file is too damaged to read further)")
-            }
-            return StoreInfo(path: path, schemaVersion: version, setCount: sets, quickCheck: problems.joined(separator: "; "))
-        }
+        try backend.info()
     }
 }
 
-extension Database {
+extension TabRecords {
     func edit(of setName: String, event: TabEvent?) throws(TabStoreError) -> TabSetEdit {
         TabSetEdit(set: try loadTabSet(named: setName), event: event)
     }

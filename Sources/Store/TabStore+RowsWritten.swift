@@ -3,6 +3,6 @@ extension TabStore {
     /// included). It moves exactly when a call wrote something, so the CLI can tell a
     /// run that saved a change from one that found nothing to do.
     package var rowsWritten: Int {
-        (try? withDatabase { database throws(TabStoreError) in database.totalChanges }) ?? 0
+        backend.rowsWritten
     }
 }

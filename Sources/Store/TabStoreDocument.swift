@@ -160,7 +160,7 @@ extension TabStore {
     ///
     /// - Throws: `TabStoreError.setNotFound` for a name that is not there.
     public func export(_ setNames: [String] = []) throws(TabStoreError) -> TabStoreDocument {
-        try withDatabase { database throws(TabStoreError) in
+        try reading { database throws(TabStoreError) in
             try database.readTransaction { () throws(TabStoreError) in
                 var names = setNames
                 if names.isEmpty {
@@ -238,7 +238,7 @@ extension TabStore {
     }
 }
 
-extension Database {
+extension TabRecords {
     /// Whether `set` has exactly the entry's tabs (byte for byte), selection, and the ids
     /// and payloads the entry gives.
     func holds(_ entry: TabStoreDocument.Entry, in set: SetRecord) throws(TabStoreError) -> Bool {
@@ -269,7 +269,7 @@ extension Database {
         var set = try createSet(named: entry.name)
         try requireDistinct(entry.tabs, in: set, checkingStored: false)
         let ids = try insertTabs(entry.newTabs, at: 0, in: &set, count: 0, tabWritten: tabWritten)
-        try commitChange(to: set, selectedTabID: ids.first, event: .added(titles: entry.tabs, index: 0))
+        try commitChange(to: set, selecting: ids.first, event: .added(titles: entry.tabs, index: 0))
         guard let selectedIndex = entry.selectedIndex, selectedIndex > 0 else { return }
         let tabs = try tabs(in: set)
         let updates = [
@@ -277,7 +277,7 @@ extension Database {
             TabUpdate(index: selectedIndex, tab: tabs[selectedIndex].eventTab(selected: true)),
         ]
         let added = SetRecord(id: set.id, name: set.name, revision: set.revision + 1, base: set.base, selected: nil)
-        try commitChange(to: added, selectedTabID: ids[selectedIndex], event: .selectionChanged(updates))
+        try commitChange(to: added, selecting: ids[selectedIndex], event: .selectionChanged(updates))
     }
 }
 

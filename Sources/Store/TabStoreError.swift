@@ -42,6 +42,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case emptyPayloadKey
     /// An import document that is not the export format.
     case invalidDocument(reason: String)
+    /// `backup` copies a database file; `database` is a server.
+    case backupNeedsFile(database: String)
 
     // The database file cannot serve the request.
     case schemaTooNew(path: String, found: Int, supported: Int)
@@ -99,7 +101,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         switch self {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
-             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .fileExists, .fileIsTheDatabase,
+             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .backupNeedsFile, .fileExists, .fileIsTheDatabase,
              .databaseNotFound:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
@@ -153,6 +155,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "set \(quoted(set)) has no removed tab to reopen"
         case let .invalidDocument(reason):
             return "invalid import document: \(reason)"
+        case let .backupNeedsFile(database):
+            return "backup copies a database file, and \(database) is a server; use 'tabstore export' (or pg_dump) instead"
         case let .schemaTooNew(path, found, supported):
             return "database \(path) has schema version \(found), newer than this tabstore supports (\(supported)); upgrade tabstore"
         case let .notATabStore(path):

@@ -1,7 +1,7 @@
 /// Resolving `TabRef.typed`: what a person typed for a tab, read against the set as it
 /// stands inside the write transaction, so no other process can change the answer
 /// between the check and the edit.
-extension Database {
+extension TabRecords {
     func resolveTyped(_ text: String, asIndex: Bool, in set: SetRecord) throws(TabStoreError) -> TabRecord {
         guard isIntegerText(text) else {
             // Not an integer: a title, unless only an index was meant.

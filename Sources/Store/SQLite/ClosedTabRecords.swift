@@ -1,16 +1,6 @@
 // The `closed_tab` rows: removed tabs a set remembers, newest (highest id) first.
 // The rules for reopening live in `TabStore+ClosedTabs`.
 
-/// A `closed_tab` row: a removed tab with its old index and whether it was selected.
-struct ClosedTabRecord {
-    let id: Int
-    let title: String
-    let position: Int
-    let wasSelected: Bool
-    let uuid: TabID
-    let payload: [String: String]
-}
-
 extension Database {
     /// The most recently removed tab of the set, or nil when it remembers none.
     func lastClosedTab(ofSet setID: Int) throws(TabStoreError) -> ClosedTabRecord? {
@@ -43,14 +33,11 @@ extension Database {
         try execute("DELETE FROM closed_tab WHERE uuid = ?", .text(uuid.uuidString))
     }
 
-    /// Records removed tabs and forgets the oldest beyond `limit`. Tabs removed together
-    /// are recorded from the highest index down, so the lowest reopens first: at its
-    /// old index, every tab that stood before it is back.
-    func rememberClosed(_ tabs: [TabRecord], selectedID: Int?, inSet setID: Int, limit: Int) throws(TabStoreError) {
-        for tab in tabs.sorted(by: { $0.index > $1.index }) {
+    func rememberClosed(_ tabs: [(tab: TabRecord, wasSelected: Bool)], inSet setID: Int, limit: Int) throws(TabStoreError) {
+        for (tab, wasSelected) in tabs {
             try execute(
                 "INSERT INTO closed_tab (set_id, title, position, was_selected, uuid, payload) VALUES (?, ?, ?, ?, ?, ?)",
-                .int(setID), .text(tab.title), .int(tab.index), .int(tab.id == selectedID ? 1 : 0),
+                .int(setID), .text(tab.title), .int(tab.index), .int(wasSelected ? 1 : 0),
                 .text(tab.uuid.uuidString), SQLValue(packPayload(tab.payload))
             )
         }
@@ -58,17 +45,17 @@ extension Database {
             """
             DELETE FROM closed_tab WHERE set_id = ?1 AND id NOT IN
                 (SELECT id FROM closed_tab WHERE set_id = ?1 ORDER BY id DESC LIMIT ?2)
-            """, .int(setID), .int(max(limit, 0))
+            """, .int(setID), .int(limit)
         )
     }
 
     /// Forgets the removed tabs whose title is in the set again: they cannot come back.
-    func forgetClosedTabsBackInSet(_ set: SetRecord) throws(TabStoreError) {
+    func forgetClosedTabsBackInSet(_ setID: Int) throws(TabStoreError) {
         try execute(
             """
             DELETE FROM closed_tab WHERE set_id = ?1
             AND EXISTS (SELECT 1 FROM tab WHERE tab.set_id = ?1 AND tab.title = closed_tab.title)
-            """, .int(set.id)
+            """, .int(setID)
         )
     }
 }

@@ -1,0 +1,120 @@
+/// The journal's typed columns (`migrations/0006_typed_journal.sql`), shared by every
+/// backend: which columns a kind fills, how lists are packed into one text column.
+/// The typed columns of one journal row as read back.
+package struct JournalRow: Equatable {
+    package var tabIndex: Int?
+    package var fromIndex: Int?
+    package var toIndex: Int?
+    package var title: String?
+    package var newTitle: String?
+    package var tabCount: Int?
+    package var selected: Bool?
+    package var titles: [String]?
+    package var indices: [Int]?
+    /// `nil` for a row from before tab ids (schema 6); an entry is `nil` where the row has none.
+    package var tabIDs: [TabID?]?
+
+    package init(
+        tabIndex: Int? = nil, fromIndex: Int? = nil, toIndex: Int? = nil, title: String? = nil,
+        newTitle: String? = nil, tabCount: Int? = nil, selected: Bool? = nil, titles: [String]? = nil,
+        indices: [Int]? = nil, tabIDs: [TabID?]? = nil
+    ) {
+        self.tabIndex = tabIndex
+        self.fromIndex = fromIndex
+        self.toIndex = toIndex
+        self.title = title
+        self.newTitle = newTitle
+        self.tabCount = tabCount
+        self.selected = selected
+        self.titles = titles
+        self.indices = indices
+        self.tabIDs = tabIDs
+    }
+
+    /// The id of the event's tab at `offset`; `TabID.unknown` when the row has none.
+    package func tabID(_ offset: Int) -> TabID {
+        guard let tabIDs, tabIDs.indices.contains(offset) else { return .unknown }
+        return tabIDs[offset] ?? .unknown
+    }
+
+    /// The event of a row of `kind`, or `nil` when a column its kind needs is missing.
+    package func event(_ kind: TabEvent.Kind) -> TabEvent? {
+        switch kind {
+        case .added:
+            guard let tabIndex, let titles else { return nil }
+            return .added(titles: titles, index: tabIndex)
+        case .removed:
+            guard let titles, let indices, titles.count == indices.count else { return nil }
+            return .removed(zip(indices, titles).enumerated().map { offset, tab in
+                TabUpdate(index: tab.0, tab: Tab(id: tabID(offset), title: tab.1, isSelected: tab.0 == tabIndex))
+            })
+        case .moved:
+            guard let title, let fromIndex, let toIndex else { return nil }
+            return .moved(title: title, from: fromIndex, to: toIndex)
+        case .renamed:
+            guard let tabIndex, let title, let newTitle else { return nil }
+            return .renamed(index: tabIndex, from: title, to: newTitle)
+        case .selectionChanged:
+            guard let toIndex, let newTitle else { return nil }
+            let new = TabUpdate(index: toIndex, tab: Tab(id: tabID(1), title: newTitle, isSelected: true))
+            guard let fromIndex, let title else { return .selectionChanged([new]) }
+            return .selectionChanged([TabUpdate(index: fromIndex, tab: Tab(id: tabID(0), title: title, isSelected: false)), new])
+        case .reselected, .reopened, .payloadChanged:
+            guard let tabIndex, let title, let selected else { return nil }
+            let tab = TabUpdate(index: tabIndex, tab: Tab(id: tabID(0), title: title, isSelected: selected))
+            switch kind {
+            case .reselected: return .reselected(tab)
+            case .reopened: return .reopened(tab)
+            default: return .payloadChanged(tab)
+            }
+        case .replaced:
+            guard let tabCount else { return nil }
+            return .replaced(tabCount: tabCount)
+        case .setRenamed:
+            guard let title, let newTitle else { return nil }
+            return .setRenamed(from: title, to: newTitle)
+        case .setRemoved:
+            return .setRemoved
+        }
+    }
+
+    /// Titles never contain control characters (`nameProblem`), so U+001F separates
+    /// them unambiguously; no title is empty, so "" is the empty list.
+    package static let titleSeparator: UInt8 = 0x1F
+
+    package static func pack(_ titles: [String]) -> String {
+        titles.joined(separator: "\u{1F}")
+    }
+
+    package static func unpackTitles(_ text: String) -> [String] {
+        if text.isEmpty { return [] }
+        return text.utf8.split(separator: titleSeparator, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    package static func pack(_ indices: [Int]) -> String {
+        indices.map(String.init).joined(separator: ",")
+    }
+
+    package static func pack(_ ids: [TabID]) -> String {
+        ids.map(\.uuidString).joined(separator: ",")
+    }
+
+    /// Ids joined by ','; an empty or unreadable part is `nil`.
+    package static func unpackTabIDs(_ text: String) -> [TabID?] {
+        text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+            .map { TabID(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// `nil` when a part is not a number.
+    package static func unpackIndices(_ text: String) -> [Int]? {
+        if text.isEmpty { return [] }
+        var indices: [Int] = []
+        for part in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            guard let index = Int(String(decoding: part, as: UTF8.self)) else { return nil }
+            indices.append(index)
+        }
+        return indices
+    }
+}
+
