@@ -31,6 +31,45 @@ package struct JournalRow: Equatable {
         self.tabIDs = tabIDs
     }
 
+    /// The columns `event` fills: what every backend writes for it.
+    package init(_ event: TabEvent) {
+        switch event {
+        case let .added(titles, index):
+            self.init(tabIndex: index, titles: titles)
+        case let .removed(tabs):
+            // At most one removed tab was the selected one: a set has one selection.
+            self.init(
+                tabIndex: tabs.first { $0.tab.isSelected }?.index, titles: tabs.map(\.tab.title),
+                indices: tabs.map(\.index), tabIDs: tabs.map(\.tab.id)
+            )
+        case let .moved(title, from, to):
+            self.init(fromIndex: from, toIndex: to, title: title)
+        case let .renamed(index, from, to):
+            self.init(tabIndex: index, title: from, newTitle: to)
+        case let .selectionChanged(updates):
+            // The documents' pair: the old tab deselected, then the new one selected.
+            let old = updates.first { !$0.tab.isSelected }
+            let new = updates.first { $0.tab.isSelected }
+            self.init(
+                fromIndex: old?.index, toIndex: new?.index, title: old?.tab.title, newTitle: new?.tab.title,
+                tabIDs: [old?.tab.id, new?.tab.id]
+            )
+        case let .reselected(tab), let .reopened(tab), let .payloadChanged(tab):
+            self.init(tabIndex: tab.index, title: tab.tab.title, selected: tab.tab.isSelected, tabIDs: [tab.tab.id])
+        case let .replaced(count):
+            self.init(tabCount: count)
+        case let .setRenamed(from, to):
+            self.init(title: from, newTitle: to)
+        case .setRemoved:
+            self.init()
+        }
+    }
+
+    /// The packed text columns: `titles`, `indices`, `tab_ids`.
+    package var packedTitles: String? { titles.map(Self.pack) }
+    package var packedIndices: String? { indices.map(Self.pack) }
+    package var packedTabIDs: String? { tabIDs.map(Self.pack) }
+
     /// The id of the event's tab at `offset`; `TabID.unknown` when the row has none.
     package func tabID(_ offset: Int) -> TabID {
         guard let tabIDs, tabIDs.indices.contains(offset) else { return .unknown }
@@ -96,8 +135,9 @@ package struct JournalRow: Equatable {
         indices.map(String.init).joined(separator: ",")
     }
 
-    package static func pack(_ ids: [TabID]) -> String {
-        ids.map(\.uuidString).joined(separator: ",")
+    /// Ids joined by ','; a missing one is an empty part.
+    package static func pack(_ ids: [TabID?]) -> String {
+        ids.map { $0?.uuidString ?? "" }.joined(separator: ",")
     }
 
     /// Ids joined by ','; an empty or unreadable part is `nil`.

@@ -103,7 +103,7 @@ extension Database {
 
 /// The INSERT of one event: set_name, revision, kind, at, set_id, then only the columns
 /// its kind fills (as `migrations/0006_typed_journal.sql` lists them). One statement per
-/// kind binds no NULLs; the SQL is literal text, which the statement cache compares
+/// kind binds no NULLs (the columns come from `JournalRow`); the SQL is literal text, which the statement cache compares
 /// fastest.
 struct JournalInsert {
     let sql: StaticString
@@ -111,44 +111,34 @@ struct JournalInsert {
 
     /// `common`: the values of set_name, revision, kind, at and set_id.
     init(_ event: TabEvent, _ common: [SQLValue]) {
+        let row = JournalRow(event)
         values = common
         values.reserveCapacity(common.count + 4)
         switch event {
-        case let .added(titles, index):
+        case .added:
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, titles) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            values += [.int(index), .text(JournalRow.pack(titles))]
-        case let .removed(tabs):
+            values += [SQLValue(row.tabIndex), SQLValue(row.packedTitles)]
+        case .removed:
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, titles, indices, tab_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            // At most one removed tab was the selected one: a set has one selection.
-            let selected = tabs.first { $0.tab.isSelected }?.index
-            values += [
-                SQLValue(selected), .text(JournalRow.pack(tabs.map(\.tab.title))), .text(JournalRow.pack(tabs.map(\.index))),
-                .text(JournalRow.pack(tabs.map(\.tab.id))),
-            ]
-        case let .moved(title, from, to):
+            values += [SQLValue(row.tabIndex), SQLValue(row.packedTitles), SQLValue(row.packedIndices), SQLValue(row.packedTabIDs)]
+        case .moved:
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, title, from_index, to_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            values += [.text(title), .int(from), .int(to)]
-        case let .renamed(index, from, to):
+            values += [SQLValue(row.title), SQLValue(row.fromIndex), SQLValue(row.toIndex)]
+        case .renamed:
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, new_title) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            values += [.int(index), .text(from), .text(to)]
-        case let .selectionChanged(updates):
+            values += [SQLValue(row.tabIndex), SQLValue(row.title), SQLValue(row.newTitle)]
+        case .selectionChanged:
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, from_index, title, to_index, new_title, tab_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            // The documents' pair: the old tab deselected, then the new one selected.
-            let old = updates.first { !$0.tab.isSelected }
-            let new = updates.first { $0.tab.isSelected }
-            values += [
-                SQLValue(old?.index), SQLValue(old?.tab.title), SQLValue(new?.index), SQLValue(new?.tab.title),
-                .text((old?.tab.id.uuidString ?? "") + "," + (new?.tab.id.uuidString ?? "")),
-            ]
-        case let .reselected(tab), let .reopened(tab), let .payloadChanged(tab):
+            values += [SQLValue(row.fromIndex), SQLValue(row.title), SQLValue(row.toIndex), SQLValue(row.newTitle), SQLValue(row.packedTabIDs)]
+        case .reselected, .reopened, .payloadChanged:
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, title, selected, tab_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            values += [.int(tab.index), .text(tab.tab.title), .int(tab.tab.isSelected ? 1 : 0), .text(tab.tab.id.uuidString)]
-        case let .replaced(count):
+            values += [SQLValue(row.tabIndex), SQLValue(row.title), SQLValue(row.selected.map { $0 ? 1 : 0 }), SQLValue(row.packedTabIDs)]
+        case .replaced:
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, tab_count) VALUES (?, ?, ?, ?, ?, ?)"
-            values.append(.int(count))
-        case let .setRenamed(from, to):
+            values.append(SQLValue(row.tabCount))
+        case .setRenamed:
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id, title, new_title) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            values += [.text(from), .text(to)]
+            values += [SQLValue(row.title), SQLValue(row.newTitle)]
         case .setRemoved:
             sql = "INSERT INTO change (set_name, revision, kind, at, set_id) VALUES (?, ?, ?, ?, ?)"
         }
