@@ -49,10 +49,12 @@ sql() {
 
 # The migrator's protocol for every step (0001's header): one transaction per step,
 # the advisory lock first, then the version (0 without a version table).
+# Up to version $2 when given.
 migrate() {
-    local database=$1 file version
+    local database=$1 last=${2:-9999} file version
     for file in "$migrations"/[0-9][0-9][0-9][0-9]_*.sql; do
         version=$((10#$(basename "$file" | cut -c1-4)))
+        [ "$version" -le "$last" ] || break
         sql "$database" <<EOF || return 1
 BEGIN ISOLATION LEVEL READ COMMITTED;
 SELECT pg_advisory_xact_lock($lock) IS NULL AS ignored \gset
@@ -92,6 +94,32 @@ for table in tab_set tab closed_tab change name_revision; do
     actual=$(sql tabstore -c "SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '$table'")
     [ "$expected" = "$actual" ] || fail "$table has columns ($actual), SQLite has ($expected)"
 done
+
+echo "== step 6 converts JSON journal rows as SQLite's does"
+legacy_rows="INSERT INTO change (set_name, revision, kind, detail, at) VALUES
+    ('a', 1, 'added', '{\"titles\":[\"x\",\"y\"],\"index\":0}', 5),
+    ('a', 2, 'removed', '{\"tabs\":[{\"index\":0,\"title\":\"x\",\"selected\":false},{\"index\":1,\"title\":\"y\",\"selected\":true}]}', 6),
+    ('a', 3, 'moved', '{\"title\":\"x\",\"from\":0,\"to\":2}', 7),
+    ('a', 4, 'renamed', '{\"index\":1,\"from\":\"x\",\"to\":\"z\"}', 8),
+    ('a', 5, 'selected', '{\"updates\":[{\"index\":0,\"title\":\"x\",\"selected\":false},{\"index\":2,\"title\":\"q\",\"selected\":true}]}', 9),
+    ('a', 6, 'reopened', '{\"index\":1,\"title\":\"x\",\"selected\":true}', 10),
+    ('a', 7, 'replaced', '{\"tabCount\":4}', 11),
+    ('a', 8, 'set-renamed', '{\"from\":\"a\",\"to\":\"b\"}', 12),
+    ('a', 9, 'set-removed', '{}', 13),
+    ('a', 10, 'added', 'not json', 14),
+    ('a', 11, 'removed', '{\"tabs\":[]}', 15),
+    ('a', 12, 'selected', '{\"updates\":{\"index\":1}}', 16);"
+journal_columns="id, set_name, revision, kind, at, set_id, tab_index, from_index, to_index, title, new_title, tab_count, selected, titles, indices"
+sql postgres -c "CREATE DATABASE legacy" >/dev/null
+migrate legacy 5 >/dev/null 2>&1 || die "migrating to version 5 failed"
+sql legacy -c "$legacy_rows" >/dev/null || die "the JSON journal rows did not insert"
+migrate legacy >/dev/null 2>&1 || die "migrating from version 5 failed"
+legacy_sqlite="$work/legacy.db"
+{ cat "$root"/migrations/000[1-5]_*.sql; echo "$legacy_rows"; cat "$root"/migrations/0006_*.sql; } | sqlite3 "$legacy_sqlite" \
+    || die "the SQLite migrations with JSON journal rows did not apply"
+expected=$(sqlite3 -separator '|' "$legacy_sqlite" "SELECT $journal_columns FROM change ORDER BY id" | od -c)
+actual=$(sql legacy -c "SELECT $journal_columns FROM change ORDER BY id" | od -c)
+[ "$expected" = "$actual" ] && echo "ok   12 journal rows read the same" || fail "step 6 converted the journal unlike SQLite's step 6"
 
 # The fixture: set "a" with tabs x, y, z (y selected, revision 1, journaled), set "b"
 # with tab w, set "big" with 10,000 tabs. Ids are fixed to name tabs in the cases.
