@@ -33,6 +33,8 @@ let package = Package(
             path: "Sources/Store",
             plugins: ["TabStoreEmbedMigrations"]
         ),
+        // The PostgreSQL backend; its schema is migrations/postgresql/*.sql.
+        .target(name: "TabStorePostgres", dependencies: ["TabStoreKit"], path: "Sources/Postgres", plugins: ["TabStoreEmbedMigrations"]),
         .executableTarget(
             name: "TabStoreCLI",
             dependencies: ["TabStoreKit"],

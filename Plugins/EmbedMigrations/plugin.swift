@@ -1,27 +1,44 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the package's `migrations/*.sql` into the target as generated Swift source.
+/// Embeds a target's migrations as generated Swift source: `migrations/*.sql` (SQLite)
+/// into TabStoreKit, `migrations/postgresql/*.sql` into TabStorePostgres.
 ///
 /// The SQL files stay the single source of truth; the build regenerates
 /// `EmbeddedMigrations.swift` whenever one of them changes.
 @main
 struct EmbedMigrations: BuildToolPlugin {
+    /// Where each target's migrations live, and the module that declares `Migration`
+    /// when it is not the target itself.
+    static let sources: [String: (folder: String, importing: String?)] = [
+        "TabStoreKit": ("migrations", nil),
+        "TabStorePostgres": ("migrations/postgresql", "TabStoreKit"),
+    ]
+
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let folder = context.package.directoryURL.appending(path: "migrations")
+        guard let source = Self.sources[target.name] else {
+            throw PluginError(message: "EmbedMigrations: no migrations folder is known for target \(target.name)")
+        }
+        let folder = context.package.directoryURL.appending(path: source.folder)
         let sqlFiles = try FileManager.default
             .contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "sql" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
+        let importing = source.importing.map { ["--import", $0] } ?? []
         return [
             .buildCommand(
-                displayName: "Embedding \(sqlFiles.count) migrations",
+                displayName: "Embedding \(sqlFiles.count) migrations from \(source.folder)",
                 executable: try context.tool(named: "TabStoreEmbedMigrationsTool").url,
-                arguments: [output.path] + sqlFiles.map(\.path),
+                arguments: importing + [output.path] + sqlFiles.map(\.path),
                 inputFiles: sqlFiles,
                 outputFiles: [output]
             )
         ]
     }
+}
+
+struct PluginError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

@@ -4,6 +4,13 @@ package struct Migration: Sendable, Equatable {
     package let version: Int
     package let name: String
     package let sql: String
+
+    /// Public to the package so that TabStorePostgres's generated migrations compile.
+    package init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
 }
 
 extension Migration {
