@@ -28,3 +28,39 @@ import TabStoreKit
         _ = try LibPQ.load()
     }
 }
+
+#if os(Linux)
+import Foundation
+
+/// `TABSTORE_LIBPQ` is read when the process first loads libpq, so it is tried in a child:
+/// this test binary, running only `loadingInAChildFollowsTabstoreLibpq`.
+@Suite struct LibPQEnvironmentTests {
+    static let isChild = ProcessInfo.processInfo.environment["TABSTORE_LIBPQ_TEST_CHILD"] == "1"
+
+    @Test(.enabled(if: !isChild)) func tabstoreLibpqPointingNowhereIsPostgresLibraryMissing() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "loadingInAChildFollowsTabstoreLibpq"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TABSTORE_LIBPQ"] = "/nonexistent"
+        environment["TABSTORE_LIBPQ_TEST_CHILD"] = "1"
+        child.environment = environment
+        let output = Pipe()
+        child.standardOutput = output
+        child.standardError = output
+        try child.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        #expect(child.terminationStatus == 0, "\(text)")
+        #expect(text.contains("Test run with 1 test "), "\(text)")
+    }
+
+    @Test(.enabled(if: isChild)) func loadingInAChildFollowsTabstoreLibpq() {
+        let missing = TabStoreError.postgresLibraryMissing(reason: "/nonexistent: cannot open shared object file: No such file or directory")
+        #expect(thrownError { () throws(TabStoreError) in _ = try LibPQ.load() } == missing)
+        // Every way in reports it, and asking again gives the same answer.
+        #expect(thrownError { () throws(TabStoreError) in _ = try DatabaseURL("postgresql://h/db") } == missing)
+        #expect(thrownError { () throws(TabStoreError) in _ = try PostgresConnection(url: "postgresql://u:pw@h/db") } == missing)
+    }
+}
+#endif
