@@ -11,6 +11,8 @@ let package = Package(
         // What an app embeds: `import TabStoreKit`.
         .library(name: "TabStoreKit", targets: ["TabStoreKit"]),
         .executable(name: "tabstore", targets: ["TabStoreCLI"]),
+        // The PostgreSQL backend: `import TabStorePostgres`. libpq is loaded at run time.
+        .library(name: "TabStorePostgres", targets: ["TabStorePostgres"]),
     ],
     targets: [
         // The system libsqlite3 (Debian: libsqlite3-dev; Apple platforms: the SDK's).
@@ -33,8 +35,20 @@ let package = Package(
             path: "Sources/Store",
             plugins: ["TabStoreEmbedMigrations"]
         ),
+        // Our own declarations of the libpq functions we use, found with dlopen at run time:
+        // nothing links libpq, so no libpq (nor its header) is needed to build.
+        .target(
+            name: "TabStoreLibPQ",
+            path: "Sources/CLibPQ",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         // The PostgreSQL backend; its schema is migrations/postgresql/*.sql.
-        .target(name: "TabStorePostgres", dependencies: ["TabStoreKit"], path: "Sources/Postgres", plugins: ["TabStoreEmbedMigrations"]),
+        .target(
+            name: "TabStorePostgres",
+            dependencies: ["TabStoreKit", "TabStoreLibPQ"],
+            path: "Sources/Postgres",
+            plugins: ["TabStoreEmbedMigrations"]
+        ),
         .executableTarget(
             name: "TabStoreCLI",
             dependencies: ["TabStoreKit"],
@@ -60,6 +74,11 @@ let package = Package(
             dependencies: ["TabStoreKit", "TabStoreCLI", "TabStoreSQLite", "TabStoreTestSupport"],
             path: "Tests/CLITests",
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "TabStorePostgresTests",
+            dependencies: ["TabStorePostgres", "TabStoreKit", "TabStoreTestSupport"],
+            path: "Tests/PostgresTests"
         ),
     ]
 )

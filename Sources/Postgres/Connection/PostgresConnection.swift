@@ -1,0 +1,310 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TabStoreKit
+import TabStoreLibPQ
+
+/// One libpq connection to a PostgreSQL server.
+///
+/// Not `Sendable`: libpq allows one call at a time on a connection, so its owner
+/// serializes access. Statements are prepared on first use and cached by SQL text, and
+/// every request is one round trip: a first use sends its prepare in the same pipeline.
+package final class PostgresConnection {
+    /// `postgresql://user@host:port/database` as libpq resolved it; never a password.
+    package let server: String
+    /// Every wait for the server's answer to a request (connecting and waiting for
+    /// notifications are not counted): what the benchmark reports.
+    package private(set) var roundTrips = 0
+    private let pq: tabstore_pq_functions
+    private var connection: OpaquePointer?
+    private let secrets: [String]
+    /// SQL text -> name of the statement prepared for it on this connection.
+    private var statementNames: [String: String] = [:]
+    private var statementsPrepared = 0
+
+    /// - Throws: `TabStoreError.postgresLibraryMissing`, `.invalidDatabaseURL`, or
+    ///   `.serverUnavailable` with libpq's first line.
+    package convenience init(url: String) throws(TabStoreError) {
+        try self.init(url: DatabaseURL(url))
+    }
+
+    /// Connects; `application_name` is `tabstore` and `connect_timeout` 10 seconds unless the
+    /// URL (or libpq's environment variables) say otherwise.
+    ///
+    /// - Throws: `TabStoreError.postgresLibraryMissing`, or `.serverUnavailable` with
+    ///   libpq's first line.
+    package init(url: DatabaseURL) throws(TabStoreError) {
+        let pq = try LibPQ.load().functions
+        self.pq = pq
+        secrets = url.secrets
+        // libpq lets later keywords win over earlier ones, and the URL (expanded from
+        // `dbname`) comes last: these are defaults it can override.
+        var keywords = ["fallback_application_name"]
+        var values = ["tabstore"]
+        if getenv("PGCONNECT_TIMEOUT") == nil {
+            keywords.append("connect_timeout")
+            values.append("10")
+        }
+        keywords.append("dbname")
+        values.append(url.text)
+        let connection = withCStringArray(keywords) { keywords in
+            withCStringArray(values) { values in pq.PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let connection else {
+            throw .serverUnavailable(server: url.server, reason: "libpq could not allocate a connection")
+        }
+        let host = text(pq.PQhost(connection))
+        server = host.isEmpty ? url.server : serverName(
+            user: text(pq.PQuser(connection)), host: host, port: text(pq.PQport(connection)), database: text(pq.PQdb(connection)))
+        guard pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else {
+            let reason = hidingSecrets(firstLine(text(pq.PQerrorMessage(connection))), secrets)
+            pq.PQfinish(connection)
+            throw .serverUnavailable(server: server, reason: reason)
+        }
+        self.connection = connection
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Ends the connection; later calls fail with `.connectionBroken`.
+    package func close() {
+        if let connection { pq.PQfinish(connection) }
+        connection = nil
+        statementNames = [:]
+    }
+
+    /// Whether the connection is closed or broken: nothing more can be done on it.
+    package var isBroken: Bool {
+        guard let connection else { return true }
+        return pq.PQstatus(connection) != TABSTORE_PQ_CONNECTION_OK
+    }
+
+    /// The connection's socket, to wait on with poll(); -1 once closed.
+    package var socket: Int32 {
+        connection.map { pq.PQsocket($0) } ?? -1
+    }
+
+    /// The server process serving this connection (what `pg_terminate_backend` takes).
+    package var processID: Int32 {
+        connection.map { pq.PQbackendPID($0) } ?? 0
+    }
+
+    /// Runs one statement in one round trip.
+    ///
+    /// - Throws: `PostgresFailure`; after a server error the connection is still usable.
+    package func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresFailure) -> PostgresRows {
+        try pipeline([PostgresStatement(sql, parameters)])[0]
+    }
+
+    /// Sends every statement, then waits once for all their results (libpq pipeline mode).
+    ///
+    /// On an error the server skips the statements after it; the first error is thrown
+    /// once every result is read and the connection is out of pipeline mode, so it is
+    /// usable again (a transaction the statements were in is aborted: roll it back).
+    ///
+    /// - Throws: `PostgresFailure`.
+    package func pipeline(_ statements: [PostgresStatement]) throws(PostgresFailure) -> [PostgresRows] {
+        guard !statements.isEmpty else { return [] }
+        for statement in statements { try check(statement) }
+        guard let connection, pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
+        guard pq.PQenterPipelineMode(connection) == 1 else { throw abandon() }
+        // Blocking mode: libpq writes what it must as it goes, and the sync flushes the rest.
+        // That is safe while a pipeline's requests fit the socket buffers, which ours do.
+        var commands: [Command] = []
+        var preparing: [String: String] = [:]
+        for (index, statement) in statements.enumerated() {
+            var name = statementNames[statement.sql] ?? preparing[statement.sql]
+            if name == nil {
+                statementsPrepared += 1
+                let newName = "tabstore_\(statementsPrepared)"
+                guard pq.PQsendPrepare(connection, newName, statement.sql, 0, nil) == 1 else { throw abandon() }
+                commands.append(.prepare(sql: statement.sql, name: newName))
+                preparing[statement.sql] = newName
+                name = newName
+            }
+            let sent = withCStringArray(statement.parameters) { parameters in
+                pq.PQsendQueryPrepared(connection, name, Int32(statement.parameters.count), parameters, nil, nil, 0)
+            }
+            guard sent == 1 else { throw abandon() }
+            commands.append(.run(statement: index))
+        }
+        guard pq.PQpipelineSync(connection) == 1 else { throw abandon() }
+        roundTrips += 1
+        return try readResults(connection, commands, statements)
+    }
+
+    private enum Command {
+        case prepare(sql: String, name: String)
+        case run(statement: Int)
+    }
+
+    /// Reads results up to the pipeline's sync: each command's end with a NULL, the
+    /// sync as PIPELINE_SYNC.
+    private func readResults(_ connection: OpaquePointer, _ commands: [Command],
+                             _ statements: [PostgresStatement]) throws(PostgresFailure) -> [PostgresRows] {
+        var rows = [PostgresRows?](repeating: nil, count: statements.count)
+        var firstError: PostgresFailure?
+        var command = 0
+        var endsInARow = 0
+        var synced = false
+        while !synced {
+            guard let result = pq.PQgetResult(connection) else {
+                // Two ends in a row: nothing is pending, so the sync will never come.
+                endsInARow += 1
+                if endsInARow > 1 || pq.PQstatus(connection) != TABSTORE_PQ_CONNECTION_OK { break }
+                command += 1
+                continue
+            }
+            endsInARow = 0
+            defer { pq.PQclear(result) }
+            let status = pq.PQresultStatus(result)
+            switch status {
+            case TABSTORE_PQ_PIPELINE_SYNC:
+                synced = true
+            case TABSTORE_PQ_PIPELINE_ABORTED:
+                break
+            case TABSTORE_PQ_COMMAND_OK, TABSTORE_PQ_TUPLES_OK, TABSTORE_PQ_EMPTY_QUERY:
+                guard command < commands.count else { break }
+                switch commands[command] {
+                case let .prepare(sql, name): statementNames[sql] = name
+                case let .run(statement): rows[statement] = self.rows(of: result)
+                }
+            default:
+                guard firstError == nil, command < commands.count else { break }
+                let sql: String
+                switch commands[command] {
+                case let .prepare(text, _): sql = text
+                case let .run(statement): sql = statements[statement].sql
+                }
+                let failure = serverFailure(result, sql: sql)
+                // A statement whose plan the server dropped, or can no longer use after
+                // a schema change, is prepared afresh next time.
+                if case let .server(sqlState, _, _) = failure.kind, sqlState == "26000" || sqlState == "0A000" {
+                    statementNames[sql] = nil
+                }
+                firstError = failure
+            }
+        }
+        guard pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
+        guard synced, pq.PQexitPipelineMode(connection) == 1 else { throw abandon() }
+        if let firstError { throw firstError }
+        let complete = rows.compactMap { $0 }
+        guard complete.count == statements.count else { throw abandon() }
+        return complete
+    }
+
+    /// Refuses what libpq would silently cut or cannot send, as the server would.
+    private func check(_ statement: PostgresStatement) throws(PostgresFailure) {
+        if statement.sql.utf8.contains(0) || statement.parameters.contains(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgresFailure(.server(sqlState: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00", constraint: nil),
+                                  sql: statement.sql)
+        }
+        if statement.parameters.count > 65535 {
+            throw PostgresFailure(.server(sqlState: "54000", message: "number of parameters must be between 0 and 65535", constraint: nil),
+                                  sql: statement.sql)
+        }
+    }
+
+    // MARK: Notifications
+
+    /// `LISTEN` on `channel` (any text: it is quoted as an identifier).
+    ///
+    /// - Throws: `PostgresFailure`.
+    package func listen(_ channel: String) throws(PostgresFailure) {
+        _ = try execute("LISTEN \"" + channel.replacing("\"", with: "\"\"") + "\"")
+    }
+
+    /// The payloads of the notifications that arrived, waiting up to `milliseconds` for
+    /// the first when none has yet (0: do not wait); empty when none came.
+    ///
+    /// - Throws: `PostgresFailure` when the connection breaks.
+    package func waitForNotifications(timeout milliseconds: Int) throws(PostgresFailure) -> [String] {
+        guard let connection, pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
+        try consumeInput(connection)
+        var payloads = takeNotifications(connection)
+        guard payloads.isEmpty, milliseconds > 0 else { return payloads }
+        var descriptor = pollfd(fd: pq.PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        var ready: Int32
+        repeat {
+            ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
+        } while ready < 0 && errno == EINTR
+        if ready > 0 {
+            try consumeInput(connection)
+            payloads = takeNotifications(connection)
+        }
+        return payloads
+    }
+
+    private func consumeInput(_ connection: OpaquePointer) throws(PostgresFailure) {
+        guard pq.PQconsumeInput(connection) == 1, pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else {
+            throw brokenFailure()
+        }
+    }
+
+    private func takeNotifications(_ connection: OpaquePointer) -> [String] {
+        var payloads: [String] = []
+        while let notification = pq.PQnotifies(connection) {
+            payloads.append(text(notification.pointee.extra))
+            pq.PQfreemem(notification)
+        }
+        return payloads
+    }
+
+    // MARK: Results and failures
+
+    private func rows(of result: OpaquePointer) -> PostgresRows {
+        let count = Int(pq.PQntuples(result))
+        let columns = Int(pq.PQnfields(result))
+        var values: [String?] = []
+        values.reserveCapacity(count * columns)
+        for row in 0..<Int32(count) {
+            for column in 0..<Int32(columns) {
+                if pq.PQgetisnull(result, row, column) == 1 {
+                    values.append(nil)
+                } else {
+                    let bytes = UnsafeRawPointer(pq.PQgetvalue(result, row, column)!).assumingMemoryBound(to: UInt8.self)
+                    let length = Int(pq.PQgetlength(result, row, column))
+                    values.append(String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self))
+                }
+            }
+        }
+        return PostgresRows(count: count, columns: columns, affectedRows: Int(text(pq.PQcmdTuples(result))) ?? 0, values: values)
+    }
+
+    private func serverFailure(_ result: OpaquePointer, sql: String) -> PostgresFailure {
+        let field = { (code: Int) -> String? in self.pq.PQresultErrorField(result, Int32(code)).map { String(cString: $0) } }
+        let message = field(Int(TABSTORE_PQ_DIAG_MESSAGE_PRIMARY)) ?? firstLine(text(pq.PQresultErrorMessage(result)))
+        return PostgresFailure(.server(sqlState: field(Int(TABSTORE_PQ_DIAG_SQLSTATE)) ?? "", message: message,
+                                       constraint: field(Int(TABSTORE_PQ_DIAG_CONSTRAINT_NAME))), sql: sql)
+    }
+
+    private func brokenFailure() -> PostgresFailure {
+        guard let connection else { return PostgresFailure(.connectionBroken(message: "the connection was closed"), sql: nil) }
+        let message = hidingSecrets(firstLine(text(pq.PQerrorMessage(connection))), secrets)
+        return PostgresFailure(.connectionBroken(message: message.isEmpty ? "the connection broke" : message), sql: nil)
+    }
+
+    /// Gives up on a connection whose state libpq could not take where we asked (a send
+    /// refused, a pipeline that will not end): it is closed, so the failure is true.
+    private func abandon() -> PostgresFailure {
+        let failure = brokenFailure()
+        close()
+        return failure
+    }
+}
+
+/// A C string libpq returned, "" for NULL.
+private func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
+    pointer.map { String(cString: $0) } ?? ""
+}
+
+/// Calls `body` with a C array of copies of `strings` (nil stays NULL), freed afterwards.
+private func withCStringArray<Result>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+    let copies = strings.map { $0.map { UnsafePointer(strdup($0)!) } } + [nil]
+    defer { for copy in copies { free(UnsafeMutablePointer(mutating: copy)) } }
+    return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
