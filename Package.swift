@@ -51,7 +51,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "TabStoreCLI",
-            dependencies: ["TabStoreKit"],
+            dependencies: ["TabStoreKit", "TabStorePostgres"],
             path: "Sources/CLI",
             // Start-up is the product: a fully static release binary skips the dynamic
             // loader's symbol binding, two thirds of a dynamically linked run (issue 5).

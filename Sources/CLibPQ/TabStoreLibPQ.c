@@ -16,7 +16,7 @@ const char *tabstore_pq_library_name(const char *override) {
 
 // Every function of the table, in its order: its name and where its pointer goes.
 #define TABSTORE_PQ_SYMBOLS(X) \
-    X(PQconnectdb) X(PQconnectdbParams) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQexecParams) \
+    X(PQconnectdb) X(PQconnectdbParams) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQexec) X(PQexecParams) \
     X(PQprepare) X(PQexecPrepared) X(PQresultStatus) X(PQresultErrorMessage) X(PQresultErrorField) \
     X(PQntuples) X(PQnfields) X(PQgetvalue) X(PQgetisnull) X(PQgetlength) X(PQcmdTuples) X(PQclear) \
     X(PQsocket) X(PQconsumeInput) X(PQnotifies) X(PQfreemem) X(PQisBusy) X(PQenterPipelineMode) \

@@ -93,7 +93,7 @@ package struct TabRecord: Equatable, Sendable {
     }
 
     /// The public value, as the set shows it.
-    func tab(selected: Bool) -> Tab {
+    package func tab(selected: Bool) -> Tab {
         Tab(id: uuid, title: title, isSelected: selected, payload: payload)
     }
 
@@ -203,4 +203,14 @@ package protocol TabRecords: AnyObject {
     func history(ofSet setName: String, limit: Int) throws(TabStoreError) -> [TabChange]
     /// The id of the newest change, 0 when there is none.
     func lastChangeID() throws(TabStoreError) -> Int
+
+    /// The set as a write leaves it, read as the write's last call: a backend may send its
+    /// commit together with this read.
+    func finalTabSet(named name: String) throws(TabStoreError) -> TabSet
+}
+
+extension TabRecords {
+    package func finalTabSet(named name: String) throws(TabStoreError) -> TabSet {
+        try loadTabSet(named: name)
+    }
 }

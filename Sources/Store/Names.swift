@@ -45,18 +45,18 @@ func validSetName(_ name: String) throws(TabStoreError) {
 /// A title or set name compared and hashed by its UTF-8 bytes, as SQLite compares it:
 /// Swift's `==` would equate canonically equivalent strings ("é" and "e\u{301}"),
 /// the stored data does not. No copy of the bytes is made.
-struct ExactName: Hashable {
-    let text: String
+package struct ExactName: Hashable {
+    package let text: String
 
-    init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
     }
 
-    static func == (lhs: ExactName, rhs: ExactName) -> Bool {
+    package static func == (lhs: ExactName, rhs: ExactName) -> Bool {
         lhs.text.utf8.elementsEqual(rhs.text.utf8)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if hashed == nil {
             for byte in text.utf8 { hasher.combine(byte) }

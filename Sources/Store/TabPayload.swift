@@ -18,7 +18,7 @@ func validPayload(_ payload: [String: String]) throws(TabStoreError) {
 /// The payload column's text: each key then value as `<UTF-8 byte count>:<bytes>`, pairs
 /// sorted by key; `nil` (SQL NULL) for an empty payload. Counted, not separated, so any
 /// text fits without escaping.
-func packPayload(_ payload: [String: String]) -> String? {
+package func packPayload(_ payload: [String: String]) -> String? {
     guard !payload.isEmpty else { return nil }
     var text = ""
     for key in payload.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -31,7 +31,7 @@ func packPayload(_ payload: [String: String]) -> String? {
 }
 
 /// The payload `packPayload` wrote; what cannot be read (a row edited by hand) ends it.
-func unpackPayload(_ text: String?) -> [String: String] {
+package func unpackPayload(_ text: String?) -> [String: String] {
     guard let text else { return [:] }
     let bytes = Array(text.utf8)
     var payload: [String: String] = [:]

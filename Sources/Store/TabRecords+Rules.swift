@@ -11,7 +11,7 @@ extension SetRecord {
 
 extension TabRecords {
     /// The set, which must exist and, when `revision` is given, be at that revision.
-    func requireSet(named name: String, ifRevision revision: Int? = nil) throws(TabStoreError) -> SetRecord {
+    package func requireSet(named name: String, ifRevision revision: Int? = nil) throws(TabStoreError) -> SetRecord {
         guard let record = try setRecord(named: name) else { throw .setNotFound(set: name) }
         try record.require(revision: revision)
         return record

@@ -73,7 +73,7 @@ extension TabStore {
 }
 
 /// Milliseconds since 1970-01-01 UTC, as the journal's `at` column counts them.
-func currentTimestamp() -> Int {
+package func currentTimestamp() -> Int {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000

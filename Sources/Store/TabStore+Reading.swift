@@ -35,17 +35,17 @@ extension TabStore {
 
 extension TabRecords {
     func edit(of setName: String, event: TabEvent?) throws(TabStoreError) -> TabSetEdit {
-        TabSetEdit(set: try loadTabSet(named: setName), event: event)
+        TabSetEdit(set: try finalTabSet(named: setName), event: event)
     }
 
-    func loadTabSet(named setName: String) throws(TabStoreError) -> TabSet {
+    package func loadTabSet(named setName: String) throws(TabStoreError) -> TabSet {
         let set = try requireSet(named: setName)
         return try tabSet(of: set, selectedTabID: set.selected?.id, revision: set.revision)
     }
 
     /// The set `record` names, as it stands once `selectedTabID` is selected and the set is
     /// at `revision`: for an edit that changed no position, so its record need not be read again.
-    func tabSet(of record: SetRecord, selectedTabID: Int?, revision: Int) throws(TabStoreError) -> TabSet {
+    package func tabSet(of record: SetRecord, selectedTabID: Int?, revision: Int) throws(TabStoreError) -> TabSet {
         let tabs = try tabs(in: record).map { $0.tab(selected: $0.id == selectedTabID) }
         return TabSet(name: record.name, tabs: tabs, revision: revision)
     }

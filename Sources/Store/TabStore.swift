@@ -104,7 +104,7 @@ public final class TabStore: Sendable {
 
 extension Duration {
     /// Whole milliseconds, saturating instead of overflowing for absurd durations.
-    var milliseconds: Int {
+    package var milliseconds: Int {
         let (seconds, attoseconds) = components
         let (whole, overflow) = Int(seconds).multipliedReportingOverflow(by: 1000)
         if overflow { return seconds < 0 ? .min : .max }

@@ -46,7 +46,7 @@ enum CompleteCommand: TextCommand {
     /// waits briefly for a lock: a Tab key must not hang.
     private static func withStore<T>(_ option: String?, _ environment: Environment, _ body: (TabStore) -> T?) -> T? {
         guard let path = try? DatabasePath.resolve(option: option, environment: environment),
-              !path.isEmpty, access(path, F_OK) == 0,
+              !path.isEmpty, !TabStore.isPostgresURL(path), access(path, F_OK) == 0,
               let store = try? TabStore(path: path, options: .init(busyTimeout: .milliseconds(200)))
         else { return nil }
         return body(store)

@@ -1,11 +1,14 @@
 import TabStoreKit
+import TabStorePostgres
 
 enum InfoCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "info",
         abstract: "Show the database path, schema, set count and check.",
         discussion: """
-        The check is SQLite's 'PRAGMA quick_check': 'ok' for a sound file. A damaged file \
+        The check is SQLite's 'PRAGMA quick_check': 'ok' for a sound file; on a server \
+        (--db postgresql://...) it is a query over the tab rules' invariants, and the \
+        first line names the server instead of a path (never its password). A damaged file \
         exits 3 with one line saying so; --verbose (or --json) also prints what the check \
         found. A database that does not exist yet exits 1, so 'tabstore info && echo \
         healthy' says healthy only for a sound file.
@@ -42,11 +45,14 @@ enum InfoCommand: TabstoreCommand {
     }
 
     private static func text(_ info: StoreInfo) -> String {
+        // A server is named by its URL (user, host, port, database; never a password),
+        // and checked by a query over the rules' invariants rather than quick_check.
+        let isServer = TabStore.isPostgresURL(info.path)
         let rows = [
-            ("path", info.path),
+            (isServer ? "server" : "path", info.path),
             ("schema version", String(info.schemaVersion)),
             ("sets", String(info.setCount)),
-            ("quick_check", info.quickCheck),
+            (isServer ? "check" : "quick_check", info.quickCheck),
         ]
         let keyWidth = rows.map { $0.0.count + 1 }.max() ?? 0
         return rows.map { key, value in "\(padded(key + ":", to: keyWidth))  \(value)\n" }.joined()

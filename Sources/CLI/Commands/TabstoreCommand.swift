@@ -1,4 +1,5 @@
 import TabStoreKit
+import TabStorePostgres
 
 /// One `tabstore` subcommand: its declaration and what it does, in one file per command.
 protocol TabstoreCommand: Sendable {
@@ -42,17 +43,27 @@ struct CommandContext {
 
     /// Opens the database, or fails with `.databaseNotFound` when there is none.
     func openExistingStore() throws(CLIError) -> TabStore {
-        let path = try resolvedPath()
+        let location = try resolvedPath()
         return opened.keep(try storeCall { () throws(TabStoreError) in
-            try TabStore(path: path, options: .init(createsMissingFile: false))
+            try Self.open(location, options: .init(createsMissingFile: false))
         })
     }
 
     /// Opens the database, creating it and its folders when missing: for `add` and `import`.
     func openOrCreateStore() throws(CLIError) -> TabStore {
-        let path = try resolvedPath()
-        try DatabasePath.createParentFolders(of: path)
-        return opened.keep(try storeCall { () throws(TabStoreError) in try TabStore(path: path) })
+        let location = try resolvedPath()
+        if !TabStore.isPostgresURL(location) {
+            try DatabasePath.createParentFolders(of: location)
+        }
+        return opened.keep(try storeCall { () throws(TabStoreError) in try Self.open(location, options: .init()) })
+    }
+
+    /// A file path, or a `postgresql://` / `postgres://` URL for a server.
+    static func open(_ location: String, options: TabStore.Options) throws(TabStoreError) -> TabStore {
+        if TabStore.isPostgresURL(location) {
+            return try TabStore(postgresURL: location, options: options)
+        }
+        return try TabStore(path: location, options: options)
     }
 
     private func resolvedPath() throws(CLIError) -> String {

@@ -88,6 +88,7 @@ typedef struct tabstore_pq_functions {
     tabstore_pq_conn_status (* _Nonnull PQstatus)(const tabstore_pq_conn *conn);
     char *(* _Nonnull PQerrorMessage)(const tabstore_pq_conn *conn);
     void (* _Nonnull PQfinish)(tabstore_pq_conn *conn);
+    tabstore_pq_result *(* _Nonnull PQexec)(tabstore_pq_conn *conn, const char *command);
     tabstore_pq_result *(* _Nonnull PQexecParams)(tabstore_pq_conn *conn, const char *command, int nParams,
         const tabstore_pq_oid *paramTypes, const char *const *paramValues, const int *paramLengths,
         const int *paramFormats, int resultFormat);

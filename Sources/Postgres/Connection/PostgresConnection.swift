@@ -100,6 +100,27 @@ package final class PostgresConnection {
         try pipeline([PostgresStatement(sql, parameters)])[0]
     }
 
+    /// Runs a script of several statements without parameters (a migration step) in one
+    /// round trip, through the simple query protocol; its results are not kept.
+    ///
+    /// - Throws: `PostgresFailure`; after a server error the connection is still usable.
+    package func executeScript(_ sql: String) throws(PostgresFailure) {
+        guard !sql.utf8.contains(0) else {
+            throw PostgresFailure(.server(sqlState: "22021", message: "the script contains a NUL character", constraint: nil), sql: sql)
+        }
+        guard let connection, pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
+        roundTrips += 1
+        guard let result = pq.PQexec(connection, sql) else { throw brokenFailure() }
+        defer { pq.PQclear(result) }
+        switch pq.PQresultStatus(result) {
+        case TABSTORE_PQ_COMMAND_OK, TABSTORE_PQ_TUPLES_OK, TABSTORE_PQ_EMPTY_QUERY:
+            return
+        default:
+            guard pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
+            throw serverFailure(result, sql: sql)
+        }
+    }
+
     /// Sends every statement, then waits once for all their results (libpq pipeline mode).
     ///
     /// On an error the server skips the statements after it; the first error is thrown

@@ -27,9 +27,10 @@ package struct PostgresRows: Sendable, Hashable {
         self.values = values
     }
 
-    /// The text of a column, nil for NULL. `row` and `column` must be in range.
+    /// The text of a column, nil for NULL, and for a row or column that is not there
+    /// (an empty result reads as NULL: a query for one row may find none).
     package func value(_ row: Int, _ column: Int) -> String? {
-        precondition(row >= 0 && row < count && column >= 0 && column < columns, "no column \(column) in row \(row)")
+        guard (0..<count).contains(row), (0..<columns).contains(column) else { return nil }
         return values[row * columns + column]
     }
 

@@ -1,0 +1,175 @@
+import Dispatch
+import Synchronization
+import TabStoreKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A PostgreSQL database as a backend: a writer connection and a reader connection (so
+/// reads never wait behind a write), each reconnected when the server dropped it.
+final class PostgresBackend: TabStoreBackend {
+    let url: DatabaseURL
+    let options: TabStore.Options
+    /// What messages name: `postgresql://user@host:port/database`, never a password.
+    let location: String
+    private let writer: Mutex<PostgresSlot>
+    private let reader: Mutex<PostgresSlot>
+    private let written = Atomic<Int>(0)
+
+    /// How often a write is tried when the server asks for it to be run again (a
+    /// serialization failure or deadlock), or when a set it creates was created by
+    /// another client at the same moment.
+    static let attempts = 8
+
+    init(url text: String, options: TabStore.Options) throws(TabStoreError) {
+        url = try DatabaseURL(text)
+        self.options = options
+        let first = try PostgresSlot.connect(url, options: options)
+        location = first.server
+        try PostgresMigrator(connection: first).migrate(creating: options.createsMissingFile)
+        writer = Mutex(PostgresSlot(url: url, options: options, connection: first))
+        reader = Mutex(PostgresSlot(url: url, options: options, connection: nil))
+    }
+
+    func write<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try writer.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> T in
+            var attempt = 1
+            while true {
+                let connection = try slot.connection()
+                let records = PostgresRecords(connection: connection, isWrite: true)
+                do throws(TabStoreError) {
+                    let result = try body(records)
+                    try records.commit()
+                    written.add(records.rowsWritten, ordering: .relaxed)
+                    return result
+                } catch {
+                    slot.rollBack(records)
+                    guard attempt < Self.attempts, Self.mayRetry(records) else { throw error }
+                    attempt += 1
+                    Self.pause(attempt: attempt)
+                }
+            }
+        }
+    }
+
+    func read<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try reading(body)
+    }
+
+    /// Runs `body` on the reader's connection, again on a new one when the server had dropped it.
+    private func reading<T: Sendable>(_ body: (PostgresRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try reader.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> T in
+            var attempt = 1
+            while true {
+                let records = PostgresRecords(connection: try slot.connection(), isWrite: false)
+                do throws(TabStoreError) {
+                    return try body(records)
+                } catch {
+                    // A read is safe to repeat: once on a new connection after a dropped one.
+                    guard attempt < 2, records.connection.isBroken else { throw error }
+                    slot.drop()
+                    attempt += 1
+                }
+            }
+        }
+    }
+
+    /// Whether the failed transaction may run again: the server asked for it, or the
+    /// connection broke before any commit was sent (nothing of it was applied), or a set
+    /// it created was created by another client meanwhile (it will now find that set).
+    private static func mayRetry(_ records: PostgresRecords) -> Bool {
+        guard let failure = records.failure else { return false }
+        if failure.isRetryable { return true }
+        switch failure.kind {
+        case .connectionBroken:
+            return !records.commitSent
+        case let .server(sqlState, _, constraint):
+            return sqlState == "23505" && constraint == "tab_set_name_unique"
+        }
+    }
+
+    /// Backs off a little more each time, with jitter, so that clients that collided
+    /// do not collide again.
+    private static func pause(attempt: Int) {
+        let milliseconds = min(1 << attempt, 100) + Int.random(in: 0...5)
+        var time = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
+        nanosleep(&time, nil)
+    }
+
+    func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead {
+        // No cheap "did anything commit" here: the journal read itself is one indexed query.
+        try reading { records throws(TabStoreError) in
+            JournalRead(dataVersion: nil, changes: try records.changes(after: id))
+        }
+    }
+
+    func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
+        PostgresListener(url: url, options: options, pollInterval: pollInterval, queue: queue, handler: handler)
+    }
+
+    func info() throws(TabStoreError) -> StoreInfo {
+        try reading { postgres throws(TabStoreError) in
+            try postgres.readTransaction { () throws(TabStoreError) in
+                StoreInfo(
+                    path: location, schemaVersion: try PostgresMigrator.version(postgres.connection, server: location),
+                    setCount: try postgres.setCount(), quickCheck: try postgres.consistencyProblems().joined(separator: "; ")
+                )
+            }
+        }
+    }
+
+    var rowsWritten: Int { written.load(ordering: .relaxed) }
+}
+
+/// One connection of the backend, made on first use and made again after the server
+/// dropped it.
+struct PostgresSlot: ~Copyable {
+    let url: DatabaseURL
+    let options: TabStore.Options
+    private var current: PostgresConnection?
+
+    init(url: DatabaseURL, options: TabStore.Options, connection: PostgresConnection?) {
+        self.url = url
+        self.options = options
+        current = connection
+    }
+
+    mutating func connection() throws(TabStoreError) -> PostgresConnection {
+        if let current, !current.isBroken { return current }
+        current = nil
+        let fresh = try Self.connect(url, options: options)
+        current = fresh
+        return fresh
+    }
+
+    /// A connection with the store's settings: `lock_timeout` is the busy timeout, and
+    /// `.normal` durability does not wait for the server's WAL flush.
+    static func connect(_ url: DatabaseURL, options: TabStore.Options) throws(TabStoreError) -> PostgresConnection {
+        let connection = try PostgresConnection(url: url)
+        let synchronous = options.durability == .full ? "on" : "off"
+        do {
+            _ = try connection.pipeline([
+                PostgresStatement("SELECT set_config('lock_timeout', $1, false)", [String(max(options.busyTimeout.milliseconds, 1)) + "ms"]),
+                PostgresStatement("SELECT set_config('synchronous_commit', $1, false)", [synchronous]),
+            ])
+        } catch {
+            throw error.storeError(server: connection.server, outcomeUnknown: false)
+        }
+        return connection
+    }
+
+    /// Ends a failed write: ROLLBACK when the connection still works, else drops it.
+    mutating func rollBack(_ records: PostgresRecords) {
+        guard let current, !current.isBroken else {
+            self.current = nil
+            return
+        }
+        if (try? current.execute("ROLLBACK")) == nil { self.current = nil }
+    }
+
+    mutating func drop() {
+        current = nil
+    }
+}

@@ -1,0 +1,90 @@
+import TabStoreKit
+
+/// Brings a server database's schema up to date, as `migrations/postgresql/0001_tab_sets.sql`
+/// describes: each step in one transaction that first takes the migration lock, then
+/// reads the version and skips what another client did meanwhile. Sixteen clients
+/// connecting to a new database at once migrate it exactly once.
+struct PostgresMigrator {
+    let connection: PostgresConnection
+
+    /// "tabstore" in ASCII, as a 64-bit key: the lock every migrating client takes.
+    static let migrationLock = "SELECT pg_advisory_xact_lock(8386092229154796133)"
+
+    /// Applies every step newer than the database. With `creating` false, a database
+    /// without tabstore's tables is `.databaseNotFound` and is left untouched.
+    func migrate(creating: Bool) throws(TabStoreError) {
+        let server = connection.server
+        let latest = PostgresSchema.migrations.last?.version ?? 0
+        // Most opens find the schema current: one read, no lock.
+        let state = try Self.state(connection, server: server)
+        try state.check(server: server, latest: latest)
+        if state.version == latest { return }
+        if state.version == 0, !creating { throw .databaseNotFound(path: server) }
+        for migration in PostgresSchema.migrations {
+            do throws(TabStoreError) {
+                try sending { () throws(PostgresFailure) in
+                    _ = try connection.pipeline([PostgresStatement("BEGIN ISOLATION LEVEL READ COMMITTED"), PostgresStatement(Self.migrationLock)])
+                }
+                let current = try Self.state(connection, server: server)
+                try current.check(server: server, latest: latest)
+                try sending { () throws(PostgresFailure) in
+                    if current.version < migration.version {
+                        try connection.executeScript(migration.sql)
+                        _ = try connection.execute("UPDATE tabstore_schema SET version = $1", [String(migration.version)])
+                    }
+                    _ = try connection.execute("COMMIT")
+                }
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    private func sending(_ body: () throws(PostgresFailure) -> Void) throws(TabStoreError) {
+        do {
+            try body()
+        } catch {
+            throw error.storeError(server: connection.server, outcomeUnknown: false)
+        }
+    }
+
+    /// The schema version (0 without tabstore's tables).
+    static func version(_ connection: PostgresConnection, server: String) throws(TabStoreError) -> Int {
+        try state(connection, server: server).version
+    }
+
+    private struct State {
+        let version: Int
+        let hasVersionTable: Bool
+        let hasTabStoreTables: Bool
+        let tables: Int
+
+        /// Refuses a database this binary must not touch, as `SchemaState.check` does a file.
+        func check(server: String, latest: Int) throws(TabStoreError) {
+            let isTabStore = hasVersionTable ? hasTabStoreTables : tables == 0
+            if !isTabStore { throw .notATabStore(path: server) }
+            if version > latest { throw .schemaTooNew(path: server, found: version, supported: latest) }
+        }
+    }
+
+    private static func state(_ connection: PostgresConnection, server: String) throws(TabStoreError) -> State {
+        do {
+            let rows = try connection.execute(
+                """
+                SELECT to_regclass('tabstore_schema') IS NOT NULL,
+                       to_regclass('tab_set') IS NOT NULL AND to_regclass('tab') IS NOT NULL,
+                       (SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema())
+                """
+            )
+            let hasVersionTable = rows.value(0, 0) == "t"
+            let version = hasVersionTable ? try connection.execute("SELECT version FROM tabstore_schema").int(0, 0) ?? 0 : 0
+            return State(
+                version: version, hasVersionTable: hasVersionTable, hasTabStoreTables: rows.value(0, 1) == "t",
+                tables: rows.int(0, 2) ?? 0
+            )
+        } catch {
+            throw error.storeError(server: server, outcomeUnknown: false)
+        }
+    }
+}
