@@ -1,10 +1,18 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 import Testing
 import TabStoreKit
+import TabStoreTestSupport
 @testable import TabStorePostgres
 
 /// A database URL is checked by libpq and shown without its password, wherever it was written.
 @Suite struct DatabaseURLTests {
+    /// Parsing is libpq's: where PostgreSQL is (or must be) there, so is libpq.
+    static let needsLibpq = PostgresServer.shouldRun
+
     @Test func isPostgresTakesBothSchemesOnly() {
         #expect(DatabaseURL.isPostgres("postgresql://h/db"))
         #expect(DatabaseURL.isPostgres("postgres://h/db"))
@@ -25,7 +33,7 @@ import TabStoreKit
         #expect(DatabaseURL.withoutPassword("postgresql://h:5/db") == "postgresql://h:5/db")
     }
 
-    @Test func theServerIsNamedFromTheParsedPartsWithoutAnyPassword() throws {
+    @Test(.enabled(if: Self.needsLibpq)) func theServerIsNamedFromTheParsedPartsWithoutAnyPassword() throws {
         let url = try DatabaseURL("postgresql://user:secret@host:5433/db?password=other")
         #expect(url.server == "postgresql://user@host:5433/db")
         #expect(url.text == "postgresql://user:secret@host:5433/db?password=other")
@@ -34,7 +42,7 @@ import TabStoreKit
         #expect(try DatabaseURL("postgresql://u@h1:1,h2:2/db").server == "postgresql://u@h1:1,h2:2/db")
     }
 
-    @Test func libpqsDefaultsFillWhatTheURLLeavesOut() throws {
+    @Test(.enabled(if: Self.needsLibpq)) func libpqsDefaultsFillWhatTheURLLeavesOut() throws {
         // No environment variable of libpq's is set here: the defaults are the OS user,
         // a database of that name, port 5432, and the default host (left empty).
         let user = String(cString: getpwuid(geteuid())!.pointee.pw_name)
@@ -42,7 +50,7 @@ import TabStoreKit
         #expect(try DatabaseURL("postgresql://").server == "postgresql://\(user)@:5432/\(user)")
     }
 
-    @Test func aMalformedURLIsRefusedWithLibpqsReasonAndNoPassword() {
+    @Test(.enabled(if: Self.needsLibpq)) func aMalformedURLIsRefusedWithLibpqsReasonAndNoPassword() {
         let cases: [(String, TabStoreError)] = [
             ("postgresql://u:se%zzcret@h/db", .invalidDatabaseURL(url: "postgresql://u@h/db", reason: "invalid percent-encoded token: \"<password>\"")),
             ("postgresql://h/db?password=s%zz", .invalidDatabaseURL(url: "postgresql://h/db", reason: "invalid percent-encoded token: \"<password>\"")),

@@ -1,4 +1,3 @@
-import Glibc
 import Testing
 import TabStoreKit
 import TabStoreTestSupport
@@ -104,6 +103,14 @@ struct PostgresConnectionTests {
             #expect(failure == PostgresFailure(.server(sqlState: "42601", message: "syntax error at or near \"SELEC\"", constraint: nil), sql: sql))
         }
         #expect(try connection.execute("SELECT 1").int(0, 0) == 1)
+        // In the middle of a pipeline: the statements after it were never prepared, and
+        // are prepared when next used.
+        let middle = thrownError { () throws(PostgresFailure) in
+            _ = try connection.pipeline([PostgresStatement("SELECT 10"), PostgresStatement(sql), PostgresStatement("SELECT 30")])
+        }
+        #expect(middle == PostgresFailure(.server(sqlState: "42601", message: "syntax error at or near \"SELEC\"", constraint: nil), sql: sql))
+        let results = try connection.pipeline([PostgresStatement("SELECT 30"), PostgresStatement("SELECT 10")])
+        #expect(results.map { $0.int(0, 0) } == [30, 10])
     }
 
     @Test func textWithANulCharacterIsRefusedAsTheServerWouldNotCut() throws {
@@ -189,31 +196,5 @@ struct PostgresConnectionTests {
         #expect(try viaSocket.execute("SELECT current_setting('application_name')").value(0, 0) == "tabstore")
         let named = try PostgresConnection(url: "postgresql:///postgres?host=\(server.folder)&port=\(server.port)&user=postgres&application_name=mine")
         #expect(try named.execute("SELECT current_setting('application_name')").value(0, 0) == "mine")
-    }
-}
-
-/// A TCP port on 127.0.0.1 bound but not listening, so a connection to it is refused.
-final class ClosedPort {
-    let number: Int
-    private let descriptor: Int32
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.descriptor = descriptor
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        try #require(bound)
-        number = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit {
-        close(descriptor)
     }
 }

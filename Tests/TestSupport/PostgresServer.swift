@@ -51,7 +51,9 @@ public final class PostgresServer: @unchecked Sendable {
 
     /// A new server of its own (for tests that stop, restart or break it).
     public static func start() throws(PostgresServerError) -> PostgresServer {
-        guard let binaries else { throw PostgresServerError(skipReason) }
+        guard let binaries else {
+            throw PostgresServerError(isRequired ? "TABSTORE_REQUIRE_POSTGRES=1, but /usr/lib/postgresql/*/bin/initdb is missing" : skipReason)
+        }
         var template = Array((NSTemporaryDirectory() + "tabstore-pg-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw PostgresServerError("mkdtemp failed: errno \(errno)") }
         let folder = String(cString: made)
@@ -212,23 +214,45 @@ public final class PostgresServer: @unchecked Sendable {
         for server in servers { server.destroy() }
     }
 
+    /// A port nothing listens on now (a server may take it: the race is short).
     private static func freePort() throws(PostgresServerError) -> Int {
         _ = cleanupRegistered
+        return try ClosedPort().number
+    }
+}
+
+/// A TCP port on 127.0.0.1 bound but not listening while this lives: a connection to it is
+/// refused.
+public final class ClosedPort {
+    public let number: Int
+    private let descriptor: Int32
+
+    public init() throws(PostgresServerError) {
+        #if os(Linux)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         guard descriptor >= 0 else { throw PostgresServerError("socket failed: errno \(errno)") }
-        defer { close(descriptor) }
+        self.descriptor = descriptor
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
             }
         }
-        guard bound else { throw PostgresServerError("cannot find a free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(descriptor)
+            throw PostgresServerError("cannot bind a port on 127.0.0.1: errno \(errno)")
+        }
+        number = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        close(descriptor)
     }
 }
 
