@@ -160,6 +160,9 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         case let .schemaTooNew(path, found, supported):
             return "database \(path) has schema version \(found), newer than this tabstore supports (\(supported)); upgrade tabstore"
         case let .notATabStore(path):
+            if path.hasPrefix("postgresql://") {
+                return "database \(path) has tables named tab_set and tab that are not tabstore's (no tabstore_schema table); use another database or schema"
+            }
             return "\(path) is a SQLite database of another program, not a tabstore database"
         case let .notADatabase(path):
             return "\(path) is not a database"

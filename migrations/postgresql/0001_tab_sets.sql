@@ -22,13 +22,13 @@
 --   2. SELECT pg_advisory_xact_lock(8386092229154796133)
 --        (waits while another client migrates; released by COMMIT/ROLLBACK.)
 --   3. SELECT to_regclass('tabstore_schema') IS NOT NULL,
---             to_regclass('tab_set') IS NOT NULL AND to_regclass('tab') IS NOT NULL,
---             (SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema())
---        -> has_version, has_tabstore_tables, tables
+--             to_regclass('tab_set') IS NOT NULL AND to_regclass('tab') IS NOT NULL
+--        -> has_version, has_tabstore_tables
 --   4. only when has_version: SELECT version FROM tabstore_schema   (else version = 0)
---   5. Whose database it is (as SchemaState.check for SQLite): without a version table
---        it is ours only when `tables` = 0, else notATabStore; with one, it is ours
---        when has_tabstore_tables. version > latest known -> schemaTooNew.
+--   5. Whose database it is: with a version table, ours when has_tabstore_tables; without
+--        one, ours unless has_tabstore_tables (someone else's tab_set and tab: notATabStore).
+--        Other programs' tables may live beside tabstore's, unlike in a SQLite file.
+--        version > latest known -> schemaTooNew.
 --   6. version >= N: COMMIT, the step is done already (by another client).
 --      Else: the step's SQL as one string (simple query protocol, several statements;
 --        no BEGIN/COMMIT in any file), then UPDATE tabstore_schema SET version = N,

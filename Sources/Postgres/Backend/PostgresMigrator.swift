@@ -58,11 +58,12 @@ struct PostgresMigrator {
         let version: Int
         let hasVersionTable: Bool
         let hasTabStoreTables: Bool
-        let tables: Int
 
-        /// Refuses a database this binary must not touch, as `SchemaState.check` does a file.
+        /// Refuses a database this binary must not touch. Unlike a file, a server database
+        /// may hold other programs' tables beside tabstore's; only tables with tabstore's
+        /// names but no version table (someone else's `tab_set`) are refused.
         func check(server: String, latest: Int) throws(TabStoreError) {
-            let isTabStore = hasVersionTable ? hasTabStoreTables : tables == 0
+            let isTabStore = hasVersionTable ? hasTabStoreTables : !hasTabStoreTables
             if !isTabStore { throw .notATabStore(path: server) }
             if version > latest { throw .schemaTooNew(path: server, found: version, supported: latest) }
         }
@@ -73,15 +74,13 @@ struct PostgresMigrator {
             let rows = try connection.execute(
                 """
                 SELECT to_regclass('tabstore_schema') IS NOT NULL,
-                       to_regclass('tab_set') IS NOT NULL AND to_regclass('tab') IS NOT NULL,
-                       (SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema())
+                       to_regclass('tab_set') IS NOT NULL AND to_regclass('tab') IS NOT NULL
                 """
             )
             let hasVersionTable = rows.value(0, 0) == "t"
             let version = hasVersionTable ? try connection.execute("SELECT version FROM tabstore_schema").int(0, 0) ?? 0 : 0
             return State(
-                version: version, hasVersionTable: hasVersionTable, hasTabStoreTables: rows.value(0, 1) == "t",
-                tables: rows.int(0, 2) ?? 0
+                version: version, hasVersionTable: hasVersionTable, hasTabStoreTables: rows.value(0, 1) == "t"
             )
         } catch {
             throw error.storeError(server: server, outcomeUnknown: false)
