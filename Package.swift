@@ -53,9 +53,12 @@ let package = Package(
             name: "TabStoreCLI",
             dependencies: ["TabStoreKit", "TabStorePostgres"],
             path: "Sources/CLI",
-            // Start-up is the product: a fully static release binary skips the dynamic
-            // loader's symbol binding, two thirds of a dynamically linked run (issue 5).
-            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
+            // Start-up is the product, and the PostgreSQL backend must dlopen libpq: the
+            // release binary links the Swift runtime, libstdc++ and SQLite statically (the
+            // linker scripts in StaticLinking/ turn -lsqlite3 and -lstdc++ into their .a) and
+            // glibc dynamically, not position-independent (no start-up relocations). README,
+            // "How tabstore loads libpq".
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-static-libgcc", "-Xclang-linker", "-no-pie", "-L" + Context.packageDirectory + "/StaticLinking"], .when(platforms: [.linux], configuration: .release))]
         ),
         // The benchmark and its hello-world floor are not products: embedders never build them.
         // `swift build -c release && swift run -c release TabStoreBench`.
