@@ -22,7 +22,7 @@ const char *tabstore_pq_library_name(const char *override) {
     X(PQsocket) X(PQconsumeInput) X(PQnotifies) X(PQfreemem) X(PQisBusy) X(PQenterPipelineMode) \
     X(PQexitPipelineMode) X(PQpipelineSync) X(PQpipelineStatus) X(PQsendQueryParams) X(PQsendPrepare) \
     X(PQsendQueryPrepared) X(PQgetResult) X(PQsetnonblocking) X(PQflush) X(PQconninfoParse) \
-    X(PQconninfoFree) X(PQconndefaults) X(PQhost) X(PQport) X(PQdb) X(PQuser) X(PQbackendPID) \
+    X(PQconninfoFree) X(PQconndefaults) X(PQhost) X(PQport) X(PQdb) X(PQuser) X(PQbackendPID) X(PQsetNoticeProcessor) \
     X(PQserverVersion) X(PQtransactionStatus)
 
 int tabstore_pq_open(const char *name, tabstore_pq_functions *functions, char *message, size_t capacity) {

@@ -82,6 +82,9 @@ enum {
 };
 
 // The functions, named as in libpq-fe.h; filled by tabstore_pq_load().
+// PQnoticeProcessor: receives the server's notices and asynchronous errors.
+typedef void (*tabstore_pq_notice_processor)(void *arg, const char *message);
+
 typedef struct tabstore_pq_functions {
     tabstore_pq_conn *(* _Nonnull PQconnectdb)(const char *conninfo);
     tabstore_pq_conn *(* _Nonnull PQconnectdbParams)(const char *const *keywords, const char *const *values, int expand_dbname);
@@ -133,6 +136,8 @@ typedef struct tabstore_pq_functions {
     char *(* _Nonnull PQdb)(const tabstore_pq_conn *conn);
     char *(* _Nonnull PQuser)(const tabstore_pq_conn *conn);
     int (* _Nonnull PQbackendPID)(const tabstore_pq_conn *conn);
+    tabstore_pq_notice_processor (* _Nonnull PQsetNoticeProcessor)(tabstore_pq_conn *conn,
+        tabstore_pq_notice_processor proc, void *arg);
     int (* _Nonnull PQserverVersion)(const tabstore_pq_conn *conn);
     tabstore_pq_transaction_status (* _Nonnull PQtransactionStatus)(const tabstore_pq_conn *conn);
 } tabstore_pq_functions;

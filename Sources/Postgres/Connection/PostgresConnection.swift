@@ -63,6 +63,9 @@ package final class PostgresConnection {
             pq.PQfinish(connection)
             throw .serverUnavailable(server: server, reason: reason)
         }
+        // libpq prints notices, and the FATAL a server sends as it ends a connection, to
+        // stderr by default; a failure reaches the caller as an error instead, in one line.
+        _ = pq.PQsetNoticeProcessor(connection, { _, _ in }, nil)
         self.connection = connection
     }
 
