@@ -2,7 +2,9 @@
 # Builds and runs an app package that depends on tabstore by path and declares targets with
 # the generic names an app may well have (Store, CLI, CSQLite, Bench, ...). SwiftPM refuses a
 # graph where two packages declare the same target name, so this passes only while every
-# tabstore target name is owned by the project. Run by .ci/run.
+# tabstore target name is owned by the project. A second app uses the PostgreSQL product;
+# the first, which embeds only SQLite, must not link libpq nor even hold the name of the
+# library file (TabStorePostgres loads it at run time; it is never linked). Run by .ci/run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 app="$(mktemp -d)"
@@ -11,7 +13,7 @@ identity="$(basename "$root" | tr "[:upper:]" "[:lower:]")"
 trap 'rm -rf "$app"' EXIT
 
 mkdir -p "$app/Sources"
-for name in Store CLI CSQLite Bench BenchHello TestSupport JSON EmbedMigrations; do
+for name in Store CLI CSQLite Bench BenchHello TestSupport JSON EmbedMigrations Postgres CLibPQ LibPQ; do
     mkdir -p "$app/Sources/$name"
     printf 'public let %sName = "%s"\n' "$name" "$name" > "$app/Sources/$name/$name.swift"
 done
@@ -26,11 +28,24 @@ try store.add(["Home", "Reviews"], to: "main", creatingSet: true)
 let change = try store.select(.title("Reviews"), in: "main")
 print("\(StoreName) \(CLIName): selected \(change.selectedIndex) in \(change.setName)")
 SWIFT
+mkdir -p "$app/Sources/ServerApp"
+cat > "$app/Sources/ServerApp/main.swift" <<'SWIFT'
+import TabStoreKit
+import TabStorePostgres
+import Postgres
+
+// Nothing listens on port 1: the error proves libpq was loaded and asked to connect.
+do {
+    _ = try TabStore(postgresURL: "postgresql://app:secret@127.0.0.1:1/tabs")
+} catch {
+    print("\(PostgresName): \(error.isDatabaseProblem) \(error)")
+}
+SWIFT
 cat > "$app/Package.swift" <<SWIFT
 // swift-tools-version:6.0
 import PackageDescription
 
-let generic = ["Store", "CLI", "CSQLite", "Bench", "BenchHello", "TestSupport", "JSON", "EmbedMigrations"]
+let generic = ["Store", "CLI", "CSQLite", "Bench", "BenchHello", "TestSupport", "JSON", "EmbedMigrations", "Postgres", "CLibPQ", "LibPQ"]
 let package = Package(
     name: "outside-app",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -40,6 +55,10 @@ let package = Package(
             name: "App",
             dependencies: [.product(name: "TabStoreKit", package: "$identity")] + generic.map { .target(name: \$0) }
         ),
+        .executableTarget(
+            name: "ServerApp",
+            dependencies: [.product(name: "TabStorePostgres", package: "$identity"), .target(name: "Postgres")]
+        ),
     ]
 )
 SWIFT
@@ -48,3 +67,13 @@ swift build 2>&1 | tail -n 3
 out="$(swift run -q App "$app/tabs.sqlite")"
 echo "$out"
 [ "$out" = "Store CLI: selected 1 in main" ] || { echo "outside package: unexpected output" >&2; exit 1; }
+if grep -q "libpq.so" "$(swift build --show-bin-path)/App"; then
+    echo "outside package: an app embedding only TabStoreKit mentions libpq" >&2
+    exit 1
+fi
+if command -v ldconfig >/dev/null && ldconfig -p | grep -q "libpq.so.5 "; then
+    server="$(swift run -q ServerApp)"
+    echo "$server"
+    expected='Postgres: true cannot connect to postgresql://app@127.0.0.1:1/tabs: connection to server at "127.0.0.1", port 1 failed: Connection refused'
+    [ "$server" = "$expected" ] || { echo "outside package: unexpected server app output" >&2; exit 1; }
+fi
