@@ -28,15 +28,12 @@ enum StoreBackend: CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
-    /// A new empty database that several stores (connections) can open: a file in a
-    /// fresh folder, or a fresh server database.
-    func makeDatabase() throws -> StoreDatabase {
+    /// A new empty database that several stores (connections) can open: a file in
+    /// `folder` (which the caller keeps until the test ends), or a fresh server database.
+    func makeDatabase(in folder: TemporaryFolder) throws -> StoreDatabase {
         switch self {
-        case .sqlite:
-            let folder = TemporaryFolder()
-            return StoreDatabase(backend: self, location: folder.file(), folder: folder)
-        case .postgres:
-            return StoreDatabase(backend: self, location: try PostgresServer.shared().createDatabase(), folder: nil)
+        case .sqlite: StoreDatabase(backend: self, location: folder.file())
+        case .postgres: StoreDatabase(backend: self, location: try PostgresServer.shared().createDatabase())
         }
     }
 }
@@ -46,8 +43,6 @@ struct StoreDatabase {
     let backend: StoreBackend
     /// A file's path or a server database's URL.
     let location: String
-    /// Keeps a file's folder until the test ends.
-    let folder: TemporaryFolder?
 
     func open(options: TabStore.Options = .init()) throws -> TabStore {
         switch backend {
