@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "TabStoreTestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "TabStoreKitTests",
-            dependencies: ["TabStoreKit", "TabStoreSQLite", "TabStoreTestSupport"],
+            dependencies: ["TabStoreKit", "TabStorePostgres", "TabStoreSQLite", "TabStoreTestSupport"],
             path: "Tests/StoreTests"
         ),
         .testTarget(

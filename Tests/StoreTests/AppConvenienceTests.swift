@@ -4,14 +4,16 @@ import TabStoreKit
 
 /// Issue 11.4-11.6: payloads, edits that return the set, and what an app needs on day one.
 @Suite struct AppConvenienceTests {
-    let store: TabStore
-
-    init() throws {
-        store = try TabStore.inMemory()
+    /// A store of `backend` with the set "main": A (selected), B, C, D, E.
+    private func makeStore(_ backend: StoreBackend) throws -> TabStore {
+        let store = try backend.makeStore()
         try store.add(["A", "B", "C", "D", "E"], to: "main", creatingSet: true)
+        return store
     }
 
-    @Test func payloadsAreSetOnAddAndBySetPayloadAndBounded() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func payloadsAreSetOnAddAndBySetPayloadAndBounded(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.add(["F"], to: "main", payload: ["route": "/f", "icon": "star"])
         #expect(try store.tabSet(named: "main").tabs.last?.payload == ["route": "/f", "icon": "star"])
         let edit = try store.setPayload(["badge": "3"], for: "B", in: "main")
@@ -35,7 +37,9 @@ import TabStoreKit
         #expect(try store.tabSet(named: "main").tabs[3].payload == odd)
     }
 
-    @Test func payloadsSurviveMoveRenameRemoveAndReopen() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func payloadsSurviveMoveRenameRemoveAndReopen(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.setPayload(["route": "/b"], for: "B", in: "main")
         try store.move("B", to: -1, in: "main")
         try store.rename("B", to: "Bee", in: "main")
@@ -45,7 +49,9 @@ import TabStoreKit
         #expect(try store.tabSet(named: "main").tabs.first { $0.title == "Bee" }?.payload == ["route": "/b"])
     }
 
-    @Test func selectReturnsTheSetAsItNowStands() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func selectReturnsTheSetAsItNowStands(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let change = try store.select(2, in: "main")
         #expect(change.set == (try store.tabSet(named: "main")))
         #expect(change.set.selectedIndex == 2 && change.set.revision == change.revision)
@@ -54,7 +60,9 @@ import TabStoreKit
         #expect(try store.renameSet("main", to: "other").set.name == "other")
     }
 
-    @Test func addRefusesAMissingSetUnlessAsked() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func addRefusesAMissingSetUnlessAsked(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "mian") } == .setNotFound(set: "mian"))
         #expect(try store.tabSets().map(\.name) == ["main"])
         let created = try store.createSet("second")
@@ -65,7 +73,7 @@ import TabStoreKit
     }
 
     /// SwiftUI's `onMove`: the same result as `Array.move(fromOffsets:toOffset:)` would give.
-    @Test(arguments: [
+    @Test(arguments: StoreBackend.allCases, [
         ([1], 0, ["B", "A", "C", "D", "E"]),
         ([0], 5, ["B", "C", "D", "E", "A"]),
         ([0], 1, ["A", "B", "C", "D", "E"]),
@@ -74,7 +82,9 @@ import TabStoreKit
         ([0, 3, 4], 2, ["B", "A", "D", "E", "C"]),
         ([4, 0], 5, ["B", "C", "D", "A", "E"]),
     ])
-    func moveFromOffsetsHasSwiftUIsMeaning(offsets: [Int], destination: Int, expected: [String]) throws {
+    func moveFromOffsetsHasSwiftUIsMeaning(backend: StoreBackend, example: ([Int], Int, [String])) throws {
+        let (offsets, destination, expected) = example
+        let store = try makeStore(backend)
         let selectedID = try store.tabSet(named: "main").tabs[0].id
         let edit = try store.move(fromOffsets: offsets, toOffset: destination, in: "main")
         #expect(edit.tabs.map(\.title) == expected)
@@ -82,7 +92,9 @@ import TabStoreKit
         #expect(try store.tabSet(named: "main") == edit.set)
     }
 
-    @Test func moveFromOffsetsRefusesOffsetsOutsideTheSet() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func moveFromOffsetsRefusesOffsetsOutsideTheSet(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(thrownError { () throws(TabStoreError) in try store.move(fromOffsets: [5], toOffset: 0, in: "main") }
             == .indexOutOfRange(index: 5, count: 5, set: "main"))
         #expect(thrownError { () throws(TabStoreError) in try store.move(fromOffsets: [0], toOffset: 6, in: "main") }
@@ -90,7 +102,9 @@ import TabStoreKit
         #expect(try store.tabSet(named: "main").revision == 1)
     }
 
-    @Test func valueTypesRoundTripThroughJSONEncoder() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func valueTypesRoundTripThroughJSONEncoder(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let change = try store.select(1, in: "main")
         let edit = try store.setPayload(["route": "/b"], for: 1, in: "main")
         func roundTrip<T: Codable & Equatable>(_ value: T) throws -> Bool {

@@ -2,8 +2,9 @@ import Testing
 @testable import TabStoreKit
 
 @Suite struct ClosedTabsTests {
-    @Test func reopenPutsTheLastClosedTabBackWhereItWasAndSelected() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func reopenPutsTheLastClosedTabBackWhereItWasAndSelected(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A", "B", "C"], to: "main", creatingSet: true)
         try store.select(.title("B"), in: "main")
         try store.remove([.title("B")], from: "main")
@@ -11,8 +12,9 @@ import Testing
         #expect(try store.closedTabs(in: "main") == [])
     }
 
-    @Test func reopenClampsToTheEndAndGoesMostRecentFirst() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func reopenClampsToTheEndAndGoesMostRecentFirst(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A", "B", "C", "D"], to: "main", creatingSet: true)
         try store.remove([.title("D")], from: "main")
         try store.remove([.title("A")], from: "main")
@@ -26,15 +28,17 @@ import Testing
         #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "main") } == .noClosedTabs(set: "main"))
     }
 
-    @Test func historyIsBounded() throws {
-        let store = try TabStore(path: ":memory:", options: .init(closedTabLimit: 3))
+    @Test(arguments: StoreBackend.allCases)
+    func historyIsBounded(backend: StoreBackend) throws {
+        let store = try backend.makeStore(options: .init(closedTabLimit: 3))
         try store.add((0..<6).map { "t\($0)" }, to: "main", creatingSet: true)
         for _ in 0..<5 { try store.remove([.index(0)], from: "main") }
         #expect(try store.closedTabs(in: "main") == ["t4", "t3", "t2"])
     }
 
-    @Test func reopeningEveryTabOfABatchOneByOneRestoresTheSet() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func reopeningEveryTabOfABatchOneByOneRestoresTheSet(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A", "B", "C", "D"], to: "r", creatingSet: true)
         try store.remove([.title("A"), .title("B")], from: "r")
         #expect(try store.closedTabs(in: "r") == ["A", "B"])
@@ -42,9 +46,9 @@ import Testing
         #expect(try picture(store.reopen(in: "r")) == ["*A", "B", "C", "D"])
     }
 
-    @Test(arguments: [[0, 2, 4], [1, 2], [4, 0], [0, 1, 2, 3, 4], [3]])
-    func aBatchComesBackExactlyWithItsSelection(indices: [Int]) throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases, [[0, 2, 4], [1, 2], [4, 0], [0, 1, 2, 3, 4], [3]])
+    func aBatchComesBackExactlyWithItsSelection(backend: StoreBackend, indices: [Int]) throws {
+        let store = try backend.makeStore()
         try store.add(["A", "B", "C", "D", "E"], to: "r", creatingSet: true)
         try store.select(.index(2), in: "r")
         let before = picture(try store.tabSet(named: "r"))
@@ -53,8 +57,9 @@ import Testing
         #expect(picture(try store.tabSet(named: "r")) == before)
     }
 
-    @Test func aClosedTabWhoseTitleCameBackIsDroppedAndTheNextReopens() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func aClosedTabWhoseTitleCameBackIsDroppedAndTheNextReopens(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A", "B", "C"], to: "x", creatingSet: true)
         try store.remove([.title("A")], from: "x")
         try store.remove([.title("B")], from: "x")
@@ -65,8 +70,9 @@ import Testing
         #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "x") } == .noClosedTabs(set: "x"))
     }
 
-    @Test func aTitleBroughtBackByRenameOrReplaceIsDroppedToo() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func aTitleBroughtBackByRenameOrReplaceIsDroppedToo(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A", "B", "C"], to: "x", creatingSet: true)
         try store.remove([.title("A"), .title("B")], from: "x")
         try store.rename(.title("C"), to: "B", in: "x")

@@ -38,8 +38,9 @@ import Testing
         .setRemoved,
     ]
 
-    @Test func observerInTheSameStoreGetsEveryEventInOrder() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func observerInTheSameStoreGetsEveryEventInOrder(backend: StoreBackend) async throws {
+        let store = try backend.makeDatabase(in: folder).open(options: options)
         let changes = store.changes(in: "main")
         try runScript(on: store)
         let received = try await first(scriptEvents.count, of: changes)
@@ -48,17 +49,19 @@ import Testing
         #expect(received.map(\.setName) == Array(repeating: "main", count: 7) + ["renamed", "renamed"])
     }
 
-    @Test func observerSeesChangesMadeByAnotherConnection() async throws {
-        let path = folder.file()
-        let observing = try TabStore(path: path, options: options)
-        let writing = try TabStore(path: path, options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func observerSeesChangesMadeByAnotherConnection(backend: StoreBackend) async throws {
+        let database = try backend.makeDatabase(in: folder)
+        let observing = try database.open(options: options)
+        let writing = try database.open(options: options)
         let changes = observing.changes(in: "main")
         try runScript(on: writing)
         #expect(try await first(scriptEvents.count, of: changes).map(\.event.ignoringIDs) == scriptEvents)
     }
 
-    @Test func reselectionIsAnEventForObserversInTheSameStore() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func reselectionIsAnEventForObserversInTheSameStore(backend: StoreBackend) async throws {
+        let store = try backend.makeDatabase(in: folder).open(options: options)
         try await store.add(["A", "B"], to: "main", creatingSet: true)
         let changes = store.changes()
         try await store.select(.index(0), in: "main")
@@ -74,8 +77,9 @@ import Testing
         #expect(received.map(\.revision) == [1, 2])
     }
 
-    @Test func everyObserverGetsEveryEvent() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func everyObserverGetsEveryEvent(backend: StoreBackend) async throws {
+        let store = try backend.makeDatabase(in: folder).open(options: options)
         let one = store.changes(in: "main")
         let two = store.changes()
         try await store.add(["A"], to: "main", creatingSet: true)
@@ -85,8 +89,10 @@ import Testing
         #expect(try await first(3, of: two).map(\.setName) == ["main", "side", "main"])
     }
 
-    @Test func streamsFinishWhenTheStoreIsReleased() async throws {
-        var store: TabStore? = try TabStore(path: folder.file(), options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func streamsFinishWhenTheStoreIsReleased(backend: StoreBackend) async throws {
+        let database = try backend.makeDatabase(in: folder)
+        var store: TabStore? = try database.open(options: options)
         let changes = try #require(store).changes(in: "main")
         try await store?.add(["A"], to: "main", creatingSet: true)
         store = nil
@@ -95,8 +101,9 @@ import Testing
         #expect(received == [.added(titles: ["A"], index: 0)])
     }
 
-    @Test func historyListsTheJournalNewestFirst() throws {
-        let store = try TabStore(path: folder.file(), options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func historyListsTheJournalNewestFirst(backend: StoreBackend) throws {
+        let store = try backend.makeDatabase(in: folder).open(options: options)
         try runScript(on: store)
         try store.add(["x"], to: "main", creatingSet: true)
         let history = try store.history(of: "main", limit: 3)
@@ -106,8 +113,9 @@ import Testing
         #expect(history.allSatisfy { $0.timestamp > 1_700_000_000_000 })
     }
 
-    @Test func staleRevisionIsRefusedAndCurrentOneAccepted() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func staleRevisionIsRefusedAndCurrentOneAccepted(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         let set = try store.add(["A", "B"], to: "main", creatingSet: true)
         try store.select(.index(1), in: "main", ifRevision: set.revision)
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "main", ifRevision: set.revision) }

@@ -4,13 +4,9 @@ import Testing
 /// A revision, once seen for a set name, names one state only: `ifRevision` can never
 /// act on a set that was removed and re-created, or renamed onto the name.
 @Suite struct RevisionTests {
-    let store: TabStore
-
-    init() throws {
-        store = try TabStore.inMemory()
-    }
-
-    @Test func aRecreatedSetNeverReusesARevision() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aRecreatedSetNeverReusesARevision(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         #expect(try store.add(["Mail", "Calendar"], to: "s", creatingSet: true).revision == 1)
         try store.removeSet("s")
         #expect(try store.add(["Bank", "Shop"], to: "s", creatingSet: true).revision == 3)
@@ -19,7 +15,9 @@ import Testing
         #expect(try picture(store.tabSet(named: "s")) == ["*Bank", "Shop"])
     }
 
-    @Test func aMissingSetIsAtTheRevisionItsNameReached() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aMissingSetIsAtTheRevisionItsNameReached(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A"], to: "s", creatingSet: true)
         try store.removeSet("s")
         #expect(thrownError { () throws(TabStoreError) in try store.add(["B"], to: "s", ifRevision: 0, creatingSet: true) }
@@ -28,7 +26,9 @@ import Testing
         #expect(try store.add(["B"], to: "s", ifRevision: 2, creatingSet: true).revision == 3)
     }
 
-    @Test func aSetRenamedOntoAUsedNameGoesAboveEveryRevisionOfBothNames() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aSetRenamedOntoAUsedNameGoesAboveEveryRevisionOfBothNames(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A", "B", "C"], to: "b", creatingSet: true)
         try store.select(.index(2), in: "b")
         try store.remove([.index(0)], from: "b")
@@ -42,7 +42,9 @@ import Testing
         #expect(try store.add(["Y"], to: "a", creatingSet: true).revision == 6)
     }
 
-    @Test func importReplaceAndImportOfANewSetGoOnFromTheName() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func importReplaceAndImportOfANewSetGoOnFromTheName(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A"], to: "s", creatingSet: true)
         try store.removeSet("s")
         let document = TabStoreDocument(sets: [.init(name: "s", selectedIndex: 0, tabs: ["Z"])])
@@ -52,7 +54,9 @@ import Testing
         #expect(try store.tabSet(named: "s").revision == 4)
     }
 
-    @Test func historyIsStrictlyNewestFirstAfterRemoveAndReAdd() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func historyIsStrictlyNewestFirstAfterRemoveAndReAdd(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["Mail", "Calendar"], to: "s", creatingSet: true)
         try store.removeSet("s")
         try store.add(["Bank"], to: "s", creatingSet: true)
@@ -60,7 +64,9 @@ import Testing
         #expect(try store.history(of: "s").map(\.revision) == [4, 3, 2, 1])
     }
 
-    @Test func historyFollowsARenamedSet() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func historyFollowsARenamedSet(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A", "B"], to: "a", creatingSet: true)
         try store.select(.index(1), in: "a")
         try store.renameSet("a", to: "b")
@@ -76,7 +82,9 @@ import Testing
         #expect(try store.history(of: "a").map(\.revision) == [3, 2, 1])
     }
 
-    @Test func aNewSetWithAnOldSetsIdDoesNotInheritItsHistory() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aNewSetWithAnOldSetsIdDoesNotInheritItsHistory(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A"], to: "x", creatingSet: true)
         try store.removeSet("x")
         try store.add(["B"], to: "y", creatingSet: true)  // may get the removed set's row id
@@ -95,7 +103,9 @@ import Testing
             == #"set "s" does not exist: its name was left at revision 2, not 0"#)
     }
 
-    @Test func aRevisionBeyondTheSetsIsRefused() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aRevisionBeyondTheSetsIsRefused(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["A"], to: "s", creatingSet: true)
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "s", ifRevision: 9) }
             == .revisionMismatch(set: "s", expected: 9, actual: 1))

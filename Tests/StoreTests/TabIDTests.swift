@@ -15,8 +15,9 @@ import TabStoreKit
         #expect(Set((0..<1000).map { _ in TabID() }).count == 1000)
     }
 
-    @Test func idsNeverChangeThroughEdits() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func idsNeverChangeThroughEdits(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         let ids = try store.add(["A", "B", "C", "D"], to: "main", creatingSet: true).tabs.map(\.id)
         func idsByTitle() throws -> [String: TabID] {
             Dictionary(uniqueKeysWithValues: try store.tabSet(named: "main").tabs.map { ($0.title, $0.id) })
@@ -35,8 +36,9 @@ import TabStoreKit
         #expect(try store.tabSet(named: "renamed").tabs.map(\.id) == [original["C"], original["A"], after["New"]])
     }
 
-    @Test func selectByIDAndAMissingIDIsAClearError() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func selectByIDAndAMissingIDIsAClearError(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         let tabs = try store.add(["A", "B"], to: "main", creatingSet: true).tabs
         let change = try store.select(.id(tabs[1].id), in: "main")
         #expect(change.selectedIndex == 1 && change.selectedTab.id == tabs[1].id)
@@ -49,14 +51,15 @@ import TabStoreKit
         #expect(error?.description == "no tab with id 0f8fad5b-d9cb-469f-a165-70867728950e in set \"main\"")
     }
 
-    @Test func exportAndImportKeepIdsAndPayloads() throws {
-        let source = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func exportAndImportKeepIdsAndPayloads(backend: StoreBackend) throws {
+        let source = try backend.makeStore()
         try source.add(["A", "B"], to: "main", payload: ["route": "/a"], creatingSet: true)
         try source.setPayload([:], for: "B", in: "main")
         let document = try source.export()
         let decoded = try JSONDecoder().decode(TabStoreDocument.self, from: JSONEncoder().encode(document))
         #expect(decoded == document)
-        let target = try TabStore.inMemory()
+        let target = try backend.makeStore()
         try target.importDocument(decoded)
         #expect(try target.tabSet(named: "main").tabs == source.tabSet(named: "main").tabs)
         // Importing it again over itself writes nothing.
@@ -67,8 +70,9 @@ import TabStoreKit
         #expect(try target.tabSet(named: "v1").tabs.first?.id != .unknown)
     }
 
-    @Test func importRefusesAnIDAnotherSetHolds() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func importRefusesAnIDAnotherSetHolds(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         let id = try store.add(["A"], to: "one", creatingSet: true).tabs[0].id
         let document = TabStoreDocument(sets: [.init(name: "two", selectedIndex: 0, tabs: ["Z"], ids: [id])])
         #expect(thrownError { () throws(TabStoreError) in try store.importDocument(document) }

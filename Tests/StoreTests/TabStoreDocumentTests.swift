@@ -3,8 +3,9 @@ import Testing
 @testable import TabStoreKit
 
 @Suite struct TabStoreDocumentTests {
-    @Test func exportThenImportWithReplaceRoundTrips() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func exportThenImportWithReplaceRoundTrips(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["홈", "😀", "1"], to: "b", creatingSet: true)
         try store.select(.index(2), in: "b")
         try store.add([], to: "a", creatingSet: true)
@@ -25,8 +26,9 @@ import Testing
         #expect(try store.tabSet(named: "b").revision == revision + 1)
     }
 
-    @Test func importIntoAnExistingSetNeedsReplaceAndWritesNothingWithout() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func importIntoAnExistingSetNeedsReplaceAndWritesNothingWithout(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["x"], to: "existing", creatingSet: true)
         let document = TabStoreDocument(sets: [
             .init(name: "new", selectedIndex: 0, tabs: ["n"]),
@@ -39,8 +41,9 @@ import Testing
         #expect(try picture(store.tabSet(named: "new")) == ["*n"])
     }
 
-    @Test func replacingWithAnIdenticalDocumentChangesNothing() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func replacingWithAnIdenticalDocumentChangesNothing(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.add(["a", "b"], to: "one", creatingSet: true)
         try store.select(.index(1), in: "one")
         try store.add([], to: "empty", creatingSet: true)
@@ -56,8 +59,9 @@ import Testing
         #expect(try store.tabSets().map(\.revision) == [1, 3])
     }
 
-    @Test func aSetCreatedByImportIsJournaledAsAdded() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func aSetCreatedByImportIsJournaledAsAdded(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         try store.importDocument(TabStoreDocument(sets: [
             .init(name: "first", selectedIndex: 0, tabs: ["a", "b"]),
             .init(name: "third", selectedIndex: 2, tabs: ["a", "b", "c"]),
@@ -72,8 +76,9 @@ import Testing
         #expect(try store.history(of: "none").map(\.event) == [.added(titles: [], index: 0)])
     }
 
-    @Test func exportOfAMissingSetFails() throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases)
+    func exportOfAMissingSetFails(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
         #expect(thrownError { () throws(TabStoreError) in try store.export(["nope"]) } == .setNotFound(set: "nope"))
     }
 
@@ -129,7 +134,7 @@ import Testing
 
     /// Content is checked by the library, whoever made the document: an app's decoded
     /// document gets the same checks as an imported file, before anything is written.
-    @Test(arguments: [
+    @Test(arguments: StoreBackend.allCases, [
         (TabStoreDocument.Entry(name: "a", selectedIndex: 2, tabs: ["x", "y"]), "sets[1].selectedIndex must be an index in 0...1"),
         (.init(name: "a", selectedIndex: 0, tabs: []), "sets[1].selectedIndex must be null (the set has no tabs)"),
         (.init(name: "a", selectedIndex: nil, tabs: ["x"]), "sets[1].selectedIndex must be an index in 0...0"),
@@ -139,10 +144,11 @@ import Testing
         (.init(name: " ", selectedIndex: nil, tabs: []), #"sets[1]: invalid set name " ": it has no visible character"#),
         (.init(name: "ok", selectedIndex: nil, tabs: []), #"sets[1]: set "ok" appears twice"#),
     ])
-    func importChecksTheContentAndWritesNothing(entry: TabStoreDocument.Entry, reason: String) throws {
+    func importChecksTheContentAndWritesNothing(backend: StoreBackend, example: (TabStoreDocument.Entry, String)) throws {
+        let (entry, reason) = example
         let document = TabStoreDocument(sets: [.init(name: "ok", selectedIndex: nil, tabs: []), entry])
         #expect(thrownError { () throws(TabStoreError) in try document.validate() } == .invalidDocument(reason: reason))
-        let store = try TabStore.inMemory()
+        let store = try backend.makeStore()
         #expect(thrownError { () throws(TabStoreError) in try store.importDocument(document, replace: true) }
             == .invalidDocument(reason: reason))
         #expect(try store.tabSets().isEmpty)

@@ -2,14 +2,14 @@ import Testing
 @testable import TabStoreKit
 
 @Suite struct TabStoreEditingTests {
-    let store: TabStore
-
-    init() throws {
-        store = try TabStore.inMemory()
+    /// A store of `backend` with the set "main": A (selected), B, C, D, E.
+    private func makeStore(_ backend: StoreBackend) throws -> TabStore {
+        let store = try backend.makeStore()
         try store.add(["A", "B", "C", "D", "E"], to: "main", creatingSet: true)
+        return store
     }
 
-    private func state() throws -> [String] {
+    private func state(_ store: TabStore) throws -> [String] {
         try picture(store.tabSet(named: "main"))
     }
 
@@ -17,20 +17,26 @@ import Testing
         thrownError(body)
     }
 
-    @Test func addInsertsAtIndexAndKeepsSelection() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func addInsertsAtIndexAndKeepsSelection(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.title("B"), in: "main")
         let set = try store.add(["X", "Y"], to: "main", at: 1, creatingSet: true)
         #expect(picture(set) == ["A", "X", "Y", "*B", "C", "D", "E"])
     }
 
-    @Test func addAtMinusOneAppendsAndAtZeroPrepends() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func addAtMinusOneAppendsAndAtZeroPrepends(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.add(["Z"], to: "main", at: -1, creatingSet: true)
         try store.add(["P"], to: "main", at: 0, creatingSet: true)
         try store.add(["Q"], to: "main", at: -2, creatingSet: true)
-        #expect(try state() == ["P", "*A", "B", "C", "D", "E", "Q", "Z"])
+        #expect(try state(store) == ["P", "*A", "B", "C", "D", "E", "Q", "Z"])
     }
 
-    @Test func addCreatesTheSetAndKeepsAnyUnicodeExactly() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func addCreatesTheSetAndKeepsAnyUnicodeExactly(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let titles = ["iOS 앱 개발 알아가기", "😀 Emoji", "e\u{301}", "é", "'; DROP TABLE tab; --", "100%"]
         let set = try store.add(titles, to: "새 세트", creatingSet: true)
         #expect(set.tabs.map(\.title).map { Array($0.utf8) } == titles.map { Array($0.utf8) })
@@ -38,7 +44,7 @@ import Testing
         #expect(try store.tabSets().map(\.name) == ["main", "새 세트"])
     }
 
-    @Test(arguments: [
+    @Test(arguments: StoreBackend.allCases, [
         (["B"], TabStoreError.duplicateTitle(title: "B", set: "main")),
         (["X", "X"], TabStoreError.repeatedTitle(title: "X")),
         (["   "], TabStoreError.invalidTitle(title: "   ", problem: .noVisibleCharacter)),
@@ -54,18 +60,24 @@ import Testing
         ([String(repeating: "가", count: 257)], TabStoreError.invalidTitle(title: String(repeating: "가", count: 257), problem: .tooLong(characters: 257))),
         (["ok", "bad\n"], TabStoreError.invalidTitle(title: "bad\n", problem: .controlCharacter(scalar: 10))),
     ])
-    func addRefusesBadTitlesAndWritesNothing(titles: [String], expected: TabStoreError) throws {
+    func addRefusesBadTitlesAndWritesNothing(backend: StoreBackend, example: ([String], TabStoreError)) throws {
+        let (titles, expected) = example
+        let store = try makeStore(backend)
         let before = try store.tabSet(named: "main")
         #expect(failure { () throws(TabStoreError) in try store.add(titles, to: "main", creatingSet: true) } == expected)
         #expect(try store.tabSet(named: "main") == before)
     }
 
-    @Test func emojiWithZeroWidthJoinersAndPaddedTitlesStayValid() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func emojiWithZeroWidthJoinersAndPaddedTitlesStayValid(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let titles = ["👩\u{200D}👩\u{200D}👧", "🏳\u{FE0F}\u{200D}🌈", " padded ", "\u{200B}x"]
         #expect(try store.add(titles, to: "main", creatingSet: true).tabs.suffix(4).map(\.title) == titles)
     }
 
-    @Test func misleadingSetNamesAreRefused() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func misleadingSetNamesAreRefused(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "\u{202D}s", creatingSet: true) }
             == .invalidSetName(name: "\u{202D}s", problem: .misleadingCharacter(scalar: 0x202D)))
         #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "\t") }
@@ -84,12 +96,16 @@ import Testing
             == #"invalid title "a\u{202e}b": it contains U+202E, a bidirectional control or line separator that can make a display misleading"#)
     }
 
-    @Test func titleOfExactlyTheLimitIsAccepted() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func titleOfExactlyTheLimitIsAccepted(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let title = String(repeating: "👍", count: maximumNameLength)
         #expect(try store.add([title], to: "main", creatingSet: true).tabs.last?.title == title)
     }
 
-    @Test func addOutsideTheInsertionRangeFails() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func addOutsideTheInsertionRangeFails(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: 6, creatingSet: true) }
             == .insertionIndexOutOfRange(index: 6, count: 5, set: "main"))
         #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: -7, creatingSet: true) }
@@ -99,36 +115,50 @@ import Testing
         #expect(try store.tabSets().map(\.name) == ["main"])
     }
 
-    @Test func removingTheSelectedTabSelectsItsRightNeighbour() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func removingTheSelectedTabSelectsItsRightNeighbour(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.title("B"), in: "main")
         #expect(try picture(store.remove([.title("B")], from: "main")) == ["A", "*C", "D", "E"])
     }
 
-    @Test func removingTheSelectedLastTabSelectsTheNewLast() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func removingTheSelectedLastTabSelectsTheNewLast(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.index(-1), in: "main")
         #expect(try picture(store.remove([.index(-1)], from: "main")) == ["A", "B", "C", "*D"])
     }
 
-    @Test func removingOtherTabsKeepsTheSelectionOnItsTab() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func removingOtherTabsKeepsTheSelectionOnItsTab(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.title("D"), in: "main")
         #expect(try picture(store.remove([.index(0), .title("C")], from: "main")) == ["B", "*D", "E"])
     }
 
-    @Test func removingSeveralIncludingSelectedPicksTheFirstSurvivorToItsRight() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func removingSeveralIncludingSelectedPicksTheFirstSurvivorToItsRight(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.title("B"), in: "main")
         #expect(try picture(store.remove([.title("C"), .title("B")], from: "main")) == ["A", "*D", "E"])
     }
 
-    @Test func referencesAreResolvedBeforeAnyRemoval() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func referencesAreResolvedBeforeAnyRemoval(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         // Index 1 and 2 name B and C as the set stands now, not after removing one.
         #expect(try picture(store.remove([.index(1), .index(2)], from: "main")) == ["*A", "D", "E"])
     }
 
-    @Test func aTabNamedTwiceIsRemovedOnce() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aTabNamedTwiceIsRemovedOnce(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(try picture(store.remove([.index(1), .title("B"), .index(-4)], from: "main")) == ["*A", "C", "D", "E"])
     }
 
-    @Test func removingEveryTabLeavesAnEmptySetWithNoSelection() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func removingEveryTabLeavesAnEmptySetWithNoSelection(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let set = try store.remove((0..<5).map(TabRef.index), from: "main")
         #expect(set.tabs.isEmpty)
         #expect(set.selectedIndex == nil)
@@ -136,14 +166,18 @@ import Testing
         #expect(try picture(store.add(["N"], to: "main", creatingSet: true)) == ["*N"])
     }
 
-    @Test func aFailingRemoveRemovesNothing() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aFailingRemoveRemovesNothing(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let before = try store.tabSet(named: "main")
         #expect(failure { () throws(TabStoreError) in try store.remove([.index(0), .index(9)], from: "main") }
             == .indexOutOfRange(index: 9, count: 5, set: "main"))
         #expect(try store.tabSet(named: "main") == before)
     }
 
-    @Test func movingKeepsTheSelectionOnTheSameTab() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func movingKeepsTheSelectionOnTheSameTab(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.title("B"), in: "main")
         #expect(try picture(store.move(.title("B"), to: -1, in: "main")) == ["A", "C", "D", "E", "*B"])
         #expect(try picture(store.move(.index(-1), to: 0, in: "main")) == ["*B", "A", "C", "D", "E"])
@@ -151,18 +185,24 @@ import Testing
         #expect(try store.selectedTab(in: "main").index == 0)
     }
 
-    @Test func moveOutOfRangeFails() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func moveOutOfRangeFails(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(failure { () throws(TabStoreError) in try store.move(.index(0), to: 5, in: "main") }
             == .indexOutOfRange(index: 5, count: 5, set: "main"))
-        #expect(try state() == ["*A", "B", "C", "D", "E"])
+        #expect(try state(store) == ["*A", "B", "C", "D", "E"])
     }
 
-    @Test func movingToTheSamePlaceChangesNothing() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func movingToTheSamePlaceChangesNothing(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let before = try store.tabSet(named: "main")
         #expect(try store.move(.index(2), to: 2, in: "main") == TabSetEdit(set: before, event: nil))
     }
 
-    @Test func editsReportWhatChanged() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func editsReportWhatChanged(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.title("C"), in: "main")
         #expect(try store.remove([.index(-1), .title("C"), .index(2)], from: "main").event.ignoringIDs == .removed([
             TabUpdate(index: 2, tab: Tab(id: .unknown, title: "C", isSelected: true)),
@@ -176,7 +216,9 @@ import Testing
         #expect(try store.add([], to: "main", creatingSet: true).event == nil)
     }
 
-    @Test func renameKeepsPositionAndSelection() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func renameKeepsPositionAndSelection(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(try picture(store.rename(.index(0), to: "Home", in: "main")) == ["*Home", "B", "C", "D", "E"])
         #expect(failure { () throws(TabStoreError) in try store.rename(.index(1), to: "C", in: "main") }
             == .duplicateTitle(title: "C", set: "main"))
@@ -184,14 +226,18 @@ import Testing
             == .invalidTitle(title: "", problem: .empty))
     }
 
-    @Test func replacingTheTabListKeepsTheSelectedTitleWhenStillThere() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func replacingTheTabListKeepsTheSelectedTitleWhenStillThere(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.title("C"), in: "main")
         #expect(try picture(store.replaceTabs(of: "main", with: ["X", "C", "Y"])) == ["X", "*C", "Y"])
         #expect(try picture(store.replaceTabs(of: "main", with: ["P", "Q"])) == ["*P", "Q"])
         #expect(try store.replaceTabs(of: "main", with: []).selectedIndex == nil)
     }
 
-    @Test func everyMutationGrowsTheRevision() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func everyMutationGrowsTheRevision(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         var revisions = [try store.tabSet(named: "main").revision]
         try store.add(["F"], to: "main", creatingSet: true)
         revisions.append(try store.tabSet(named: "main").revision)
@@ -210,7 +256,9 @@ import Testing
         #expect(revisions == Array(1...8))
     }
 
-    @Test func setsCanBeRenamedAndRemoved() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func setsCanBeRenamedAndRemoved(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.add(["x"], to: "second", creatingSet: true)
         #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "second") } == .setAlreadyExists(set: "second"))
         try store.renameSet("main", to: "first")
@@ -221,7 +269,9 @@ import Testing
         #expect(failure { () throws(TabStoreError) in try store.tabSet(named: "first") } == .setNotFound(set: "first"))
     }
 
-    @Test func listSummarisesEverySetByName() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func listSummarisesEverySetByName(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.add([], to: "empty", creatingSet: true)
         try store.select(.index(3), in: "main")
         #expect(try store.tabSets() == [
@@ -230,7 +280,9 @@ import Testing
         ])
     }
 
-    @Test func invalidSetNamesAreRefused() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func invalidSetNamesAreRefused(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "", creatingSet: true) } == .invalidSetName(name: "", problem: .empty))
         #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "a\u{7F}") }
             == .invalidSetName(name: "a\u{7F}", problem: .controlCharacter(scalar: 0x7F)))

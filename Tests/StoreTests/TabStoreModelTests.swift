@@ -34,9 +34,9 @@ import TabStoreTestSupport
         }
     }
 
-    @Test(arguments: [1, 2, 3])
-    func randomEditsMatchTheModel(seed: UInt64) throws {
-        let store = try TabStore.inMemory()
+    @Test(arguments: StoreBackend.allCases, [1, 2, 3] as [UInt64])
+    func randomEditsMatchTheModel(backend: StoreBackend, seed: UInt64) throws {
+        let store = try backend.makeStore()
         var model = Model()
         var random = SplitMix64(seed: seed)
         var next = 0
@@ -133,9 +133,9 @@ import TabStoreTestSupport
 
     static let closedTabLimit = 25
 
-    @Test(arguments: [11, 12, 13, 14])
-    func randomLifecyclesMatchTheModel(seed: UInt64) throws {
-        let store = try TabStore(path: ":memory:", options: .init(closedTabLimit: Self.closedTabLimit))
+    @Test(arguments: StoreBackend.allCases, [11, 12, 13, 14] as [UInt64])
+    func randomLifecyclesMatchTheModel(backend: StoreBackend, seed: UInt64) throws {
+        let store = try backend.makeStore(options: .init(closedTabLimit: Self.closedTabLimit))
         var names: [String: Name] = ["s": Name(), "t": Name()]
         var random = SplitMix64(seed: seed)
         var next = 0

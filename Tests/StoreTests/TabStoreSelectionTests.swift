@@ -2,21 +2,25 @@ import Testing
 @testable import TabStoreKit
 
 @Suite struct TabStoreSelectionTests {
-    let store: TabStore
-
-    init() throws {
-        store = try TabStore.inMemory()
+    /// A store of `backend` with the set "store-detail": Home (selected), All menu, Reviews.
+    private func makeStore(_ backend: StoreBackend) throws -> TabStore {
+        let store = try backend.makeStore()
         try store.add(["Home", "All menu", "Reviews"], to: "store-detail", creatingSet: true)
+        return store
     }
 
-    @Test func firstTabOfAnEmptySetStartsSelected() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func firstTabOfAnEmptySetStartsSelected(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let set = try store.tabSet(named: "store-detail")
         #expect(picture(set) == ["*Home", "All menu", "Reviews"])
         #expect(set.selectedIndex == 0)
         #expect(set.lastSelectedIndex == 0)
     }
 
-    @Test func selectingAnotherTabReportsOldThenNewPair() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func selectingAnotherTabReportsOldThenNewPair(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let change = try store.select(.index(2), in: "store-detail")
         #expect(change.updates.map(\.ignoringIDs) == [
             TabUpdate(index: 0, tab: Tab(id: .unknown, title: "Home", isSelected: false)),
@@ -29,7 +33,9 @@ import Testing
         #expect(try store.tabSet(named: "store-detail").lastSelectedIndex == 2)
     }
 
-    @Test func reselectingIsAnEventButNotAChange() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func reselectingIsAnEventButNotAChange(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.title("All menu"), in: "store-detail")
         let before = try store.tabSet(named: "store-detail")
         let change = try store.select(.index(1), in: "store-detail")
@@ -41,43 +47,55 @@ import Testing
         #expect(try store.tabSet(named: "store-detail") == before)
     }
 
-    @Test func negativeIndexCountsFromTheEnd() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func negativeIndexCountsFromTheEnd(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(try store.select(.index(-1), in: "store-detail").selectedTab.title == "Reviews")
         #expect(try store.select(.index(-3), in: "store-detail").selectedTab.title == "Home")
     }
 
-    @Test func titleThatLooksLikeAnIndexIsATitle() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func titleThatLooksLikeAnIndexIsATitle(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.add(["1", "2"], to: "numbers", creatingSet: true)
         let change = try store.select(.title("2"), in: "numbers")
         #expect(change.selectedIndex == 1)
         #expect(try store.select(.index(0), in: "numbers").selectedTab.title == "1")
     }
 
-    @Test func selectingAChangedTabGrowsTheRevision() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func selectingAChangedTabGrowsTheRevision(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         let before = try store.tabSet(named: "store-detail").revision
         let change = try store.select(.index(1), in: "store-detail")
         #expect(change.revision == before + 1)
         #expect(try store.tabSet(named: "store-detail").revision == before + 1)
     }
 
-    @Test func restoreReadsTheSelectedTab() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func restoreReadsTheSelectedTab(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         try store.select(.title("Reviews"), in: "store-detail")
         #expect(try store.selectedTab(in: "store-detail").ignoringIDs == TabUpdate(index: 2, tab: Tab(id: .unknown, title: "Reviews", isSelected: true)))
     }
 
-    @Test(arguments: [
+    @Test(arguments: StoreBackend.allCases, [
         (TabRef.index(3), TabStoreError.indexOutOfRange(index: 3, count: 3, set: "store-detail")),
         (TabRef.index(-4), TabStoreError.indexOutOfRange(index: -4, count: 3, set: "store-detail")),
         (TabRef.title("Nope"), TabStoreError.tabNotFound(title: "Nope", set: "store-detail")),
         (TabRef.title("home"), TabStoreError.tabNotFound(title: "home", set: "store-detail")),
     ])
-    func selectingAMissingTabFailsAndChangesNothing(ref: TabRef, expected: TabStoreError) throws {
+    func selectingAMissingTabFailsAndChangesNothing(backend: StoreBackend, example: (TabRef, TabStoreError)) throws {
+        let (ref, expected) = example
+        let store = try makeStore(backend)
         let before = try store.tabSet(named: "store-detail")
         #expect(thrownError { () throws(TabStoreError) in try store.select(ref, in: "store-detail") } == expected)
         #expect(try store.tabSet(named: "store-detail") == before)
     }
 
-    @Test func selectInAMissingOrEmptySetFails() throws {
+    @Test(arguments: StoreBackend.allCases)
+    func selectInAMissingOrEmptySetFails(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "nope") } == .setNotFound(set: "nope"))
         try store.add([], to: "empty", creatingSet: true)
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "empty") } == .emptySet(set: "empty"))

@@ -6,8 +6,9 @@ import Testing
     let folder = TemporaryFolder()
     let options = TabStore.Options(durability: .normal)
 
-    @Test func theCurrentValueComesFirstThenEachOfThisStoresWritesFollowingARename() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func theCurrentValueComesFirstThenEachOfThisStoresWritesFollowingARename(backend: StoreBackend) async throws {
+        let store = try backend.makeDatabase(in: folder).open(options: options)
         var values = store.observe("main").makeAsyncIterator()
         #expect(try await values.next() == .some(nil))
         try await store.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true)
@@ -25,8 +26,9 @@ import Testing
         #expect(try await values.next()?.map(picture) == ["*Back"])
     }
 
-    @Test func aSlowObserverGetsTheNewestValueNotABacklog() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func aSlowObserverGetsTheNewestValueNotABacklog(backend: StoreBackend) async throws {
+        let store = try backend.makeDatabase(in: folder).open(options: options)
         try await store.add(["A", "B", "C"], to: "main", creatingSet: true)
         var values = store.observe("main").makeAsyncIterator()
         #expect(try await values.next()??.revision == 1)
@@ -36,8 +38,9 @@ import Testing
         #expect(newest?.map(picture) == ["A", "*B", "C"])
     }
 
-    @Test func aReselectionIsNoNewValue() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func aReselectionIsNoNewValue(backend: StoreBackend) async throws {
+        let store = try backend.makeDatabase(in: folder).open(options: options)
         try await store.add(["A", "B"], to: "main", creatingSet: true)
         var values = store.observe("main").makeAsyncIterator()
         #expect(try await values.next()??.revision == 1)
@@ -74,8 +77,9 @@ import Testing
         ])
     }
 
-    @Test func observeSetsGivesTheListAfterEachChange() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
+    @Test(arguments: StoreBackend.allCases)
+    func observeSetsGivesTheListAfterEachChange(backend: StoreBackend) async throws {
+        let store = try backend.makeDatabase(in: folder).open(options: options)
         var lists = store.observeSets().makeAsyncIterator()
         #expect(try await lists.next() == [])
         try await store.add(["A", "B"], to: "main", creatingSet: true)

@@ -7,7 +7,11 @@ extension PostgresRecords {
         SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title, t.uuid, t.payload
         FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
         """
-    private static let lockSet = setColumns + " WHERE s.name = $1 FOR UPDATE OF s"
+    /// Only the lock: a row locked after a wait is re-read at its newest version, but a
+    /// row joined to it would still come from the snapshot taken before the wait (a
+    /// selected tab another client had just added would be missing).
+    private static let lockSet = "SELECT id FROM tab_set WHERE name = $1 FOR UPDATE"
+    /// After the lock: a statement of its own, so it sees the last holder's commit.
     private static let readSet = setColumns + " WHERE s.name = $1"
     /// After the lock: a statement of its own, so it sees the last holder's commit.
     private static let tabsOfNamedSet = """
@@ -26,19 +30,20 @@ extension PostgresRecords {
         if let set = locked[key], set.recordIsCurrent { return set.record }
         if let set = locked[key] {
             // Locked already: only the row is read again, after the pending writes.
-            let record = Self.setRecord(try query(Self.lockSet, [name]), name: name)
+            let record = Self.setRecord(try query(Self.readSet, [name]), name: name)
             locked[key]?.record = record
             locked[key]?.recordIsCurrent = true
             return record
         }
         let rows = try send([
-            PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.tabsOfNamedSet, [name]),
-            PostgresStatement(Self.lastClosedOfNamedSet, [name]), PostgresStatement(Self.nameRevisionOfName, [name]),
+            PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.readSet, [name]),
+            PostgresStatement(Self.tabsOfNamedSet, [name]), PostgresStatement(Self.lastClosedOfNamedSet, [name]),
+            PostgresStatement(Self.nameRevisionOfName, [name]),
         ])
-        let record = Self.setRecord(rows[0], name: name)
+        let record = Self.setRecord(rows[1], name: name)
         locked[key] = LockedSet(
-            record: record, tabs: record.map { Self.tabs(rows[1], base: $0.base) } ?? [],
-            lastClosed: .some(Self.closedTab(rows[2])), nameRevision: rows[3].count == 0 ? 0 : rows[3].requiredInt(0, 0)
+            record: record, tabs: record.map { Self.tabs(rows[2], base: $0.base) } ?? [],
+            lastClosed: .some(Self.closedTab(rows[3])), nameRevision: rows[4].count == 0 ? 0 : rows[4].requiredInt(0, 0)
         )
         return record
     }
