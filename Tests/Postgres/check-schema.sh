@@ -58,8 +58,8 @@ migrate() {
         sql "$database" <<EOF || return 1
 BEGIN ISOLATION LEVEL READ COMMITTED;
 SELECT pg_advisory_xact_lock($lock) IS NULL AS ignored \gset
-SELECT to_regclass('tabstore_schema') IS NOT NULL AS has_version,
-       (SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()) AS tables \gset
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE relname = 'tabstore_schema'
+               AND relnamespace = current_schema()::regnamespace) AS has_version \gset
 \if :has_version
 SELECT version FROM tabstore_schema \gset
 \else

@@ -21,9 +21,10 @@
 --        so the read in 3 sees what a client that held the lock before committed.)
 --   2. SELECT pg_advisory_xact_lock(8386092229154796133)
 --        (waits while another client migrates; released by COMMIT/ROLLBACK.)
---   3. SELECT to_regclass('tabstore_schema') IS NOT NULL,
---             to_regclass('tab_set') IS NOT NULL AND to_regclass('tab') IS NOT NULL
---        -> has_version, has_tabstore_tables
+--   3. whether tabstore_schema, and both tab_set and tab, exist in current_schema(),
+--        read from pg_catalog.pg_class (not to_regclass: a name lookup uses the
+--        connection's catalog cache, which may not yet know a table another client
+--        created while this one waited) -> has_version, has_tabstore_tables
 --   4. only when has_version: SELECT version FROM tabstore_schema   (else version = 0)
 --   5. Whose database it is: with a version table, ours when has_tabstore_tables; without
 --        one, ours unless has_tabstore_tables (someone else's tab_set and tab: notATabStore).

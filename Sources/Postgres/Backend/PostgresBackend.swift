@@ -162,6 +162,8 @@ struct PostgresSlot: ~Copyable {
 
     /// Ends a failed write: ROLLBACK when the connection still works, else drops it.
     mutating func rollBack(_ records: PostgresRecords) {
+        // A write refused before its first round trip never began a transaction.
+        guard records.sentAnything else { return }
         guard let current, !current.isBroken else {
             self.current = nil
             return

@@ -69,12 +69,17 @@ struct PostgresMigrator {
         }
     }
 
+    /// Reads pg_class itself, not `to_regclass`: a name lookup goes through this
+    /// connection's catalog cache, which can still miss a table another client created
+    /// while this one waited for the lock; a scan of pg_class reads as of this statement.
     private static func state(_ connection: PostgresConnection, server: String) throws(TabStoreError) -> State {
         do {
             let rows = try connection.execute(
                 """
-                SELECT to_regclass('tabstore_schema') IS NOT NULL,
-                       to_regclass('tab_set') IS NOT NULL AND to_regclass('tab') IS NOT NULL
+                SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE relname = 'tabstore_schema'
+                                   AND relnamespace = current_schema()::regnamespace),
+                       (SELECT count(*) FROM pg_catalog.pg_class WHERE relname IN ('tab_set', 'tab')
+                        AND relnamespace = current_schema()::regnamespace) = 2
                 """
             )
             let hasVersionTable = rows.value(0, 0) == "t"

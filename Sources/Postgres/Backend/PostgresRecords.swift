@@ -24,6 +24,8 @@ final class PostgresRecords: TabRecords {
     var locked: [ExactName: LockedSet] = [:]
     /// Rows inserted, updated or deleted by the statements sent so far.
     private(set) var rowsWritten = 0
+    /// Whether anything (the BEGIN first) has gone to the server.
+    private(set) var sentAnything = false
     /// Whether a COMMIT was sent (so a broken connection leaves the outcome unknown).
     private(set) var commitSent = false
     /// The last failure, kept so the backend can tell a retryable one.
@@ -84,6 +86,7 @@ final class PostgresRecords: TabRecords {
         }
         let writes = pending.map(\.isWrite)
         pending.removeAll()
+        sentAnything = sentAnything || !statements.isEmpty
         var results: [PostgresRows] = []
         do {
             // A pipeline's results wait in socket buffers until it is read back: a very
