@@ -28,7 +28,10 @@ enum InfoCommand: TabstoreCommand {
         if info.quickCheck == "ok" {
             return RunResult(standardOutput: details)
         }
-        var damaged = Runner.failure(.store(.corrupt(path: info.path)), json: context.json, program: context.program)
+        // A file fails SQLite's quick_check (corrupt); a server's rows break the tab rules.
+        let problem: CLIError = TabStore.isPostgresURL(info.path)
+            ? .checkFailed(server: info.path, findings: info.quickCheck) : .store(.corrupt(path: info.path))
+        var damaged = Runner.failure(problem, json: context.json, program: context.program)
         if context.json || arguments.flag("verbose") {
             damaged.standardOutput = details
         }
