@@ -81,6 +81,13 @@ enum {
     TABSTORE_PQ_DIAG_CONSTRAINT_NAME = 'n',
 };
 
+// PQnoticeProcessor: what libpq calls with a notice or warning, and with an error that
+// arrives outside any query (a FATAL as the server ends an idle connection).
+typedef void (*tabstore_pq_notice_processor)(void *arg, const char *message);
+
+// A notice processor that drops every message: the default one prints to standard error.
+void tabstore_pq_ignore_notice(void *arg, const char *message);
+
 // The functions, named as in libpq-fe.h; filled by tabstore_pq_load().
 typedef struct tabstore_pq_functions {
     tabstore_pq_conn *(* _Nonnull PQconnectdb)(const char *conninfo);
@@ -135,6 +142,8 @@ typedef struct tabstore_pq_functions {
     int (* _Nonnull PQbackendPID)(const tabstore_pq_conn *conn);
     int (* _Nonnull PQserverVersion)(const tabstore_pq_conn *conn);
     tabstore_pq_transaction_status (* _Nonnull PQtransactionStatus)(const tabstore_pq_conn *conn);
+    tabstore_pq_notice_processor (* _Nonnull PQsetNoticeProcessor)(tabstore_pq_conn *conn,
+        tabstore_pq_notice_processor proc, void *arg);
 } tabstore_pq_functions;
 
 // The library tabstore_pq_load() opens: `override` (the value of the environment
