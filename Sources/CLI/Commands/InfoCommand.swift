@@ -9,9 +9,10 @@ enum InfoCommand: TabstoreCommand {
         The check is SQLite's 'PRAGMA quick_check': 'ok' for a sound file; on a server \
         (--db postgresql://...) it is a query over the tab rules' invariants, and the \
         first line names the server instead of a path (never its password). A damaged file \
-        exits 3 with one line saying so; --verbose (or --json) also prints what the check \
-        found. A database that does not exist yet exits 1, so 'tabstore info && echo \
-        healthy' says healthy only for a sound file.
+        (or a server database whose rows break the rules) exits 3 with one line saying so; \
+        --verbose (or --json) also prints what the check found. A database that does not \
+        exist yet (on a server: has no tabstore tables yet) exits 1, so 'tabstore info && \
+        echo healthy' says healthy only for a sound database.
 
         With --json:
           {"path","schemaVersion","setCount","quickCheck"}
