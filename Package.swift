@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TabStoreCLITests",
-            dependencies: ["TabStoreKit", "TabStoreCLI", "TabStoreSQLite", "TabStoreTestSupport"],
+            dependencies: ["TabStoreKit", "TabStoreCLI", "TabStoreSQLite", "TabStoreTestSupport", "TabStorePostgres"],
             path: "Tests/CLITests",
             exclude: ["Golden"]
         ),

@@ -1,4 +1,5 @@
 import TabStoreKit
+import TabStorePostgres
 
 /// Every way a `tabstore` run can fail, with its exit code.
 enum CLIError: Error {
@@ -10,6 +11,8 @@ enum CLIError: Error {
     case databasePath(String)
     /// An input file (import) cannot be read: exit 1.
     case unreadableInput(String)
+    /// `info`'s check of a server database found rows that break the tab rules: exit 3.
+    case checkFailed(server: String, findings: String)
 
     var exitCode: Int32 {
         switch self {
@@ -18,6 +21,7 @@ enum CLIError: Error {
         case let .store(error): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
         case .databasePath: ExitCode.database
         case .unreadableInput: ExitCode.requestFailed
+        case .checkFailed: ExitCode.database
         }
     }
 
@@ -25,8 +29,12 @@ enum CLIError: Error {
     var message: String {
         let message = switch self {
         case let .usage(error): error.message
+        // A server's database exists without tabstore's tables: it is not missing.
+        case let .store(.databaseNotFound(location)) where TabStore.isPostgresURL(location):
+            "database \(location) has no tabstore tables yet"
         case let .store(error): error.description
         case let .databasePath(message), let .unreadableInput(message): message
+        case let .checkFailed(server, findings): "the check of database \(server) found: \(findings)"
         }
         return escapingControlCharacters(message)
     }

@@ -14,7 +14,7 @@ enum Program {
     static let globalOptions = [
         OptionSpec(
             name: "db", kind: .value(valueName: "path"),
-            help: "The database file. Default: $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, else ~/.local/share/tabstore/tabs.sqlite.",
+            help: "The database file, or a postgresql:// (or postgres://) URL of a database on a PostgreSQL server. Default: $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, else ~/.local/share/tabstore/tabs.sqlite.",
             completion: .files
         ),
         OptionSpec(name: "json", kind: .flag, help: "Print one line of JSON instead of text; errors too."),
@@ -24,7 +24,7 @@ enum Program {
 
     static let spec = ProgramSpec(
         name: "tabstore",
-        abstract: "Keep named tab sets and their selected tab in a SQLite database.",
+        abstract: "Keep named tab sets and their selected tab in a SQLite database or on a PostgreSQL server.",
         discussion: """
         A <tab> is a 0-based index when it is an integer (negative counts from the end, \
         so -1 is the last tab), otherwise an exact title; '--title 1' is the tab titled "1" \
@@ -34,13 +34,18 @@ enum Program {
 
         The database is --db, else $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, \
         else ~/.local/share/tabstore/tabs.sqlite. Only 'add' and 'import' create it and its \
-        folders; other commands read a missing database as empty and create nothing.
+        folders; other commands read a missing database as empty and create nothing. \
+        A postgresql:// URL names a database on a PostgreSQL server (libpq5 needed; the \
+        password from the URL, $PGPASSWORD or ~/.pgpass, never shown): 'add' and 'import' \
+        create tabstore's tables in it.
 
         Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out of \
         range, duplicate or invalid title, empty set, set changed since --if-revision, \
-        malformed import document, no database yet for info, watch or backup); 2 usage \
-        error; 3 database problem (cannot open or create, not a tabstore database, corrupt, \
-        too new, read-only, disk full, locked, damaged per info); 4 the output could not be written \
+        malformed import document, no database yet for info, watch or backup, backup of a \
+        server); 2 usage error; 3 database problem (cannot open or create, not a tabstore \
+        database, corrupt, too new, read-only, disk full, locked, damaged per info; for a \
+        server: cannot connect, a URL libpq refuses, libpq missing, connection lost); 4 the \
+        output could not be written \
         (standard output, or the file of 'backup' or 'export --output'; the message says \
         when the change itself was saved). A failed command changes nothing. Errors \
         are one line on standard error; with --json, {"error":{"code","message"}}.

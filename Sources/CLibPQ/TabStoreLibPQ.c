@@ -22,8 +22,13 @@ const char *tabstore_pq_library_name(const char *override) {
     X(PQsocket) X(PQconsumeInput) X(PQnotifies) X(PQfreemem) X(PQisBusy) X(PQenterPipelineMode) \
     X(PQexitPipelineMode) X(PQpipelineSync) X(PQpipelineStatus) X(PQsendQueryParams) X(PQsendPrepare) \
     X(PQsendQueryPrepared) X(PQgetResult) X(PQsetnonblocking) X(PQflush) X(PQconninfoParse) \
-    X(PQconninfoFree) X(PQconndefaults) X(PQhost) X(PQport) X(PQdb) X(PQuser) X(PQbackendPID) X(PQsetNoticeProcessor) \
-    X(PQserverVersion) X(PQtransactionStatus)
+    X(PQconninfoFree) X(PQconndefaults) X(PQhost) X(PQport) X(PQdb) X(PQuser) X(PQbackendPID) \
+    X(PQserverVersion) X(PQtransactionStatus) X(PQsetNoticeProcessor)
+
+void tabstore_pq_ignore_notice(void *arg, const char *message) {
+    (void)arg;
+    (void)message;
+}
 
 int tabstore_pq_open(const char *name, tabstore_pq_functions *functions, char *message, size_t capacity) {
     void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);

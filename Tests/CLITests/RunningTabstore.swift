@@ -10,10 +10,11 @@ final class RunningTabstore: @unchecked Sendable {
     private var stdoutBytes = Data()
     private var stderrBytes = Data()
 
-    /// Starts `tabstore --db <sandbox database> ARGUMENTS...` with the sandbox's environment.
-    init(_ sandbox: Sandbox, _ arguments: [String]) throws {
+    /// Starts `tabstore --db <database> ARGUMENTS...` with the sandbox's environment;
+    /// the database is the sandbox's file unless `database` names another (a server URL).
+    init(_ sandbox: Sandbox, _ arguments: [String], database: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: TabstoreBinary.path)
-        process.arguments = ["--db", sandbox.database] + arguments
+        process.arguments = ["--db", database ?? sandbox.database] + arguments
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": sandbox.folder + "/home", "LANG": "C.UTF-8"]
         let stdoutPipe = Pipe(), stderrPipe = Pipe()
         process.standardOutput = stdoutPipe

@@ -9,9 +9,10 @@ enum InfoCommand: TabstoreCommand {
         The check is SQLite's 'PRAGMA quick_check': 'ok' for a sound file; on a server \
         (--db postgresql://...) it is a query over the tab rules' invariants, and the \
         first line names the server instead of a path (never its password). A damaged file \
-        exits 3 with one line saying so; --verbose (or --json) also prints what the check \
-        found. A database that does not exist yet exits 1, so 'tabstore info && echo \
-        healthy' says healthy only for a sound file.
+        (or a server database whose rows break the rules) exits 3 with one line saying so; \
+        --verbose (or --json) also prints what the check found. A database that does not \
+        exist yet (on a server: has no tabstore tables yet) exits 1, so 'tabstore info && \
+        echo healthy' says healthy only for a sound database.
 
         With --json:
           {"path","schemaVersion","setCount","quickCheck"}
@@ -28,7 +29,10 @@ enum InfoCommand: TabstoreCommand {
         if info.quickCheck == "ok" {
             return RunResult(standardOutput: details)
         }
-        var damaged = Runner.failure(.store(.corrupt(path: info.path)), json: context.json, program: context.program)
+        // A file fails SQLite's quick_check (corrupt); a server's rows break the tab rules.
+        let problem: CLIError = TabStore.isPostgresURL(info.path)
+            ? .checkFailed(server: info.path, findings: info.quickCheck) : .store(.corrupt(path: info.path))
+        var damaged = Runner.failure(problem, json: context.json, program: context.program)
         if context.json || arguments.flag("verbose") {
             damaged.standardOutput = details
         }

@@ -81,10 +81,14 @@ enum {
     TABSTORE_PQ_DIAG_CONSTRAINT_NAME = 'n',
 };
 
-// The functions, named as in libpq-fe.h; filled by tabstore_pq_load().
-// PQnoticeProcessor: receives the server's notices and asynchronous errors.
+// PQnoticeProcessor: what libpq calls with a notice or warning, and with an error that
+// arrives outside any query (a FATAL as the server ends an idle connection).
 typedef void (*tabstore_pq_notice_processor)(void *arg, const char *message);
 
+// A notice processor that drops every message: the default one prints to standard error.
+void tabstore_pq_ignore_notice(void *arg, const char *message);
+
+// The functions, named as in libpq-fe.h; filled by tabstore_pq_load().
 typedef struct tabstore_pq_functions {
     tabstore_pq_conn *(* _Nonnull PQconnectdb)(const char *conninfo);
     tabstore_pq_conn *(* _Nonnull PQconnectdbParams)(const char *const *keywords, const char *const *values, int expand_dbname);

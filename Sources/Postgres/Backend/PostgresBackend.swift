@@ -100,8 +100,15 @@ final class PostgresBackend: TabStoreBackend {
 
     func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead {
         // No cheap "did anything commit" here: the journal read itself is one indexed query.
-        try reading { records throws(TabStoreError) in
-            JournalRead(dataVersion: nil, changes: try records.changes(after: id))
+        do {
+            return try reading { records throws(TabStoreError) in
+                JournalRead(dataVersion: nil, changes: try records.changes(after: id))
+            }
+        } catch .serverUnavailable, .connectionLost {
+            // The server went away (a restart) between a wake-up and this read: that ends
+            // no observer. Nothing is lost: the listener reconnects and wakes the hub
+            // again, which reads on from the last change it handed out.
+            return JournalRead(dataVersion: nil, changes: [])
         }
     }
 

@@ -63,9 +63,10 @@ package final class PostgresConnection {
             pq.PQfinish(connection)
             throw .serverUnavailable(server: server, reason: reason)
         }
-        // libpq prints notices, and the FATAL a server sends as it ends a connection, to
-        // stderr by default; a failure reaches the caller as an error instead, in one line.
-        _ = pq.PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        // libpq's default prints notices, and the FATAL of a server ending an idle
+        // connection, to standard error: a stray line in a CLI's output. Errors reach us
+        // through results and the connection's status instead.
+        _ = pq.PQsetNoticeProcessor(connection, tabstore_pq_ignore_notice, nil)
         self.connection = connection
     }
 

@@ -1,0 +1,147 @@
+import Foundation
+import TabStoreTestSupport
+import Testing
+
+/// Every way reaching a server can fail: the documented exit code and one line that names
+/// the server (never its password), and the server's data unchanged.
+@Suite(.enabled(if: PostgresServer.shouldRun, Comment(rawValue: PostgresServer.skipReason)))
+struct ServerFailureTests {
+    @Test func aStoppedServerExits3WithOneLine() throws {
+        let server = try ServerSandbox(ownServer: ())
+        server.succeed("add", "s", "a")
+        server.server.stop()
+        let port = server.server.port
+        for command in [["list"], ["add", "s", "b"], ["info"], ["watch", "s"]] {
+            #expect(server.run(command) == .failure(3, """
+                tabstore: error: cannot connect to postgresql://postgres@127.0.0.1:\(port)/db_1: connection to server at "127.0.0.1", port \(port) failed: Connection refused
+
+                """), "\(command)")
+        }
+        try server.server.restart()
+        #expect(server.run("list", "s") == .ok("* 0  a\n"))
+    }
+
+    @Test func aWrongPasswordIsNamedButNeverShown() throws {
+        let server = try ServerSandbox()
+        let user = PostgresServer.passwordUser, port = server.server.port, name = server.databaseName
+        let refused = Output.failure(3, """
+            tabstore: error: cannot connect to postgresql://\(user)@127.0.0.1:\(port)/\(name): connection to server at "127.0.0.1", port \(port) failed: FATAL:  password authentication failed for user "\(user)"
+
+            """)
+        let inURL = server.server.url(database: name, user: user, password: "wrong-secret-1")
+        #expect(server.run(["list"], database: inURL) == refused)
+        #expect(server.run(["--json", "list"], database: inURL).stderr.contains("wrong-secret-1") == false)
+        let inVariable = server.server.url(database: name, user: user)
+        #expect(server.run(["list"], database: inVariable, environment: ["PGPASSWORD": "wrong-secret-2"]) == refused)
+    }
+
+    @Test func theRightPasswordIsNeverShownEither() throws {
+        let server = try ServerSandbox()
+        let user = PostgresServer.passwordUser, secret = PostgresServer.password
+        try server.psql("GRANT ALL ON SCHEMA public TO \(user)")
+        let url = server.server.url(database: server.databaseName, user: user, password: secret)
+        let shown = "postgresql://\(user)@127.0.0.1:\(server.server.port)/\(server.databaseName)"
+        var outputs = [
+            server.run(["add", "s", "a"], database: url),
+            server.run(["info"], database: url),
+            server.run(["--json", "info"], database: url),
+            server.run(["list", "nosuch"], database: url),
+            server.run(["backup", server.sandbox.folder + "/copy.sqlite"], database: url),
+            server.run(["export"], database: server.server.url(database: server.databaseName, user: user),
+                       environment: ["PGPASSWORD": secret]),
+        ]
+        #expect(outputs[1] == .ok("""
+            server:          \(shown)
+            schema version:  7
+            sets:            1
+            check:           ok
+
+            """))
+        #expect(outputs[2] == .ok(#"{"path":"\#(shown)","schemaVersion":7,"setCount":1,"quickCheck":"ok"}"# + "\n"))
+        outputs.append(server.run(["--json", "list", "nosuch"], database: url))
+        for output in outputs {
+            #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret), "\(output)")
+        }
+    }
+
+    @Test func anUnknownDatabaseExits3() throws {
+        let server = try ServerSandbox()
+        let port = server.server.port
+        #expect(server.run(["list"], database: server.server.url(database: "no_such_db")) == .failure(3, """
+            tabstore: error: cannot connect to postgresql://postgres@127.0.0.1:\(port)/no_such_db: connection to server at "127.0.0.1", port \(port) failed: FATAL:  database "no_such_db" does not exist
+
+            """))
+    }
+
+    @Test func anUnreachablePortExits3() throws {
+        let server = try ServerSandbox()
+        let closed = try ClosedPort()
+        let url = "postgresql://someone:pw-12345@127.0.0.1:\(closed.number)/tabs"
+        #expect(server.run(["add", "s", "a"], database: url) == .failure(3, """
+            tabstore: error: cannot connect to postgresql://someone@127.0.0.1:\(closed.number)/tabs: connection to server at "127.0.0.1", port \(closed.number) failed: Connection refused
+
+            """))
+    }
+
+    /// A URL libpq refuses is a database problem (exit 3), as an unopenable file is, not a
+    /// usage error: the URL is often not on the command line (TABSTORE_DB).
+    @Test func aMalformedURLExits3NamingWhatIsWrong() throws {
+        let server = try ServerSandbox()
+        #expect(server.run(["list"], database: "postgresql://u:pw-12345@host:notaport/db") == .failure(3, """
+            tabstore: error: cannot connect to postgresql://u@host:notaport/db: invalid integer value "notaport" for connection option "port"
+
+            """))
+        #expect(server.run(["list"], database: "postgresql://a@b/c?sslmode=bogus") == .failure(3, """
+            tabstore: error: cannot connect to postgresql://a@b:5432/c: invalid sslmode value: "bogus"
+
+            """))
+        #expect(server.run(["list"], database: "postgresql://a@b/c?nonsense=1") == .failure(3, """
+            tabstore: error: invalid database URL "postgresql://a@b/c?nonsense=1": invalid URI query parameter: "nonsense"
+
+            """))
+        #expect(server.sandbox.runWithoutDatabase(["list"], environment: ["TABSTORE_DB": "postgres://a@b/c?sslmode=bogus"]) == .failure(3, """
+            tabstore: error: cannot connect to postgresql://a@b:5432/c: invalid sslmode value: "bogus"
+
+            """))
+    }
+
+    @Test func aMissingLibpqSaysWhatToInstall() throws {
+        let server = try ServerSandbox()
+        #expect(server.run(["list"], environment: ["TABSTORE_LIBPQ": "/nonexistent/libpq.so.5"]) == .failure(3, """
+            tabstore: error: a postgresql:// database needs libpq, which could not be loaded (/nonexistent/libpq.so.5: cannot open shared object file: No such file or directory); install it: apt-get install libpq5
+
+            """))
+    }
+
+    @Test func backupOfAServerExits1() throws {
+        let server = try ServerSandbox()
+        server.succeed("add", "s", "a")
+        let copy = server.sandbox.folder + "/copy.sqlite"
+        #expect(server.run("backup", copy) == .failure(1, """
+            tabstore: error: backup copies a database file, and \(server.url) is a server; use 'tabstore export' (or pg_dump) instead
+
+            """))
+        #expect(!server.sandbox.exists(copy))
+    }
+
+    /// A server database without tabstore's tables exists: the message says what it lacks.
+    @Test func aDatabaseWithoutTablesIsNotCalledMissing() throws {
+        let server = try ServerSandbox()
+        let message = Output.failure(1, "tabstore: error: database \(server.url) has no tabstore tables yet\n")
+        #expect(server.run("info") == message)
+        #expect(server.run("watch", "s") == message)
+        #expect(server.run("list") == .ok(""))
+        #expect(try server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0\n")
+    }
+
+    /// `info` on a server whose rows break the rules says so, not that a file is corrupt.
+    @Test func aDamagedServerDatabaseIsNotCalledCorrupt() throws {
+        let server = try ServerSandbox()
+        server.succeed("add", "s", "a", "b")
+        try server.psql("SET session_replication_role = replica; UPDATE tab SET position = position + 10 WHERE title = 'b'")
+        #expect(server.run("info") == .failure(3, """
+            tabstore: error: the check of database \(server.url) found: set s breaks the position or selection rules
+
+            """))
+    }
+}
