@@ -67,7 +67,7 @@ struct PostgresGroup {
         try TabStore(postgresURL: rawURL).add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
         let raw = try RawPostgresTabStore(url: rawURL)
 
-        let operations = size.pick(3_000, quick: 600)
+        let operations = size.pick(2_000, quick: 800)
         let storeRate = { try storeSelectionsPerSecond(store, operations: operations) }
         let rawRate = {
             let elapsed = try seconds {
@@ -81,7 +81,7 @@ struct PostgresGroup {
         _ = try rawRate()
         var storeRates: [Double] = []
         var rawRates: [Double] = []
-        for round in 0..<size.pick(7, quick: 3) {
+        for round in 0..<size.pick(7, quick: 5) {
             if round % 2 == 0 {
                 rawRates.append(try rawRate())
                 storeRates.append(try storeRate())
