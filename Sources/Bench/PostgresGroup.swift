@@ -90,6 +90,13 @@ struct PostgresGroup {
                 rawRates.append(try rawRate())
             }
         }
+        // The raw loop's rows must be what the library writes: its journal reads back as selections.
+        let check = try TabStore(postgresURL: rawURL)
+        guard case .selectionChanged(let updates)? = try check.history(of: Fixture.setName, limit: 1).first?.event,
+              updates.count == 2, updates.allSatisfy({ $0.tab.id != .unknown }),
+              try check.selectedTab(in: Fixture.setName).index == 0 else {
+            throw BenchError("the raw libpq loop's journal rows do not read back as selections")
+        }
         return Row(
             Self.throughputKey, Self.throughputFigure, unit: .perSecond, tabstore: median(storeRates),
             peer: median(rawRates), peerName: "raw", target: .ratio(atLeast: 0.8)

@@ -7,15 +7,17 @@ import Darwin
 
 /// `TabStore.select` on a server redone with bare `PostgresConnection` pipelines: the
 /// statements the PostgreSQL backend sends for it (copied from `PostgresRecords.swift`,
-/// `PostgresRecords+Sets.swift` and `PostgresRecords+Journal.swift`), no rules, no model.
+/// `PostgresRecords+Sets.swift` and `PostgresRecords+Journal.swift` as of main's 3fccaaa,
+/// where the lock became a statement of its own), no rules, no model.
 /// When the backend's statements change, this file must follow.
 final class RawPostgresTabStore {
     let connection: PostgresConnection
 
-    private static let lockSet = """
+    private static let lockSet = "SELECT id FROM tab_set WHERE name = $1 FOR UPDATE"
+    private static let readSet = """
         SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title, t.uuid, t.payload
         FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-        """ + " WHERE s.name = $1 FOR UPDATE OF s"
+        """ + " WHERE s.name = $1"
     private static let tabsOfNamedSet = """
         SELECT t.id, t.position, t.title, t.uuid, t.payload FROM tab t JOIN tab_set s ON s.id = t.set_id
         WHERE s.name = $1 ORDER BY t.position
@@ -46,18 +48,20 @@ final class RawPostgresTabStore {
         ])
     }
 
-    /// What `TabStore.select(.index(position), in:)` sends: BEGIN, the set's lock and the
-    /// reads of everything an edit may need in one round trip; then the update, the journal
+    /// What `TabStore.select(.index(position), in:)` sends: BEGIN, the set's lock, then (in
+    /// statements of their own, so they see the last lock holder's commit) the set and
+    /// everything an edit may need, in one round trip; then the update, the journal
     /// lock, the journal row (old and new tab's index, title and id), the notification and
     /// COMMIT in a second.
     func select(position: Int, in setName: String) throws {
         let read = try connection.pipeline([
             PostgresStatement("BEGIN"),
-            PostgresStatement(Self.lockSet, [setName]), PostgresStatement(Self.tabsOfNamedSet, [setName]),
-            PostgresStatement(Self.lastClosedOfNamedSet, [setName]), PostgresStatement(Self.nameRevisionOfName, [setName]),
+            PostgresStatement(Self.lockSet, [setName]), PostgresStatement(Self.readSet, [setName]),
+            PostgresStatement(Self.tabsOfNamedSet, [setName]), PostgresStatement(Self.lastClosedOfNamedSet, [setName]),
+            PostgresStatement(Self.nameRevisionOfName, [setName]),
         ])
-        let set = read[1]
-        let tabs = read[2]
+        let set = read[2]
+        let tabs = read[3]
         guard set.count == 1, let setID = set.value(0, 0), let revision = set.int(0, 1), let base = set.int(0, 2),
               let row = (0..<tabs.count).first(where: { tabs.int($0, 1) == base + position }) else {
             _ = try connection.executeScript("ROLLBACK")
