@@ -5,6 +5,8 @@ enum Unit: String, Sendable {
     case perSecond = "/s"
     case milliseconds = "ms"
     case mebibytes = "MiB"
+    /// Requests a call waited for the server's answer to.
+    case roundTrips = "round trips"
 }
 
 /// Which way a row's ratio is taken; each is chosen so the target reads as in issue 5.
@@ -173,6 +175,8 @@ enum Report {
             return String(format: "%.\(digits)f ms", value)
         case .mebibytes:
             return String(format: "%.1f MiB", value)
+        case .roundTrips:
+            return String(Int(value.rounded()))
         }
     }
 }

@@ -7,7 +7,8 @@ let usage = """
     USAGE: TabStoreBench [--quick] [--json] [--dir <folder>] [--only <group>] [--keep]
 
     Measures tabstore against raw SQLite, UserDefaults, an atomic JSON file and the
-    sqlite3 shell, and prints every figure with its ratio, target and whether it is met.
+    sqlite3 shell, and its PostgreSQL backend against raw libpq on a throwaway server it
+    starts itself; prints every figure with its ratio, target and whether it is met.
     Build everything first so the tabstore and TabStoreBenchHello processes can be timed:
       swift build -c release && swift run -c release TabStoreBench
 
@@ -17,8 +18,8 @@ let usage = """
       --dir <folder>    Where the database files go (default /var/tmp). Use a disk,
                         not tmpfs: there fsync costs nothing.
       --only <group>    Run one group (for profiling): memory, select, peers,
-                        processes, large, import, open
-                        or observe.
+                        processes, large, import, open, observe
+                        or postgres.
       --keep            Leave the database files behind, to inspect them.
       -h, --help        Show this help.
     """
@@ -75,6 +76,7 @@ let groups: [(name: String, run: () throws -> [Row])] = [
     ("import", { try LargeSets(size: size, folder: folder).importing() }),
     ("open", { try LargeSets(size: size, folder: folder).openAndMigrate() }),
     ("observe", { try Observing(size: size, folder: folder).run() }),
+    ("postgres", { PostgresGroup(size: size).run() }),
 ]
 if let only, !groups.contains(where: { $0.name == only }) {
     FileHandle.standardError.write(Data("The value '\(only)' is invalid for '--only'\n\(usage)\n".utf8))

@@ -182,3 +182,18 @@ struct PostgresSlot: ~Copyable {
         current = nil
     }
 }
+
+// What the benchmark counts per edit (`TabStoreBench --only postgres`).
+extension PostgresBackend {
+    /// Requests the writer's and reader's current connections waited for so far.
+    package var roundTrips: Int { writer.withLock { $0.roundTrips } + reader.withLock { $0.roundTrips } }
+}
+
+extension PostgresSlot {
+    var roundTrips: Int { current?.roundTrips ?? 0 }
+}
+
+extension TabStore {
+    /// Round trips of a PostgreSQL store's connections so far; nil for a file.
+    package var postgresRoundTrips: Int? { (backend as? PostgresBackend)?.roundTrips }
+}

@@ -1,0 +1,142 @@
+import TabStoreKit
+import TabStorePostgres
+
+/// The PostgreSQL backend on a throwaway loopback server the group starts itself: `select`
+/// against the raw libpq loop sending the same statements, and the round trips each edit
+/// costs (on a network, round trips are the price).
+struct PostgresGroup {
+    let size: BenchSize
+
+    private static let throughputKey = "postgresSelectVsRawLibpq"
+    private static let throughputFigure = "select on PostgreSQL (loopback): TabStore vs raw libpq pipelines"
+    /// The edits whose round trips are counted, with their bound: two for a write (lock and
+    /// read; write and commit), one for a read.
+    private static let edits: [(name: String, bound: Double)] = [
+        ("select", 2), ("add", 2), ("move", 2), ("remove", 2), ("rename", 2), ("reopen", 2), ("restore", 1),
+    ]
+
+    func run() -> [Row] {
+        let server: BenchPostgresServer
+        do {
+            progress("postgres: starting a throwaway server")
+            server = try BenchPostgresServer()
+        } catch {
+            return Self.missingRows(because: "\(error)")
+        }
+        defer { server.stop() }
+        var rows: [Row]
+        do {
+            rows = [try throughput(server)]
+        } catch {
+            rows = [.missing(Self.throughputKey, Self.throughputFigure, unit: .perSecond, target: .ratio(atLeast: 0.8), because: "failed: \(error)")]
+        }
+        do {
+            rows += try roundTrips(server)
+        } catch {
+            rows += Self.missingRoundTrips(because: "failed: \(error)")
+        }
+        return rows
+    }
+
+    static func missingRows(because note: String) -> [Row] {
+        [.missing(throughputKey, throughputFigure, unit: .perSecond, target: .ratio(atLeast: 0.8), because: note)]
+            + missingRoundTrips(because: note)
+    }
+
+    private static func missingRoundTrips(because note: String) -> [Row] {
+        edits.map { edit in
+            .missing(roundTripKey(edit.name), roundTripFigure(edit.name), unit: .roundTrips, target: .value(atMost: edit.bound), because: note)
+        }
+    }
+
+    private static func roundTripKey(_ edit: String) -> String { "postgresRoundTrips" + edit.prefix(1).uppercased() + edit.dropFirst() }
+    private static func roundTripFigure(_ edit: String) -> String {
+        edit == "restore" ? "round trips on PostgreSQL: restore (selectedTab)" : "round trips on PostgreSQL: \(edit)"
+    }
+
+    // MARK: select throughput
+
+    /// Selections per second through the store and through the raw loop, each on its own
+    /// database holding the same set: the median of alternating rounds.
+    private func throughput(_ server: BenchPostgresServer) throws -> Row {
+        progress("postgres: select throughput, TabStore vs raw libpq")
+        let store = try TabStore(postgresURL: try server.createDatabase("bench_store"))
+        try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
+        let rawURL = try server.createDatabase("bench_raw")
+        // The same schema and set, made by the library, before the raw loop takes over.
+        try TabStore(postgresURL: rawURL).add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
+        let raw = try RawPostgresTabStore(url: rawURL)
+
+        let operations = size.pick(2_000, quick: 800)
+        let storeRate = { try storeSelectionsPerSecond(store, operations: operations) }
+        let rawRate = {
+            let elapsed = try seconds {
+                for operation in 0..<operations {
+                    try raw.select(position: (operation + 1) % 2, in: Fixture.setName)
+                }
+            }
+            return Double(operations) / elapsed
+        }
+        _ = try storeRate()
+        _ = try rawRate()
+        var storeRates: [Double] = []
+        var rawRates: [Double] = []
+        for round in 0..<size.pick(7, quick: 5) {
+            if round % 2 == 0 {
+                rawRates.append(try rawRate())
+                storeRates.append(try storeRate())
+            } else {
+                storeRates.append(try storeRate())
+                rawRates.append(try rawRate())
+            }
+        }
+        // The raw loop's rows must be what the library writes: its journal reads back as selections.
+        let check = try TabStore(postgresURL: rawURL)
+        guard case .selectionChanged(let updates)? = try check.history(of: Fixture.setName, limit: 1).first?.event,
+              updates.count == 2, updates.allSatisfy({ $0.tab.id != .unknown }),
+              try check.selectedTab(in: Fixture.setName).index == 0 else {
+            throw BenchError("the raw libpq loop's journal rows do not read back as selections")
+        }
+        return Row(
+            Self.throughputKey, Self.throughputFigure, unit: .perSecond, tabstore: median(storeRates),
+            peer: median(rawRates), peerName: "raw", target: .ratio(atLeast: 0.8)
+        )
+    }
+
+    // MARK: round trips
+
+    /// The round trips of each edit on a warm store (connections made, statements
+    /// prepared): the most any of several repetitions took.
+    private func roundTrips(_ server: BenchPostgresServer) throws -> [Row] {
+        progress("postgres: round trips per edit")
+        let store = try TabStore(postgresURL: try server.createDatabase("bench_trips"))
+        try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
+        let set = Fixture.setName
+        var most: [String: Int] = [:]
+        func count(_ edit: String, repetition: Int, _ body: () throws -> Void) throws {
+            guard let before = store.postgresRoundTrips else { throw BenchError("not a PostgreSQL store") }
+            try body()
+            let trips = (store.postgresRoundTrips ?? 0) - before
+            // The first repetition makes the reader's connection and prepares statements.
+            if repetition > 0 { most[edit] = max(most[edit] ?? 0, trips) }
+        }
+        for repetition in 0..<4 {
+            // Every edit is a real change; the set ends each repetition one tab longer.
+            let title = "Extra \(repetition)"
+            let renamed = "Renamed \(repetition)"
+            try count("select", repetition: repetition) { try store.select(.index((repetition + 1) % 2), in: set) }
+            try count("add", repetition: repetition) { try store.add([title], to: set) }
+            try count("move", repetition: repetition) { try store.move(.title(title), to: 0, in: set) }
+            try count("rename", repetition: repetition) { try store.rename(.title(title), to: renamed, in: set) }
+            try count("remove", repetition: repetition) { try store.remove([.title(renamed)], from: set) }
+            try count("reopen", repetition: repetition) { try store.reopen(in: set) }
+            try count("restore", repetition: repetition) { _ = try store.selectedTab(in: set) }
+        }
+        return Self.edits.map { edit in
+            Row(
+                Self.roundTripKey(edit.name), Self.roundTripFigure(edit.name), unit: .roundTrips,
+                tabstore: most[edit.name].map(Double.init), ratio: .none, target: .value(atMost: edit.bound)
+            )
+        }
+    }
+}
