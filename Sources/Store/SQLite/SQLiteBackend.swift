@@ -1,26 +1,38 @@
 import Dispatch
+import Synchronization
 import TabStoreSQLite
 
 /// A SQLite file (or an in-memory database) as a backend: a writer connection, and a
 /// read-only reader connection so reads never wait behind a write.
 final class SQLiteBackend: TabStoreBackend {
     let path: String
+    private let options: TabStore.Options
     private let writer: SerializedDatabase
-    /// A read-only connection to the same file; the writer's own where a second one
-    /// cannot work (in memory, immutable, or exclusive locking on a full disk).
-    private let reader: SerializedDatabase
+    /// Whether reads get a read-only connection of their own; not in memory, immutable, or
+    /// with exclusive locking on a full disk, where the writer's own serves them.
+    private let hasOwnReader: Bool
+    /// That connection, opened at the first read: a command that only writes (most CLI
+    /// runs) never pays for it.
+    private let ownReader = Mutex<SerializedDatabase?>(nil)
 
     var location: String { path }
 
     init(path: String, options: TabStore.Options) throws(TabStoreError) {
         self.path = path
+        self.options = options
         let database = try Self.open(path: path, options: options)
-        let readOnly = try Self.needsOwnReader(database) ? Self.openReader(path: path, options: options) : nil
+        hasOwnReader = try Self.needsOwnReader(database)
         writer = SerializedDatabase(database)
-        if let readOnly {
-            reader = SerializedDatabase(readOnly)
-        } else {
-            reader = writer
+    }
+
+    /// The connection reads use.
+    private func reader() throws(TabStoreError) -> SerializedDatabase {
+        guard hasOwnReader else { return writer }
+        return try ownReader.withLock { (reader: inout SerializedDatabase?) throws(TabStoreError) -> SerializedDatabase in
+            if let reader { return reader }
+            let opened = SerializedDatabase(try Self.openReader(path: path, options: options))
+            reader = opened
+            return opened
         }
     }
 
@@ -31,7 +43,7 @@ final class SQLiteBackend: TabStoreBackend {
     }
 
     func read<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        try reader.withDatabase { database throws(TabStoreError) in try body(database) }
+        try reader().withDatabase { database throws(TabStoreError) in try body(database) }
     }
 
     /// Runs `body` with the writer's connection itself (a backup copies through it).
@@ -40,7 +52,7 @@ final class SQLiteBackend: TabStoreBackend {
     }
 
     func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead {
-        try reader.withDatabase { database throws(TabStoreError) in
+        try reader().withDatabase { database throws(TabStoreError) in
             let now = try database.dataVersion()
             let changes = now == version ? [] : try database.changes(after: id)
             return JournalRead(dataVersion: now, changes: changes)
@@ -50,11 +62,11 @@ final class SQLiteBackend: TabStoreBackend {
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
         // A file watched for writes: only when the reader is a connection of its own (a
         // second in-memory connection would be another database).
-        ChangeWakeup(path: reader === writer ? nil : path, pollInterval: pollInterval, queue: queue, handler: handler)
+        ChangeWakeup(path: hasOwnReader ? path : nil, pollInterval: pollInterval, queue: queue, handler: handler)
     }
 
     func info() throws(TabStoreError) -> StoreInfo {
-        try reader.withDatabase { database throws(TabStoreError) in
+        try reader().withDatabase { database throws(TabStoreError) in
             let (version, sets) = try database.readTransaction { () throws(TabStoreError) in
                 (try database.schemaState().version, try database.setCount())
             }
