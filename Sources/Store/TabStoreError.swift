@@ -161,7 +161,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "database \(path) has schema version \(found), newer than this tabstore supports (\(supported)); upgrade tabstore"
         case let .notATabStore(path):
             if path.hasPrefix("postgresql://") {
-                return "database \(path) has tables named tab_set and tab that are not tabstore's (no tabstore_schema table); use another database or schema"
+                return "database \(path) has tables with tabstore's names (tab_set, tab, closed_tab, change or name_revision) but no tabstore_schema table; use another database or schema"
             }
             return "\(path) is a SQLite database of another program, not a tabstore database"
         case let .notADatabase(path):

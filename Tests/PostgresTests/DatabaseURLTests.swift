@@ -13,12 +13,16 @@ import TabStoreTestSupport
     /// Parsing is libpq's: where PostgreSQL is (or must be) there, so is libpq.
     static let needsLibpq = PostgresServer.shouldRun
 
-    @Test func isPostgresTakesBothSchemesOnly() {
+    /// Both schemes, in any case, and a near miss without `//` (refused later as a URL, so
+    /// that it never becomes a file path with a password in its folder names).
+    @Test func isPostgresTakesBothSchemesInAnyCaseAndNearMisses() {
         #expect(DatabaseURL.isPostgres("postgresql://h/db"))
         #expect(DatabaseURL.isPostgres("postgres://h/db"))
+        #expect(DatabaseURL.isPostgres("POSTGRESQL://h/db"))
+        #expect(DatabaseURL.isPostgres("Postgres:/h/db"))
         #expect(!DatabaseURL.isPostgres("/tmp/postgresql://x"))
         #expect(!DatabaseURL.isPostgres("tabs.db"))
-        #expect(!DatabaseURL.isPostgres("POSTGRESQL://h/db"))
+        #expect(!DatabaseURL.isPostgres("postgresql.db"))
     }
 
     @Test func theShownURLLeavesOutThePasswordWhereverItIs() {

@@ -9,7 +9,8 @@ enum BackupCommand: TextCommand {
         keep working; 'tabstore --db FILE' reads it. The copy is written to a temporary \
         file beside FILE, synced, then renamed into place: after a failure or a kill, \
         FILE is its old self or the complete copy, never half of one (a kill may leave \
-        the temporary '.FILE.tmp-PID' behind).
+        the temporary '.FILE.tmp-PID' behind). A database on a PostgreSQL server is \
+        not copied (exit 1): use 'tabstore export', or pg_dump.
 
         When standard error is a terminal, a backup that takes more than about half a \
         second shows its progress there (not with --json).

@@ -6,7 +6,9 @@ enum ExportCommand: TabstoreCommand {
         abstract: "Print sets as a JSON document for 'tabstore import'.",
         discussion: """
         Always JSON, pretty-printed; with --json, the same document on one line:
-          {"format":"tabstore","version":1,"sets":[{"name","selectedIndex","tabs":[TITLE,...]}]}
+          {"format":"tabstore","version":2,"sets":[{"name","selectedIndex","tabs":[TITLE,...],
+           "ids":[ID,...],"payloads":[{KEY:VALUE},...]}]}
+        ("payloads" only when a tab has data; import also reads version 1, without ids.)
         A set named twice is exported once, so the document can always be imported.
 
         To copy sets to another database:

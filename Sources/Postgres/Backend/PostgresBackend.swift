@@ -36,8 +36,17 @@ final class PostgresBackend: TabStoreBackend {
     func write<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
         try writer.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> T in
             var attempt = 1
+            var lostConnection = false
             while true {
-                let connection = try slot.connection()
+                let connection: PostgresConnection
+                do throws(TabStoreError) {
+                    connection = try slot.connection()
+                } catch {
+                    // The server that dropped this write cannot be reached again (it is
+                    // shutting down, restarting): say what happened to the write itself.
+                    if lostConnection { throw .connectionLost(server: location, outcomeUnknown: false) }
+                    throw error
+                }
                 let records = PostgresRecords(connection: connection, isWrite: true)
                 do throws(TabStoreError) {
                     let result = try body(records)
@@ -47,6 +56,7 @@ final class PostgresBackend: TabStoreBackend {
                 } catch {
                     slot.rollBack(records)
                     guard attempt < Self.attempts, Self.mayRetry(records) else { throw error }
+                    if case .connectionBroken? = records.failure?.kind { lostConnection = true }
                     attempt += 1
                     Self.pause(attempt: attempt)
                 }

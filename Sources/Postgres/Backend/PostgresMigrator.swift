@@ -57,13 +57,17 @@ struct PostgresMigrator {
     private struct State {
         let version: Int
         let hasVersionTable: Bool
+        /// Both `tab_set` and `tab` exist.
         let hasTabStoreTables: Bool
+        /// A table with one of the names tabstore's migrations create exists.
+        let hasTableNamedLikeOurs: Bool
 
         /// Refuses a database this binary must not touch. Unlike a file, a server database
-        /// may hold other programs' tables beside tabstore's; only tables with tabstore's
-        /// names but no version table (someone else's `tab_set`) are refused.
+        /// may hold other programs' tables beside tabstore's; without tabstore's version
+        /// table, a table with a name the migrations would create (someone else's `change`)
+        /// is refused before any step runs, so no half-made schema is ever left behind.
         func check(server: String, latest: Int) throws(TabStoreError) {
-            let isTabStore = hasVersionTable ? hasTabStoreTables : !hasTabStoreTables
+            let isTabStore = hasVersionTable ? hasTabStoreTables : !hasTableNamedLikeOurs
             if !isTabStore { throw .notATabStore(path: server) }
             if version > latest { throw .schemaTooNew(path: server, found: version, supported: latest) }
         }
@@ -79,13 +83,17 @@ struct PostgresMigrator {
                 SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE relname = 'tabstore_schema'
                                    AND relnamespace = current_schema()::regnamespace),
                        (SELECT count(*) FROM pg_catalog.pg_class WHERE relname IN ('tab_set', 'tab')
-                        AND relnamespace = current_schema()::regnamespace) = 2
+                        AND relnamespace = current_schema()::regnamespace) = 2,
+                       EXISTS (SELECT 1 FROM pg_catalog.pg_class
+                               WHERE relname IN ('tab_set', 'tab', 'closed_tab', 'change', 'name_revision')
+                               AND relnamespace = current_schema()::regnamespace)
                 """
             )
             let hasVersionTable = rows.value(0, 0) == "t"
             let version = hasVersionTable ? try connection.execute("SELECT version FROM tabstore_schema").int(0, 0) ?? 0 : 0
             return State(
-                version: version, hasVersionTable: hasVersionTable, hasTabStoreTables: rows.value(0, 1) == "t"
+                version: version, hasVersionTable: hasVersionTable, hasTabStoreTables: rows.value(0, 1) == "t",
+                hasTableNamedLikeOurs: rows.value(0, 2) == "t"
             )
         } catch {
             throw error.storeError(server: server, outcomeUnknown: false)

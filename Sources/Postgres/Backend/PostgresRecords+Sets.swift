@@ -28,7 +28,7 @@ extension PostgresRecords {
         let key = ExactName(name)
         guard isWrite else { return Self.setRecord(try query(Self.readSet, [name]), name: name) }
         if let set = locked[key], set.recordIsCurrent { return set.record }
-        if let set = locked[key] {
+        if locked[key] != nil {
             // Locked already: only the row is read again, after the pending writes.
             let record = Self.setRecord(try query(Self.readSet, [name]), name: name)
             locked[key]?.record = record

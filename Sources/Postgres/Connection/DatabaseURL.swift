@@ -13,17 +13,30 @@ package struct DatabaseURL: Sendable, Hashable {
     let secrets: [String]
 
     /// Whether `text` is meant for the PostgreSQL backend (rather than a file path).
+    ///
+    /// The scheme in any case, and a scheme without its `//` (which is then refused as a
+    /// malformed URL): a near miss must never become a file path (the folders of
+    /// `POSTGRESQL://user:pw@host/db` would carry the password on disk).
     package static func isPostgres(_ text: String) -> Bool {
-        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+        let scheme = String(text.prefix(11)).lowercased()
+        return scheme.hasPrefix("postgresql:") || scheme.hasPrefix("postgres:")
+    }
+
+    /// `text` with its scheme in lower case, as libpq needs it; nil when it lacks `//`.
+    private static func normalizedScheme(_ text: String) -> String? {
+        for scheme in ["postgresql://", "postgres://"] where String(text.prefix(scheme.count)).lowercased() == scheme {
+            return scheme + text.dropFirst(scheme.count)
+        }
+        return nil
     }
 
     /// - Throws: `TabStoreError.postgresLibraryMissing` when libpq cannot be loaded;
     ///   `.invalidDatabaseURL` (URL shown without its password) when libpq refuses it.
-    package init(_ text: String) throws(TabStoreError) {
-        let shown = Self.withoutPassword(text)
-        guard Self.isPostgres(text) else {
-            throw .invalidDatabaseURL(url: shown, reason: "it does not start with postgresql:// or postgres://")
+    package init(_ original: String) throws(TabStoreError) {
+        guard let text = Self.normalizedScheme(original) else {
+            throw .invalidDatabaseURL(url: Self.withoutPassword(original), reason: "it does not start with postgresql:// or postgres://")
         }
+        let shown = Self.withoutPassword(text)
         guard !text.utf8.contains(0) else {
             throw .invalidDatabaseURL(url: shown, reason: "it contains a NUL character")
         }
@@ -37,6 +50,17 @@ package struct DatabaseURL: Sendable, Hashable {
         }
         var values = Self.values(of: options)
         pq.PQconninfoFree(options)
+        // `postgresql://user:secret` (no @host) reads as host `user`, port `secret`: libpq
+        // would quote that port back. Refuse it without showing the URL.
+        if let port = values["port"], !port.split(separator: ",").allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) {
+            guard URLParts(text).hasUserInfo else {
+                throw .invalidDatabaseURL(
+                    url: text.hasPrefix("postgres://") ? "postgres://…" : "postgresql://…",
+                    reason: "its port is not a number (a password goes in user:password@host)"
+                )
+            }
+            throw .invalidDatabaseURL(url: shown, reason: "its port \"\(hidingSecrets(port, secrets))\" is not a number")
+        }
         if let defaults = pq.PQconndefaults() {
             for (keyword, value) in Self.values(of: defaults) where values[keyword] == nil {
                 values[keyword] = value
@@ -122,6 +146,10 @@ private struct URLParts {
         }
         rest = String(remainder)
     }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
 /// `postgresql://user@host:port/database`, each part percent-encoded where a URL needs it.

@@ -88,7 +88,7 @@ struct ServerFailureTests {
     @Test func aMalformedURLExits3NamingWhatIsWrong() throws {
         let server = try ServerSandbox()
         #expect(server.run(["list"], database: "postgresql://u:pw-12345@host:notaport/db") == .failure(3, """
-            tabstore: error: cannot connect to postgresql://u@host:notaport/db: invalid integer value "notaport" for connection option "port"
+            tabstore: error: invalid database URL "postgresql://u@host:notaport/db": its port "notaport" is not a number
 
             """))
         #expect(server.run(["list"], database: "postgresql://a@b/c?sslmode=bogus") == .failure(3, """

@@ -50,6 +50,10 @@ extension ConcurrentProcessTests {
     @Test func creatingWaitsForAWriteLockOnTheNewFile() throws {
         let sandbox = Sandbox()
         let holder = try Database(path: sandbox.database, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        // The holder's COMMIT needs the file to itself for a moment, and the waiting
+        // `add` reads it now and then as it retries: the holder waits too, as any
+        // connection of tabstore's would (a busy COMMIT here failed the test under load).
+        holder.setBusyTimeout(milliseconds: 5000)
         try holder.executeScript("BEGIN IMMEDIATE")
         let adding = try RunningTabstore(sandbox, ["add", "s", "x"])
         usleep(300_000)
