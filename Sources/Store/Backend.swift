@@ -171,6 +171,11 @@ package protocol TabRecords: AnyObject {
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord]
     /// Inserts one tab row at `position` (free: the caller made room).
     func insertTab(_ tab: NewTab, position: Int, inSet setID: Int) throws(TabStoreError) -> TabKey
+    /// Inserts tab rows at `firstPosition` onward (free: the caller made room), calling
+    /// `tabWritten` after each; by default one `insertTab` each.
+    func insertTabRows(
+        _ tabs: [NewTab], firstPosition: Int, inSet setID: Int, tabWritten: (() -> Void)?
+    ) throws(TabStoreError) -> [TabKey]
     /// Adds `delta` to the position of the tabs at `indices`.
     func shiftTabs(in set: SetRecord, indices: Range<Int>, by delta: Int) throws(TabStoreError)
     func setBase(ofSet setID: Int, to base: Int) throws(TabStoreError)
@@ -212,5 +217,17 @@ package protocol TabRecords: AnyObject {
 extension TabRecords {
     package func finalTabSet(named name: String) throws(TabStoreError) -> TabSet {
         try loadTabSet(named: name)
+    }
+
+    package func insertTabRows(
+        _ tabs: [NewTab], firstPosition: Int, inSet setID: Int, tabWritten: (() -> Void)?
+    ) throws(TabStoreError) -> [TabKey] {
+        var keys: [TabKey] = []
+        keys.reserveCapacity(tabs.count)
+        for (offset, tab) in tabs.enumerated() {
+            keys.append(try insertTab(tab, position: firstPosition + offset, inSet: setID))
+            tabWritten?()
+        }
+        return keys
     }
 }

@@ -54,12 +54,7 @@ extension TabRecords {
         } else {
             try shiftTabs(in: set, indices: index..<count, by: tabs.count)
         }
-        var keys: [TabKey] = []
-        keys.reserveCapacity(tabs.count)
-        for (offset, tab) in tabs.enumerated() {
-            keys.append(try insertTab(tab, position: set.base + index + offset, inSet: set.id))
-            tabWritten?()
-        }
+        let keys = try insertTabRows(tabs, firstPosition: set.base + index, inSet: set.id, tabWritten: tabWritten)
         try forgetClosedTabsBackInSet(set.id)
         return keys
     }

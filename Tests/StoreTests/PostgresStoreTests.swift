@@ -154,3 +154,25 @@ struct PostgresStoreTests {
         #expect(try picture(store.tabSet(named: "main")) == ["E", "B", "*Sea", "D", "A"])
     }
 }
+
+extension PostgresStoreTests {
+    /// Many tabs go to the server in one statement, as text arrays: every character that
+    /// means something in an array literal must come back as it went in.
+    @Test func manyTabsInOneAddKeepEveryCharacterIdAndPayload() throws {
+        let store = try TabStore(postgresURL: try PostgresServer.shared().createDatabase())
+        let titles = ["plain", "quote \" inside", "back\\slash", "{braces}", "a,b", "NULL", "", "홈 😀", "e\u{301}", "é", "trailing \\"]
+            .filter { !$0.isEmpty }
+        let payload = ["key \"q\"": "value {1,2} \\ NULL"]
+        let added = try store.add(titles, to: "s", payload: payload, creatingSet: true)
+        let stored = try store.tabSet(named: "s")
+        #expect(stored.tabs.map { Array($0.title.utf8) } == titles.map { Array($0.utf8) })
+        #expect(stored.tabs.map(\.id) == added.tabs.map(\.id))
+        #expect(Set(stored.tabs.map(\.id)).count == titles.count)
+        #expect(stored.tabs.allSatisfy { $0.payload == payload })
+        #expect(stored.selectedIndex == 0)
+        // Into the middle of the set too: the positions after them move up.
+        try store.add(["x \"1\"", "y\\2"], to: "s", at: 1)
+        #expect(try store.tabSet(named: "s").tabs.map(\.title) == [titles[0], "x \"1\"", "y\\2"] + titles.dropFirst())
+        #expect(try store.info().quickCheck == "ok")
+    }
+}

@@ -189,6 +189,31 @@ extension PostgresRecords {
         return .uuid(tab.uuid)
     }
 
+    /// Many tabs in one statement: a large import sends a few arrays, not a statement a tab.
+    func insertTabRows(
+        _ tabs: [NewTab], firstPosition: Int, inSet setID: Int, tabWritten: (() -> Void)?
+    ) throws(TabStoreError) -> [TabKey] {
+        guard tabs.count > 1 else {
+            let keys = try tabs.map { tab throws(TabStoreError) in try insertTab(tab, position: firstPosition, inSet: setID) }
+            if !tabs.isEmpty { tabWritten?() }
+            return keys
+        }
+        enqueue(
+            """
+            INSERT INTO tab (set_id, position, title, uuid, payload)
+            SELECT $1, $2 + given.number - 1, given.title, given.uuid, given.payload
+            FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS given (title, uuid, payload, number)
+            """,
+            [
+                setID.text, firstPosition.text, postgresArray(tabs.map(\.title)),
+                postgresArray(tabs.map(\.uuid.uuidString)), postgresArray(tabs.map { packPayload($0.payload) }),
+            ]
+        )
+        tabsChanged()
+        for _ in tabs { tabWritten?() }
+        return tabs.map { .uuid($0.uuid) }
+    }
+
     func shiftTabs(in set: SetRecord, indices: Range<Int>, by delta: Int) throws(TabStoreError) {
         guard !indices.isEmpty else { return }
         enqueue(
@@ -276,4 +301,23 @@ extension PostgresRecords {
         guard rows.count > 0 else { return ["ok"] }
         return (0..<rows.count).map { "set \(rows.text($0, 0)) breaks the position or selection rules" }
     }
+}
+
+/// A text array literal: every element quoted (`"` and `\` escaped), nil as NULL.
+func postgresArray(_ elements: [String?]) -> String {
+    var literal = "{"
+    for (offset, element) in elements.enumerated() {
+        if offset > 0 { literal += "," }
+        guard let element else {
+            literal += "NULL"
+            continue
+        }
+        literal += "\""
+        for character in element.unicodeScalars {
+            if character == "\"" || character == "\\" { literal += "\\" }
+            literal.unicodeScalars.append(character)
+        }
+        literal += "\""
+    }
+    return literal + "}"
 }
