@@ -35,11 +35,16 @@ extension PostgresRecords {
             locked[key]?.recordIsCurrent = true
             return record
         }
-        let rows = try send([
-            PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.readSet, [name]),
-            PostgresStatement(Self.tabsOfNamedSet, [name]), PostgresStatement(Self.lastClosedOfNamedSet, [name]),
-            PostgresStatement(Self.nameRevisionOfName, [name]),
-        ])
+        var rows: [PostgresRows]
+        repeat {
+            rows = try send([
+                PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.readSet, [name]),
+                PostgresStatement(Self.tabsOfNamedSet, [name]), PostgresStatement(Self.lastClosedOfNamedSet, [name]),
+                PostgresStatement(Self.nameRevisionOfName, [name]),
+            ])
+            // A set another client created between the lock and the read was read but not
+            // locked: lock it now.
+        } while rows[0].count == 0 && rows[1].count > 0
         let record = Self.setRecord(rows[1], name: name)
         locked[key] = LockedSet(
             record: record, tabs: record.map { Self.tabs(rows[2], base: $0.base) } ?? [],
