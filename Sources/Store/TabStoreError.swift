@@ -187,7 +187,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         case let .sqlite(path, code, message, _):
             return "SQLite error \(code) on \(path): \(message)"
         case let .postgresLibraryMissing(reason):
-            return "a postgresql:// database needs libpq, which could not be loaded (\(reason)); install it: apt-get install libpq5"
+            return "a postgresql:// database needs libpq, which could not be loaded (\(reason)); install it (apt-get install libpq5) or name it in TABSTORE_LIBPQ"
         case let .invalidDatabaseURL(url, reason):
             return "invalid database URL \(quoted(url)): \(reason)"
         case let .serverUnavailable(server, reason):

@@ -16,7 +16,7 @@ import TabStoreTestSupport
         let error = thrownError { () throws(TabStoreError) in _ = try LibPQ.open("/nonexistent") }
         #expect(error == .postgresLibraryMissing(reason: "/nonexistent: cannot open shared object file: No such file or directory"))
         #expect(error?.description
-            == "a postgresql:// database needs libpq, which could not be loaded (/nonexistent: cannot open shared object file: No such file or directory); install it: apt-get install libpq5")
+            == "a postgresql:// database needs libpq, which could not be loaded (/nonexistent: cannot open shared object file: No such file or directory); install it (apt-get install libpq5) or name it in TABSTORE_LIBPQ")
     }
 
     @Test func aLibraryWithoutLibpqsFunctionsNamesTheFirstMissing() {

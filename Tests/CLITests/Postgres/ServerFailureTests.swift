@@ -108,7 +108,7 @@ struct ServerFailureTests {
     @Test func aMissingLibpqSaysWhatToInstall() throws {
         let server = try ServerSandbox()
         #expect(server.run(["list"], environment: ["TABSTORE_LIBPQ": "/nonexistent/libpq.so.5"]) == .failure(3, """
-            tabstore: error: a postgresql:// database needs libpq, which could not be loaded (/nonexistent/libpq.so.5: cannot open shared object file: No such file or directory); install it: apt-get install libpq5
+            tabstore: error: a postgresql:// database needs libpq, which could not be loaded (/nonexistent/libpq.so.5: cannot open shared object file: No such file or directory); install it (apt-get install libpq5) or name it in TABSTORE_LIBPQ
 
             """))
     }
