@@ -65,7 +65,9 @@ let package = Package(
         // The benchmark and its hello-world floor are not products: embedders never build them.
         // `swift build -c release && swift run -c release TabStoreBench`.
         .executableTarget(
-            name: "TabStoreBench", dependencies: ["TabStoreKit", "TabStoreSQLite", "TabStorePostgres"], path: "Sources/Bench"
+            // The tests' throwaway PostgreSQL server (TabStoreTestSupport) serves the postgres rows too.
+            name: "TabStoreBench", dependencies: ["TabStoreKit", "TabStoreSQLite", "TabStorePostgres", "TabStoreTestSupport"],
+            path: "Sources/Bench"
         ),
         // A bare Swift hello-world: the floor for a Swift process's start time and memory.
         .executableTarget(name: "TabStoreBenchHello", path: "Sources/BenchHello"),

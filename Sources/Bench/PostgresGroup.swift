@@ -1,5 +1,6 @@
 import TabStoreKit
 import TabStorePostgres
+import TabStoreTestSupport
 
 /// The PostgreSQL backend on a throwaway loopback server the group starts itself: `select`
 /// against the raw libpq loop sending the same statements, and the round trips each edit
@@ -16,14 +17,19 @@ struct PostgresGroup {
     ]
 
     func run() -> [Row] {
-        let server: BenchPostgresServer
+        guard PostgresServer.isAvailable else {
+            return Self.missingRows(
+                because: "PostgreSQL is not installed here (no /usr/lib/postgresql/*/bin/initdb; apt-get install postgresql)"
+            )
+        }
+        let server: PostgresServer
         do {
             progress("postgres: starting a throwaway server")
-            server = try BenchPostgresServer()
+            server = try PostgresServer.start()
         } catch {
             return Self.missingRows(because: "\(error)")
         }
-        defer { server.stop() }
+        defer { server.destroy() }
         var rows: [Row]
         do {
             rows = [try throughput(server)]
@@ -58,11 +64,11 @@ struct PostgresGroup {
 
     /// Selections per second through the store and through the raw loop, each on its own
     /// database holding the same set: the median of alternating rounds.
-    private func throughput(_ server: BenchPostgresServer) throws -> Row {
+    private func throughput(_ server: PostgresServer) throws -> Row {
         progress("postgres: select throughput, TabStore vs raw libpq")
-        let store = try TabStore(postgresURL: try server.createDatabase("bench_store"))
+        let store = try TabStore(postgresURL: try server.createDatabase())
         try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
-        let rawURL = try server.createDatabase("bench_raw")
+        let rawURL = try server.createDatabase()
         // The same schema and set, made by the library, before the raw loop takes over.
         try TabStore(postgresURL: rawURL).add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
         let raw = try RawPostgresTabStore(url: rawURL)
@@ -107,9 +113,9 @@ struct PostgresGroup {
 
     /// The round trips of each edit on a warm store (connections made, statements
     /// prepared): the most any of several repetitions took.
-    private func roundTrips(_ server: BenchPostgresServer) throws -> [Row] {
+    private func roundTrips(_ server: PostgresServer) throws -> [Row] {
         progress("postgres: round trips per edit")
-        let store = try TabStore(postgresURL: try server.createDatabase("bench_trips"))
+        let store = try TabStore(postgresURL: try server.createDatabase())
         try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
         let set = Fixture.setName
         var most: [String: Int] = [:]
