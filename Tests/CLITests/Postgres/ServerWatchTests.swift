@@ -29,12 +29,7 @@ struct ServerWatchTests {
             }
             server.succeed("add", "s", "e\(edit)")
         }
-        #expect(watch.wait { $0.stdoutLines.count >= Self.edits })
-        watch.send(SIGINT)
-        let exit = watch.exit()
-        #expect(exit?.status == 0 && exit?.bySignal == false)
-        #expect(watch.stdoutLines.map(maskingTimes) == Self.expectedLines(Self.edits))
-        #expect(watch.stderr == "watching s (Ctrl-C to stop)\n")
+        try expectEveryEditOnceThenAQuietExit(watch)
     }
 
     @Test func watchSurvivesAServerRestart() throws {
@@ -55,6 +50,11 @@ struct ServerWatchTests {
             }
             server.succeed("add", "s", "e\(edit)")
         }
+        try expectEveryEditOnceThenAQuietExit(watch)
+    }
+
+    /// `watch` printed each edit once, in order, and ends cleanly on SIGINT.
+    private func expectEveryEditOnceThenAQuietExit(_ watch: RunningTabstore) throws {
         #expect(watch.wait { $0.stdoutLines.count >= Self.edits })
         watch.send(SIGINT)
         let exit = watch.exit()
