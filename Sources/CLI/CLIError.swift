@@ -1,5 +1,4 @@
 import TabStoreKit
-import TabStorePostgres
 
 /// Every way a `tabstore` run can fail, with its exit code.
 enum CLIError: Error {
@@ -29,9 +28,6 @@ enum CLIError: Error {
     var message: String {
         let message = switch self {
         case let .usage(error): error.message
-        // A server's database exists without tabstore's tables: it is not missing.
-        case let .store(.databaseNotFound(location)) where TabStore.isPostgresURL(location):
-            "database \(location) has no tabstore tables yet"
         case let .store(error): error.description
         case let .databasePath(message), let .unreadableInput(message): message
         case let .checkFailed(server, findings): "the check of database \(server) found: \(findings)"

@@ -160,7 +160,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         case let .schemaTooNew(path, found, supported):
             return "database \(path) has schema version \(found), newer than this tabstore supports (\(supported)); upgrade tabstore"
         case let .notATabStore(path):
-            if path.hasPrefix("postgresql://") {
+            if isServer(path) {
                 return "database \(path) has tables with tabstore's names (tab_set, tab, closed_tab, change or name_revision) but no tabstore_schema table; use another database or schema"
             }
             return "\(path) is a SQLite database of another program, not a tabstore database"
@@ -175,6 +175,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         case let .busy(path):
             return "database \(path) is still locked by another process after the busy timeout"
         case let .databaseNotFound(path):
+            // A server's database is there; only tabstore's tables are not yet.
+            if isServer(path) { return "database \(path) has no tabstore tables yet" }
             return "no database at \(path) yet"
         case let .cannotOpen(path, reason):
             return "cannot open database \(path): \(reason)"
@@ -250,6 +252,12 @@ package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, 
         }
     }
     return result
+}
+
+/// Whether a store's location names a server: the PostgreSQL backend names one as
+/// `postgresql://user@host:port/database`, whatever scheme the caller wrote.
+private func isServer(_ location: String) -> Bool {
+    location.hasPrefix("postgresql://")
 }
 
 private func outOfRange(_ index: String, count: Int, set: String) -> String {
