@@ -103,9 +103,7 @@ final class PostgresBackend: TabStoreBackend {
     /// Backs off a little more each time, with jitter, so that clients that collided
     /// do not collide again.
     private static func pause(attempt: Int) {
-        let milliseconds = min(1 << attempt, 100) + Int.random(in: 0...5)
-        var time = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
-        nanosleep(&time, nil)
+        sleep(milliseconds: min(1 << attempt, 100) + Int.random(in: 0...5))
     }
 
     func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead {
@@ -206,4 +204,10 @@ extension PostgresSlot {
 extension TabStore {
     /// Round trips of a PostgreSQL store's connections so far; nil for a file.
     package var postgresRoundTrips: Int? { (backend as? PostgresBackend)?.roundTrips }
+}
+
+/// Waits, holding nothing but the caller's own locks.
+func sleep(milliseconds: Int) {
+    var time = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+    nanosleep(&time, nil)
 }

@@ -1,11 +1,6 @@
 import Dispatch
 import Synchronization
 import TabStoreKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Wakes the change hub when another client may have committed: a connection of its own
 /// LISTENs on `tabstore_changes`, which every write notifies. Notifications are hints;
@@ -81,10 +76,5 @@ final class PostgresListener: Wakeup {
             }
         }
         flags.listening.store(false, ordering: .relaxed)
-    }
-
-    private static func sleep(milliseconds: Int) {
-        var time = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
-        nanosleep(&time, nil)
     }
 }
