@@ -29,8 +29,22 @@ final class PostgresBackend: TabStoreBackend {
         let first = try PostgresSlot.connect(url, options: options)
         location = first.server
         try PostgresMigrator(connection: first).migrate(creating: options.createsMissingFile)
-        writer = Mutex(PostgresSlot(url: url, options: options, connection: first))
-        reader = Mutex(PostgresSlot(url: url, options: options, connection: nil))
+        spare = Mutex(first)
+        writer = Mutex(PostgresSlot(url: url, options: options))
+        reader = Mutex(PostgresSlot(url: url, options: options))
+    }
+
+    /// The connection made to migrate, until the first of the writer and the reader to need
+    /// one takes it: a command that only reads, or only writes, connects once.
+    private let spare: Mutex<PostgresConnection?>
+
+    /// A new connection for a slot: the spare one while it lasts.
+    private func spareConnection() -> sending PostgresConnection? {
+        spare.withLock { spare in
+            let taken = spare
+            spare = nil
+            return taken
+        }
     }
 
     func write<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
@@ -40,7 +54,7 @@ final class PostgresBackend: TabStoreBackend {
             while true {
                 let connection: PostgresConnection
                 do throws(TabStoreError) {
-                    connection = try slot.connection()
+                    connection = try slot.connection(orSpare: spareConnection)
                 } catch {
                     // The server that dropped this write cannot be reached again (it is
                     // shutting down, restarting): say what happened to the write itself.
@@ -73,7 +87,7 @@ final class PostgresBackend: TabStoreBackend {
         try reader.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> T in
             var attempt = 1
             while true {
-                let records = PostgresRecords(connection: try slot.connection(), isWrite: false)
+                let records = PostgresRecords(connection: try slot.connection(orSpare: spareConnection), isWrite: false)
                 do throws(TabStoreError) {
                     return try body(records)
                 } catch {
@@ -145,15 +159,19 @@ struct PostgresSlot: ~Copyable {
     let options: TabStore.Options
     private var current: PostgresConnection?
 
-    init(url: DatabaseURL, options: TabStore.Options, connection: PostgresConnection?) {
+    init(url: DatabaseURL, options: TabStore.Options) {
         self.url = url
         self.options = options
-        current = connection
     }
 
-    mutating func connection() throws(TabStoreError) -> PostgresConnection {
+    /// The slot's connection: the one it has while it works, else `spare()`'s, else a new one.
+    mutating func connection(orSpare spare: () -> sending PostgresConnection?) throws(TabStoreError) -> PostgresConnection {
         if let current, !current.isBroken { return current }
         current = nil
+        if let taken = spare(), !taken.isBroken {
+            current = taken
+            return taken
+        }
         let fresh = try Self.connect(url, options: options)
         current = fresh
         return fresh
