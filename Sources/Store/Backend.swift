@@ -169,10 +169,8 @@ package protocol TabRecords: AnyObject {
     func tab(withID uuid: TabID, in set: SetRecord) throws(TabStoreError) -> TabRecord?
     /// All tabs of a set, in order.
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord]
-    /// Inserts one tab row at `position` (free: the caller made room).
-    func insertTab(_ tab: NewTab, position: Int, inSet setID: Int) throws(TabStoreError) -> TabKey
     /// Inserts tab rows at `firstPosition` onward (free: the caller made room), calling
-    /// `tabWritten` after each; by default one `insertTab` each.
+    /// `tabWritten` after each.
     func insertTabRows(
         _ tabs: [NewTab], firstPosition: Int, inSet setID: Int, tabWritten: (() -> Void)?
     ) throws(TabStoreError) -> [TabKey]
@@ -217,17 +215,5 @@ package protocol TabRecords: AnyObject {
 extension TabRecords {
     package func finalTabSet(named name: String) throws(TabStoreError) -> TabSet {
         try loadTabSet(named: name)
-    }
-
-    package func insertTabRows(
-        _ tabs: [NewTab], firstPosition: Int, inSet setID: Int, tabWritten: (() -> Void)?
-    ) throws(TabStoreError) -> [TabKey] {
-        var keys: [TabKey] = []
-        keys.reserveCapacity(tabs.count)
-        for (offset, tab) in tabs.enumerated() {
-            keys.append(try insertTab(tab, position: firstPosition + offset, inSet: setID))
-            tabWritten?()
-        }
-        return keys
     }
 }

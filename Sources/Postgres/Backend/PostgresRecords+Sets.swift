@@ -185,7 +185,8 @@ extension PostgresRecords {
         return Self.tabs(rows, base: set.base)
     }
 
-    func insertTab(_ tab: NewTab, position: Int, inSet setID: Int) throws(TabStoreError) -> TabKey {
+    /// One tab: the plain statement.
+    private func insertTab(_ tab: NewTab, position: Int, inSet setID: Int) -> TabKey {
         enqueue(
             "INSERT INTO tab (set_id, position, title, uuid, payload) VALUES ($1, $2, $3, $4, $5)",
             [setID.text, position.text, tab.title, tab.uuid.uuidString, packPayload(tab.payload)]
@@ -199,7 +200,7 @@ extension PostgresRecords {
         _ tabs: [NewTab], firstPosition: Int, inSet setID: Int, tabWritten: (() -> Void)?
     ) throws(TabStoreError) -> [TabKey] {
         guard tabs.count > 1 else {
-            let keys = try tabs.map { tab throws(TabStoreError) in try insertTab(tab, position: firstPosition, inSet: setID) }
+            let keys = tabs.map { insertTab($0, position: firstPosition, inSet: setID) }
             if !tabs.isEmpty { tabWritten?() }
             return keys
         }

@@ -102,14 +102,6 @@ extension Database: TabRecords {
         try execute("UPDATE tab SET position = ? WHERE id = ?", .int(position), .int(id))
     }
 
-    func insertTab(_ tab: NewTab, position: Int, inSet setID: Int) throws(TabStoreError) -> TabKey {
-        try execute(
-            "INSERT INTO tab (set_id, position, title, uuid, payload) VALUES (?, ?, ?, ?, ?)",
-            .int(setID), .int(position), .text(tab.title), .text(tab.uuid.uuidString), SQLValue(packPayload(tab.payload))
-        )
-        return .row(lastInsertedID)
-    }
-
     /// One prepared statement for the whole run, bound again for each tab: looking it up
     /// for each tab made a 100,000-tab import 0.36 of the raw loop (0.45 this way).
     func insertTabRows(
