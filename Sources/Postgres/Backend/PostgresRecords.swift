@@ -76,7 +76,8 @@ final class PostgresRecords: TabRecords {
     /// The most statements one round trip carries.
     static let pipelineLimit = 500
 
-    /// Sends the pending statements and `reads` in one round trip; returns the reads' rows.
+    /// Sends the pending statements and `reads` in one round trip (one per 500 statements
+    /// for a longer run); returns the reads' rows.
     @discardableResult
     func send(_ reads: [PostgresStatement], committing: Bool = false) throws(TabStoreError) -> [PostgresRows] {
         var statements = pending.map(\.statement) + reads
@@ -141,8 +142,11 @@ final class PostgresRecords: TabRecords {
             try send([PostgresStatement("COMMIT")])
             return result
         } catch {
+            // A BEGIN still pending never reached the server: nothing to roll back (as a
+            // write refused before its first round trip sends no ROLLBACK).
+            let begun = pending.isEmpty
             pending.removeAll()
-            _ = try? connection.execute("ROLLBACK")
+            if begun { _ = try? connection.execute("ROLLBACK") }
             throw error
         }
     }
