@@ -83,19 +83,7 @@ struct PostgresGroup {
             }
             return Double(operations) / elapsed
         }
-        _ = try storeRate()
-        _ = try rawRate()
-        var storeRates: [Double] = []
-        var rawRates: [Double] = []
-        for round in 0..<size.pick(7, quick: 5) {
-            if round % 2 == 0 {
-                rawRates.append(try rawRate())
-                storeRates.append(try storeRate())
-            } else {
-                storeRates.append(try storeRate())
-                rawRates.append(try rawRate())
-            }
-        }
+        let rates = try alternateRates(rounds: size.pick(7, quick: 5), store: storeRate, raw: rawRate)
         // The raw loop's rows must be what the library writes: its journal reads back as selections.
         let check = try TabStore(postgresURL: rawURL)
         guard case .selectionChanged(let updates)? = try check.history(of: Fixture.setName, limit: 1).first?.event,
@@ -104,8 +92,8 @@ struct PostgresGroup {
             throw BenchError("the raw libpq loop's journal rows do not read back as selections")
         }
         return Row(
-            Self.throughputKey, Self.throughputFigure, unit: .perSecond, tabstore: median(storeRates),
-            peer: median(rawRates), peerName: "raw", target: .ratio(atLeast: 0.8)
+            Self.throughputKey, Self.throughputFigure, unit: .perSecond, tabstore: rates.store,
+            peer: rates.raw, peerName: "raw", target: .ratio(atLeast: 0.8)
         )
     }
 

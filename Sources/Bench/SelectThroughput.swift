@@ -32,7 +32,8 @@ struct SelectThroughput {
         let store = try TabStore.inMemory()
         try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
         let raw = try Fixture.raw(at: ":memory:", synchronous: "NORMAL")
-        let rates = try alternate(
+        let rates = try alternateRates(
+            rounds: size.pick(7, quick: 3),
             store: { try storeSelectionsPerSecond(store, operations: operations) },
             raw: { try rawSelectOnlyPerSecond(raw, operations: operations) }
         )
@@ -53,31 +54,10 @@ struct SelectThroughput {
     ) throws -> (store: Double, raw: Double) {
         let store = try Fixture.store(at: folder.file("select-store-\(synchronous).sqlite"), durability: durability)
         let raw = try Fixture.raw(at: folder.file("select-raw-\(synchronous).sqlite"), synchronous: synchronous)
-        return try alternate(
+        return try alternateRates(
+            rounds: size.pick(7, quick: 3),
             store: { try storeSelectionsPerSecond(store, operations: operations) },
             raw: { try rawSelectionsPerSecond(raw, operations: operations) }
         )
-    }
-
-    /// The median rate of each side over several rounds, after a warm-up of each
-    /// (statements prepared, pages cached, WAL created). Rounds alternate which side
-    /// goes first, so drift falls on both sides alike.
-    private func alternate(
-        store: () throws -> Double, raw: () throws -> Double
-    ) throws -> (store: Double, raw: Double) {
-        _ = try store()
-        _ = try raw()
-        var storeRates: [Double] = []
-        var rawRates: [Double] = []
-        for round in 0..<size.pick(7, quick: 3) {
-            if round % 2 == 0 {
-                rawRates.append(try raw())
-                storeRates.append(try store())
-            } else {
-                storeRates.append(try store())
-                rawRates.append(try raw())
-            }
-        }
-        return (median(storeRates), median(rawRates))
     }
 }

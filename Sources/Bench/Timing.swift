@@ -81,3 +81,25 @@ struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The median rate of each side over `rounds` rounds, after a warm-up of each
+/// (statements prepared, pages cached, WAL created). Rounds alternate which side
+/// goes first, so drift falls on both sides alike.
+func alternateRates(
+    rounds: Int, store: () throws -> Double, raw: () throws -> Double
+) throws -> (store: Double, raw: Double) {
+    _ = try store()
+    _ = try raw()
+    var storeRates: [Double] = []
+    var rawRates: [Double] = []
+    for round in 0..<rounds {
+        if round % 2 == 0 {
+            rawRates.append(try raw())
+            storeRates.append(try store())
+        } else {
+            storeRates.append(try store())
+            rawRates.append(try raw())
+        }
+    }
+    return (median(storeRates), median(rawRates))
+}
