@@ -94,9 +94,10 @@ extension TabStore {
     /// Moves tabs as SwiftUI's `onMove` does; as the synchronous call does.
     @discardableResult
     public func move(
-        fromOffsets offsets: [Int], toOffset destination: Int, in setName: String, ifRevision: Int? = nil
+        fromOffsets offsets: some Sequence<Int>, toOffset destination: Int, in setName: String, ifRevision: Int? = nil
     ) async throws(TabStoreError) -> TabSetEdit {
-        try await onWriteQueue { () throws(TabStoreError) in
+        let offsets = Array(offsets)
+        return try await onWriteQueue { () throws(TabStoreError) in
             try self.move(fromOffsets: offsets, toOffset: destination, in: setName, ifRevision: ifRevision)
         }
     }
