@@ -161,9 +161,15 @@ extension TabStore {
 
     // MARK: Queues
 
-    /// Runs `work` on the write queue and resumes the caller from there.
+    /// Runs `work` on the write queue and resumes the caller from there; while the store is
+    /// suspended, it waits there for `resume()`.
     func onWriteQueue<T: Sendable>(_ work: @escaping @Sendable () throws(TabStoreError) -> T) async throws(TabStoreError) -> T {
-        try await run(work, on: writeQueue)
+        let suspension = self.suspension
+        return try await run({ () throws(TabStoreError) -> T in
+            suspension.enterWrite()
+            defer { suspension.leaveWrite() }
+            return try work()
+        }, on: writeQueue)
     }
 
     /// Runs `work` on the read queue and resumes the caller from there.

@@ -67,6 +67,8 @@ public final class TabStore: Sendable {
     let writeQueue = DispatchQueue(label: "tabstore.write")
     /// Where async reads run: off the cooperative pool, never behind a write.
     let readQueue = DispatchQueue(label: "tabstore.read")
+    /// Holds async writes back while the app is suspended (TabStore+Suspension).
+    let suspension = SuspensionGate()
 
     /// Opens the database at `path`, creating it and its missing folders (mode 0700) unless
     /// `options.createsMissingFile` is false, and brings its schema up to date.
