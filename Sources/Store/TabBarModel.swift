@@ -218,6 +218,12 @@ public final class TabBarModel {
         }
     }
 
+    /// Returns once the store has answered every edit made so far: each confirmed, or
+    /// taken back with ``editError`` set.
+    public func waitForPendingEdits() async {
+        await lastWrite?.value
+    }
+
     // MARK: Showing
 
     /// Shows `prediction` now, then writes in turn after the edits before it; the answer
