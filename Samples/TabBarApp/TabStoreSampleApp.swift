@@ -61,8 +61,10 @@ enum TabStoreSampleApp {
     ]
 
     /// Makes the set with its default tabs at the first launch; later launches keep it.
-    // TODO(items 4 and 5 of issue 20): one call, once the store has them, e.g.
-    //   try store.ensureSet("main", tabs: defaultTabs.map { NewTabValue($0.title, payload: $0.payload) })
+    // SLOT: the store cannot yet add tabs with a payload each in one call, nor make a set
+    // only when it is missing. Once it can, this whole function is one call, atomic:
+    //   try store.ensureSet("main", defaultTabs: defaultTabs.map { NewTabValue(title: $0.title, payload: $0.payload) })
+    // and `defaultTabs` can hold a Codable `Route` per tab instead of a dictionary.
     static func addDefaultTabs(to store: TabStore) throws(TabStoreError) {
         do {
             try store.createSet("main")

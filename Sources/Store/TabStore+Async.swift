@@ -6,6 +6,12 @@ import Dispatch
 /// another process's lock stalls no other task; reads run on their own queue and
 /// connection, so they never wait behind a write.
 ///
+/// In an `async` function Swift picks these forms, so a call there needs `await`; without
+/// it the compiler says "expression is 'async' but is not marked with 'await'": add `await`,
+/// the call does the same thing off the caller's thread. To run the synchronous form from
+/// async code (it blocks its thread while another process holds the lock), call it in a
+/// synchronous closure or function.
+///
 /// For example:
 /// ```swift
 /// @MainActor func tapped(_ index: Int) async {
