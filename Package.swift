@@ -72,13 +72,13 @@ let package = Package(
             name: "TabStoreBench", dependencies: ["TabStoreKit", "TabStoreSQLite", "TabStorePostgres", "TabStoreTestSupport"],
             path: "Sources/Bench"
         ),
+        // A bare Swift hello-world: the floor for a Swift process's start time and memory.
+        .executableTarget(name: "TabStoreBenchHello", path: "Sources/BenchHello"),
         // The sample app: a tab bar app in a terminal, on TabStoreKit as an app uses it. Not a
-        // product; CI builds it and drives it (Tests/SampleApp/check.sh).
+        // product; CI builds it and drives it (Tests/SampleApp/check.py).
         .executableTarget(
             name: "TabStoreSampleApp", dependencies: ["TabStoreKit", "TabStoreFoundation"], path: "Samples/TabBarApp"
         ),
-        // A bare Swift hello-world: the floor for a Swift process's start time and memory.
-        .executableTarget(name: "TabStoreBenchHello", path: "Sources/BenchHello"),
         // What both test targets use: a seeded generator and tmpfs mounts.
         .target(name: "TabStoreTestSupport", path: "Tests/TestSupport"),
         .testTarget(
