@@ -8,8 +8,8 @@ let package = Package(
     name: "tabstore",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        // What an app embeds: `import TabStoreKit`.
-        .library(name: "TabStoreKit", targets: ["TabStoreKit"]),
+        // What an app embeds: `import TabStoreKit` (and `import TabStoreFoundation` for URLs and UUIDs).
+        .library(name: "TabStoreKit", targets: ["TabStoreKit", "TabStoreFoundation"]),
         .executable(name: "tabstore", targets: ["TabStoreCLI"]),
         // The PostgreSQL backend: `import TabStorePostgres`. libpq is loaded at run time.
         .library(name: "TabStorePostgres", targets: ["TabStorePostgres"]),
@@ -35,6 +35,9 @@ let package = Package(
             path: "Sources/Store",
             plugins: ["TabStoreEmbedMigrations"]
         ),
+        // Foundation's part of the library (URLs, UUIDs, LocalizedError), kept out of
+        // TabStoreKit so that the CLI, which links TabStoreKit, starts without Foundation.
+        .target(name: "TabStoreFoundation", dependencies: ["TabStoreKit"], path: "Sources/FoundationBridge"),
         // Our own declarations of the libpq functions we use, found with dlopen at run time:
         // nothing links libpq, so no libpq (nor its header) is needed to build.
         .target(
@@ -71,11 +74,16 @@ let package = Package(
         ),
         // A bare Swift hello-world: the floor for a Swift process's start time and memory.
         .executableTarget(name: "TabStoreBenchHello", path: "Sources/BenchHello"),
+        // The sample app: a tab bar app in a terminal, on TabStoreKit as an app uses it. Not a
+        // product; CI builds it and drives it (Tests/SampleApp/check.py).
+        .executableTarget(
+            name: "TabStoreSampleApp", dependencies: ["TabStoreKit", "TabStoreFoundation"], path: "Samples/TabBarApp"
+        ),
         // What both test targets use: a seeded generator and tmpfs mounts.
         .target(name: "TabStoreTestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "TabStoreKitTests",
-            dependencies: ["TabStoreKit", "TabStorePostgres", "TabStoreSQLite", "TabStoreTestSupport"],
+            dependencies: ["TabStoreKit", "TabStoreFoundation", "TabStorePostgres", "TabStoreSQLite", "TabStoreTestSupport"],
             path: "Tests/StoreTests"
         ),
         .testTarget(

@@ -11,7 +11,7 @@ import Darwin
 struct WatchSession: Sendable, Equatable {
     /// Kept for the whole run: the store's observers stop when it is released.
     let store: TabStore
-    let changes: AsyncThrowingStream<TabChange, any Error>
+    let changes: TabStoreStream<TabChange>
     /// The set watched, or `nil` for all sets; then each text line starts with the set's name.
     let setName: String?
     let json: Bool

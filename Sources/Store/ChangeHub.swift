@@ -15,10 +15,8 @@ import Synchronization
 /// memory, never a writer's time. Value observers keep only the newest value.
 /// A read that fails ends every stream with its error.
 final class ChangeHub: Sendable {
-    typealias Stream = AsyncThrowingStream<TabChange, any Error>
-
     private struct Observer {
-        let continuation: Stream.Continuation
+        let continuation: TabStoreStream<TabChange>.Continuation
         /// The set followed (it follows renames), or nil for every set.
         var setName: String?
     }
@@ -59,8 +57,8 @@ final class ChangeHub: Sendable {
     var isWatchingFiles: Bool { state.withLock { $0.wakeup?.isWatching ?? false } }
 
     /// A new stream of the changes committed from now on.
-    func subscribe(setName: String?) -> Stream {
-        let (stream, continuation) = Stream.makeStream(bufferingPolicy: .unbounded)
+    func subscribe(setName: String?) -> TabStoreStream<TabChange> {
+        let (stream, continuation) = TabStoreStream<TabChange>.make(keepingOnlyNewest: false)
         // Start at the journal's end: observers see what happens after they subscribe.
         // When that cannot be read, say so rather than guess (a guess of 0 replays history).
         let key: Int
@@ -72,15 +70,15 @@ final class ChangeHub: Sendable {
             continuation.finish(throwing: error)
             return stream
         }
-        continuation.onTermination = { [weak self] _ in self?.unregister(key) }
+        continuation.onTermination { [weak self] in self?.unregister(key) }
         return stream
     }
 
     /// A new stream of values: the current one first, then each new one after a commit.
     func subscribeValue<Value: Sendable & Equatable>(
         setName: String?, read: @escaping @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
-    ) -> AsyncThrowingStream<Value, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<Value, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    ) -> TabStoreStream<Value> {
+        let (stream, continuation) = TabStoreStream<Value>.make(keepingOnlyNewest: true)
         let feed = ValueFeed(continuation: continuation, read: read)
         // Under the delivery lock: no commit's value can overtake the first one.
         delivering.withLock { _ in
@@ -93,7 +91,7 @@ final class ChangeHub: Sendable {
                 continuation.finish(throwing: error)
                 return
             }
-            continuation.onTermination = { [weak self] _ in self?.unregister(key) }
+            continuation.onTermination { [weak self] in self?.unregister(key) }
             if !feed.refresh(on: backend, setName: setName) { unregister(key) }
         }
         return stream
@@ -237,12 +235,12 @@ protocol ValueFeeding: Sendable {
 
 /// One value stream and the last value it yielded.
 final class ValueFeed<Value: Sendable & Equatable>: ValueFeeding {
-    private let continuation: AsyncThrowingStream<Value, any Error>.Continuation
+    private let continuation: TabStoreStream<Value>.Continuation
     private let read: @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
     private let last = Mutex<Value?>(nil)
 
     init(
-        continuation: AsyncThrowingStream<Value, any Error>.Continuation,
+        continuation: TabStoreStream<Value>.Continuation,
         read: @escaping @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
     ) {
         self.continuation = continuation

@@ -4,8 +4,8 @@
 ///
 /// Written and read as the canonical lowercase text, `"0f8fad5b-d9cb-469f-a165-70867728950e"`,
 /// which is also how the database stores it (TEXT: the same value in SQL, JSON and the
-/// CLI's `--id`, without a conversion anywhere). Made without Foundation; on Apple
-/// platforms `TabID(uuid)` and `id.uuid` convert to and from `UUID`.
+/// CLI's `--id`, without a conversion anywhere). Made without Foundation; with
+/// `import TabStoreFoundation`, `TabID(uuid)` and `id.uuid` convert to and from `UUID`.
 public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible, LosslessStringConvertible {
     /// The canonical form: 32 lowercase hex digits in groups of 8-4-4-4-12.
     public let uuidString: String

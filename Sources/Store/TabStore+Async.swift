@@ -6,6 +6,12 @@ import Dispatch
 /// another process's lock stalls no other task; reads run on their own queue and
 /// connection, so they never wait behind a write.
 ///
+/// In an `async` function Swift picks these forms, so a call there needs `await`; without
+/// it the compiler says "expression is 'async' but is not marked with 'await'": add `await`,
+/// the call does the same thing off the caller's thread. To run the synchronous form from
+/// async code (it blocks its thread while another process holds the lock), call it in a
+/// synchronous closure or function.
+///
 /// For example:
 /// ```swift
 /// @MainActor func tapped(_ index: Int) async {
@@ -94,9 +100,10 @@ extension TabStore {
     /// Moves tabs as SwiftUI's `onMove` does; as the synchronous call does.
     @discardableResult
     public func move(
-        fromOffsets offsets: [Int], toOffset destination: Int, in setName: String, ifRevision: Int? = nil
+        fromOffsets offsets: some Sequence<Int>, toOffset destination: Int, in setName: String, ifRevision: Int? = nil
     ) async throws(TabStoreError) -> TabSetEdit {
-        try await onWriteQueue { () throws(TabStoreError) in
+        let offsets = Array(offsets)
+        return try await onWriteQueue { () throws(TabStoreError) in
             try self.move(fromOffsets: offsets, toOffset: destination, in: setName, ifRevision: ifRevision)
         }
     }
@@ -160,9 +167,15 @@ extension TabStore {
 
     // MARK: Queues
 
-    /// Runs `work` on the write queue and resumes the caller from there.
+    /// Runs `work` on the write queue and resumes the caller from there; while the store is
+    /// suspended, it waits there for `resume()`.
     func onWriteQueue<T: Sendable>(_ work: @escaping @Sendable () throws(TabStoreError) -> T) async throws(TabStoreError) -> T {
-        try await run(work, on: writeQueue)
+        let suspension = self.suspension
+        return try await run({ () throws(TabStoreError) -> T in
+            suspension.enterWrite()
+            defer { suspension.leaveWrite() }
+            return try work()
+        }, on: writeQueue)
     }
 
     /// Runs `work` on the read queue and resumes the caller from there.

@@ -19,14 +19,14 @@ extension TabStore {
     /// ```
     /// Buffering is unbounded: a slow observer never holds up a writer; it catches up.
     /// Stop observing by ending the loop (or cancelling its task). The stream finishes
-    /// when the store is released, and throws the `TabStoreError` of a journal read that
+    /// when the store is released, and throws the ``TabStoreError`` of a journal read that
     /// failed (then no change is skipped silently: the observer knows it must reload).
-    public func changes(in setName: String) -> AsyncThrowingStream<TabChange, any Error> {
+    public func changes(in setName: String) -> TabStoreStream<TabChange> {
         hub.subscribe(setName: setName)
     }
 
     /// The changes to every set from now on, in commit order.
-    public func changes() -> AsyncThrowingStream<TabChange, any Error> {
+    public func changes() -> TabStoreStream<TabChange> {
         hub.subscribe(setName: nil)
     }
 
@@ -47,19 +47,29 @@ extension TabStore {
     /// source on Apple platforms) within milliseconds, or every `Options.changePollInterval`
     /// where there are none. The sequence throws the `TabStoreError` of a read that failed,
     /// and finishes when the store is released. Stop observing by ending the loop.
-    public func observe(_ setName: String) -> AsyncThrowingStream<TabSet?, any Error> {
+    public func observe(_ setName: String) -> TabStoreStream<TabSet?> {
         hub.subscribeValue(setName: setName) { database, name throws(TabStoreError) -> TabSet? in
             guard let name else { return nil }
-            return try database.readTransaction { () throws(TabStoreError) -> TabSet? in
-                guard try database.setRecord(named: name) != nil else { return nil }
-                return try database.loadTabSet(named: name)
-            }
+            return try Self.observedValue(of: name, in: database)
+        }
+    }
+
+    /// The value ``observe(_:)`` would give first, read now: the set, or nil when no set
+    /// has the name.
+    func observedValue(of setName: String) throws(TabStoreError) -> TabSet? {
+        try reading { database throws(TabStoreError) in try Self.observedValue(of: setName, in: database) }
+    }
+
+    private static func observedValue(of setName: String, in database: any TabRecords) throws(TabStoreError) -> TabSet? {
+        try database.readTransaction { () throws(TabStoreError) -> TabSet? in
+            guard try database.setRecord(named: setName) != nil else { return nil }
+            return try database.loadTabSet(named: setName)
         }
     }
 
     /// The list of sets now (as ``tabSets()-704um`` gives it), then again after each commit that
     /// changed it, coalesced like ``observe(_:)``.
-    public func observeSets() -> AsyncThrowingStream<[TabSetSummary], any Error> {
+    public func observeSets() -> TabStoreStream<[TabSetSummary]> {
         hub.subscribeValue(setName: nil) { database, _ throws(TabStoreError) in try database.setSummaries() }
     }
 

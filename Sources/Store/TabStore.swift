@@ -37,8 +37,8 @@ public final class TabStore: Sendable {
         /// How often observers look for changes made by other connections and processes
         /// (one `PRAGMA data_version` read; the journal is read only when it moved).
         public var changePollInterval: Duration
-        /// Whether opening a path where no file exists creates the database there. When
-        /// false, opening throws `.databaseNotFound` and creates nothing.
+        /// Whether opening a path where no file exists creates the database there (and the
+        /// folders above it). When false, opening throws `.databaseNotFound` and creates nothing.
         public var createsMissingFile: Bool
 
         public init(
@@ -67,15 +67,18 @@ public final class TabStore: Sendable {
     let writeQueue = DispatchQueue(label: "tabstore.write")
     /// Where async reads run: off the cooperative pool, never behind a write.
     let readQueue = DispatchQueue(label: "tabstore.read")
+    /// Holds async writes back while the app is suspended (TabStore+Suspension).
+    let suspension = SuspensionGate()
 
-    /// Opens the database at `path`, creating it (but not its folder) when missing unless
+    /// Opens the database at `path`, creating it and its missing folders (mode 0700) unless
     /// `options.createsMissingFile` is false, and brings its schema up to date.
     ///
     /// - Throws: `TabStoreError.schemaTooNew` when the file was written by a newer
     ///   tabstore (the file is left untouched), `.notADatabase`, `.notATabStore`,
-    ///   `.corrupt`, `.cannotOpen`, `.databaseNotFound`, `.readOnly` (a read-only file
-    ///   that needs migrating), `.busy`.
+    ///   `.corrupt`, `.cannotOpen` (also for a folder that cannot be made), `.databaseNotFound`,
+    ///   `.readOnly` (a read-only file that needs migrating), `.busy`.
     public convenience init(path: String, options: Options = Options()) throws(TabStoreError) {
+        if options.createsMissingFile { try createMissingFolders(above: path) }
         self.init(backend: try SQLiteBackend(path: path, options: options), options: options)
     }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs an app package that depends on tabstore by path and declares targets with
-# the generic names an app may well have (Store, CLI, CSQLite, Bench, ...). SwiftPM refuses a
+# the generic names an app may well have (Store, CLI, Model, CSQLite, Bench, ...), in Swift 6
+# mode (complete concurrency checking), as an app developer's trial was. SwiftPM refuses a
 # graph where two packages declare the same target name, so this passes only while every
 # tabstore target name is owned by the project. A second app uses the PostgreSQL product;
 # the first, which embeds only SQLite, must not link libpq nor even hold the name of the
@@ -13,20 +14,36 @@ identity="$(basename "$root" | tr "[:upper:]" "[:lower:]")"
 trap 'rm -rf "$app"' EXIT
 
 mkdir -p "$app/Sources"
-for name in Store CLI CSQLite Bench BenchHello TestSupport JSON EmbedMigrations Postgres CLibPQ LibPQ; do
+for name in Store CLI Model CSQLite Bench BenchHello TestSupport JSON EmbedMigrations Postgres CLibPQ LibPQ; do
     mkdir -p "$app/Sources/$name"
     printf 'public let %sName = "%s"\n' "$name" "$name" > "$app/Sources/$name/$name.swift"
 done
 mkdir -p "$app/Sources/App"
 cat > "$app/Sources/App/main.swift" <<'SWIFT'
+import Foundation
 import TabStoreKit
+import TabStoreFoundation
 import Store
 import CLI
+import Model
 
-let store = try TabStore(path: CommandLine.arguments[1])
+// Swift 6 mode (the manifest's tools version): complete concurrency checking.
+let store = try TabStore(url: URL(fileURLWithPath: CommandLine.arguments[1]))
 try store.add(["Home", "Reviews"], to: "main", creatingSet: true)
 let change = try store.select(.title("Reviews"), in: "main")
 print("\(StoreName) \(CLIName): selected \(change.selectedIndex) in \(change.setName)")
+
+@MainActor func tapHome() async throws {
+    let bar = TabBarModel(store: store, setName: "main")
+    let selected = try await bar.select(bar.tabs[0].id).result
+    print("\(ModelName): \(selected.selectedTab.title) \(bar.lastSelectedIndex)")
+    do throws(TabStoreError) {
+        for try await _ in store.observe("main") { try await store.select(9, in: "main") }
+    } catch {
+        print(error.localizedDescription)
+    }
+}
+try await tapHome()
 SWIFT
 mkdir -p "$app/Sources/ServerApp"
 cat > "$app/Sources/ServerApp/main.swift" <<'SWIFT'
@@ -45,7 +62,7 @@ cat > "$app/Package.swift" <<SWIFT
 // swift-tools-version:6.0
 import PackageDescription
 
-let generic = ["Store", "CLI", "CSQLite", "Bench", "BenchHello", "TestSupport", "JSON", "EmbedMigrations", "Postgres", "CLibPQ", "LibPQ"]
+let generic = ["Store", "CLI", "Model", "CSQLite", "Bench", "BenchHello", "TestSupport", "JSON", "EmbedMigrations", "Postgres", "CLibPQ", "LibPQ"]
 let package = Package(
     name: "outside-app",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -64,9 +81,12 @@ let package = Package(
 SWIFT
 cd "$app"
 swift build 2>&1 | tail -n 3
-out="$(swift run -q App "$app/tabs.sqlite")"
+out="$(swift run -q App "$app/Library/tabs.sqlite")"
 echo "$out"
-[ "$out" = "Store CLI: selected 1 in main" ] || { echo "outside package: unexpected output" >&2; exit 1; }
+expected='Store CLI: selected 1 in main
+Model: Home 0
+index 9 is out of range for set "main" (valid: 0...1 or -2...-1)'
+[ "$out" = "$expected" ] || { echo "outside package: unexpected output" >&2; exit 1; }
 if grep -q "libpq.so" "$(swift build --show-bin-path)/App"; then
     echo "outside package: an app embedding only TabStoreKit mentions libpq" >&2
     exit 1

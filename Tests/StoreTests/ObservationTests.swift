@@ -133,7 +133,7 @@ import Testing
 }
 
 /// The first `count` changes of `stream`, or a failure after five seconds.
-func first(_ count: Int, of stream: AsyncThrowingStream<TabChange, any Error>) async throws -> [TabChange] {
+func first(_ count: Int, of stream: TabStoreStream<TabChange>) async throws -> [TabChange] {
     try await withThrowingTaskGroup(of: [TabChange]?.self) { group in
         group.addTask {
             var received: [TabChange] = []

@@ -1,12 +1,241 @@
 import Observation
+import TabStoreSQLite
 import Testing
 @testable import TabStoreKit
 
-/// The documents' tab bar as an `@Observable` model: values from the store, taps as
-/// update pairs, re-taps as reselections, several bars in sync.
+/// The documents' tab bar as an `@Observable` model: the stored set from the first frame,
+/// edits shown at once and then confirmed or taken back, re-taps as reselections, several
+/// bars in sync.
 @MainActor @Suite struct TabBarModelTests {
     let folder = TemporaryFolder()
-    let options = TabStore.Options(durability: .normal)
+    /// A lock held by another process is waited for long enough that the test releases it.
+    let options = TabStore.Options(durability: .normal, busyTimeout: .seconds(10))
+
+    /// A file store holding "main": Home (selected), All menu, Reviews.
+    private func makeStore(options: TabStore.Options? = nil) throws -> TabStore {
+        let store = try TabStore(path: folder.file(), options: options ?? self.options)
+        try store.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true)
+        return store
+    }
+
+    // MARK: The first value
+
+    @Test func theBarShowsTheStoredSetBeforeItsFirstFrame() throws {
+        let store = try makeStore()
+        try store.select(2, in: "main")
+        // No await between making the bar and reading it: nothing could have been delivered.
+        let bar = TabBarModel(store: store, setName: "main")
+        #expect(bar.tabs.map(\.title) == ["Home", "All menu", "Reviews"])
+        #expect(bar.selectedIndex == 2 && bar.lastSelectedIndex == 2 && bar.selectedTab?.title == "Reviews")
+        #expect(bar.revision == 2 && bar.observationError == nil && !bar.hasPendingEdits)
+    }
+
+    @Test func aSetThatDoesNotExistYetIsAnEmptyBarWhoseLastSelectedIndexIsZero() throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "elsewhere")
+        #expect(bar.tabs.isEmpty && bar.selectedIndex == nil && bar.lastSelectedIndex == 0 && bar.revision == 0)
+        #expect(bar.observationError == nil)
+    }
+
+    @Test func loadAwaitsTheFirstValueAndThrowsWhenItCannotBeRead() async throws {
+        let store = try makeStore()
+        let bar = try await TabBarModel.load(store: store, setName: "main")
+        #expect(shown(bar) == ["*Home", "All menu", "Reviews"])
+        try dropTable("tab", at: store.path)
+        await #expect(throws: TabStoreError.self) { try await TabBarModel.load(store: store, setName: "main") }
+        let broken = TabBarModel(store: store, setName: "main")
+        #expect(broken.tabs.isEmpty)
+        guard case let .sqlite(_, _, message, _)? = broken.observationError else {
+            Issue.record("expected an SQLite error, got \(String(describing: broken.observationError))")
+            return
+        }
+        #expect(message == "no such table: tab")
+    }
+
+    // MARK: Showing an edit at once
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTapShowsAtOnceWhileAnotherProcessHoldsTheLockAndIsConfirmedWhenTheWriteEnds() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        let lock = try WriteLockHolder(path: store.path)
+        let pending = bar.select(bar.tabs[2].id)
+        #expect(shown(bar) == ["Home", "All menu", "*Reviews"])
+        #expect(bar.hasPendingEdits && bar.revision == 1)
+        // Still waiting: nothing is stored yet, and the bar keeps showing the tap.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(picture(try await store.tabSet(named: "main")) == ["*Home", "All menu", "Reviews"])
+        #expect(shown(bar) == ["Home", "All menu", "*Reviews"] && lock.isHeld)
+        try lock.release()
+        let change = try await pending.result
+        #expect(change.updates.map(\.index) == [0, 2] && change.revision == 2)
+        #expect(shown(bar) == ["Home", "All menu", "*Reviews"])
+        #expect(!bar.hasPendingEdits && bar.revision == 2 && bar.editError == nil)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTapTheStoreRefusesIsTakenBackWithTheError() async throws {
+        let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(300)))
+        let bar = TabBarModel(store: store, setName: "main")
+        let lock = try WriteLockHolder(path: store.path)
+        let pending = bar.select(1)
+        #expect(shown(bar) == ["Home", "*All menu", "Reviews"])
+        await #expect(throws: TabStoreError.busy(path: store.path)) { try await pending.result }
+        #expect(shown(bar) == ["*Home", "All menu", "Reviews"])
+        #expect(bar.editError == .busy(path: store.path) && !bar.hasPendingEdits)
+        #expect(bar.editError?.description == "database \(store.path) is still locked by another process after the busy timeout")
+        try lock.release()
+    }
+
+    @Test func aTapOnATabAnotherProcessClosedIsTakenBack() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        let reviews = bar.tabs[2].id
+        let other = try TabStore(path: store.path, options: options)
+        // The synchronous remove, then the tap, with no suspension between: the bar cannot
+        // have heard of the removal yet.
+        let remove = { () throws(TabStoreError) in _ = try other.remove(["Reviews"], from: "main") }
+        try remove()
+        let pending = bar.select(reviews)
+        #expect(bar.selectedTab?.title == "Reviews")
+        await #expect(throws: TabStoreError.tabIDNotFound(id: reviews, set: "main")) { try await pending.result }
+        #expect(bar.editError == .tabIDNotFound(id: reviews, set: "main"))
+        #expect(shown(bar) == ["*Home", "All menu"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aReselectionIsAnsweredWithoutWaitingForTheLock() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        var changes = store.changes(in: "main").makeAsyncIterator()
+        let lock = try WriteLockHolder(path: store.path)
+        let tracked = Counter()
+        withObservationTracking { _ = bar.reselection } onChange: { tracked.increment() }
+        let home = bar.tabs[0]
+        let change = try await bar.select(home.id).result
+        #expect(lock.isHeld && change.isReselection && change.selectedIndex == 0)
+        #expect(tracked.value == 1)
+        #expect(bar.reselection == TabBarModel.Reselection(index: 0, tab: home, count: 1))
+        _ = try await bar.select(0).result
+        #expect(bar.reselection?.count == 2 && !bar.hasPendingEdits)
+        // In-process change observers hear of it, as from the store's own select.
+        let heard = try await changes.next()
+        #expect(heard?.event == .reselected(TabUpdate(index: 0, tab: Tab(id: home.id, title: "Home", isSelected: true))))
+        try lock.release()
+        #expect(try await store.tabSet(named: "main").revision == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func tapsMadeWhileLockedReachTheStoreInOrderAndTheBarNeverGoesBack() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        let lock = try WriteLockHolder(path: store.path)
+        let taps = [1, 2, 0, 2].map { bar.select($0) }
+        #expect(bar.selectedIndex == 2)
+        try lock.release()
+        for tap in taps {
+            _ = try await tap.result
+            // Each answer replaces its own prediction; the later taps still show.
+            #expect(bar.selectedIndex == 2)
+        }
+        let history = try await store.history(of: "main", limit: 4).reversed().map(\.event)
+        #expect(history.map(selectedTitle) == ["All menu", "Reviews", "Home", "Reviews"])
+        #expect(bar.revision == 5 && !bar.hasPendingEdits)
+    }
+
+    // MARK: Move, close, reopen
+
+    @Test func moveShowsAtOnceAndMovesTheTabsTheBarShowedEvenAfterAnotherProcessAddedOne() async throws {
+        let store = try makeStore()
+        try await store.add(["Photos"], to: "main")
+        let bar = TabBarModel(store: store, setName: "main")
+        let other = try TabStore(path: store.path, options: options)
+        try await other.add(["Map"], to: "main", at: 0)
+        // Home before Photos, as the bar showed them: by offsets in the stored set it would be Map.
+        let pending = bar.move(fromOffsets: [0], toOffset: 3)
+        #expect(shown(bar) == ["All menu", "Reviews", "*Home", "Photos"])
+        let edit = try await pending.result
+        #expect(picture(edit) == ["Map", "All menu", "Reviews", "*Home", "Photos"])
+        #expect(shown(bar) == ["Map", "All menu", "Reviews", "*Home", "Photos"])
+    }
+
+    @Test func closingTheSelectedTabSelectsItsRightNeighbourAtOnceAndReopenBringsItBack() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        bar.select(1)
+        let closing = bar.close(bar.tabs[1].id)
+        #expect(shown(bar) == ["Home", "*Reviews"])
+        _ = try await closing.result
+        let reopening = bar.reopen()
+        // Only the store knows what was closed: the bar waits for its answer.
+        #expect(shown(bar) == ["Home", "*Reviews"] && bar.hasPendingEdits)
+        #expect(picture(try await reopening.result) == ["Home", "*All menu", "Reviews"])
+        #expect(shown(bar) == ["Home", "*All menu", "Reviews"])
+        bar.close(atOffsets: [0, 2])
+        #expect(shown(bar) == ["*All menu"])
+        await #expect(throws: TabStoreError.setNotFound(set: "elsewhere")) {
+            try await TabBarModel(store: store, setName: "elsewhere").reopen().result
+        }
+    }
+
+    @Test func offsetsOutsideTheBarAreRefusedWithoutWriting() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        await #expect(throws: TabStoreError.indexOutOfRange(index: 3, count: 3, set: "main")) { try await bar.select(3).result }
+        #expect(bar.editError == .indexOutOfRange(index: 3, count: 3, set: "main"))
+        await #expect(throws: TabStoreError.indexOutOfRange(index: -1, count: 3, set: "main")) {
+            try await bar.move(fromOffsets: [-1], toOffset: 0).result
+        }
+        await #expect(throws: TabStoreError.insertionIndexOutOfRange(index: 4, count: 3, set: "main")) {
+            try await bar.move(fromOffsets: [0], toOffset: 4).result
+        }
+        await #expect(throws: TabStoreError.indexOutOfRange(index: 5, count: 3, set: "main")) { try await bar.close(atOffsets: [5]).result }
+        #expect(shown(bar) == ["*Home", "All menu", "Reviews"] && !bar.hasPendingEdits)
+        #expect(try await store.tabSet(named: "main").revision == 1)
+    }
+
+    // MARK: Following the store
+
+    @Test(.timeLimit(.minutes(1)))
+    func theBarShowsEachChangeMadeElsewhereAndFollowsARename() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        // Another connection, as a widget or the CLI would be.
+        let other = try TabStore(path: store.path, options: options)
+        try await other.select(.index(2), in: "main")
+        await waitUntil({ bar.selectedIndex }) { $0 == 2 }
+        #expect(bar.tabs.map(\.isSelected) == [false, false, true])
+        try await other.renameSet("main", to: "detail")
+        await waitUntil({ bar.setName }) { $0 == "detail" }
+        #expect(bar.revision == 3)
+        bar.select(0)
+        await waitUntil({ bar.hasPendingEdits }) { !$0 }
+        #expect(picture(try await store.tabSet(named: "detail")) == ["*Home", "All menu", "Reviews"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func twoBarsOfOneSetStayInSync() async throws {
+        let store = try makeStore()
+        let normal = TabBarModel(store: store, setName: "main")
+        let sticky = TabBarModel(store: store, setName: "main")
+        _ = try await normal.select(2).result
+        await waitUntil({ sticky.selectedIndex }) { $0 == 2 }
+        _ = try await sticky.select(1).result
+        await waitUntil({ normal.selectedIndex }) { $0 == 1 }
+        #expect(normal.tabs == sticky.tabs)
+        #expect(normal.revision == 3 && sticky.revision == 3)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aRemovedSetEmptiesTheBar() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        try await store.removeSet("main")
+        await waitUntil({ bar.tabs }) { $0.isEmpty }
+        #expect(bar.selectedIndex == nil && bar.lastSelectedIndex == 0)
+    }
+
+    // MARK: Helpers
 
     /// Waits until `read` gives a value for which `done` holds, woken only by observation.
     private func waitUntil<T>(_ read: @escaping () -> T, _ done: (T) -> Bool) async {
@@ -17,76 +246,20 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func theModelShowsTheStoredSetAndEachChangeMadeElsewhere() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
-        try await store.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true)
-        let bar = TabBarModel(store: store, setName: "main")
-        await waitUntil({ bar.revision }) { $0 == 1 }
-        #expect(bar.tabs.map(\.title) == ["Home", "All menu", "Reviews"])
-        #expect(bar.selectedIndex == 0)
-        // Another connection, as a widget or the CLI would be.
-        let other = try TabStore(path: folder.file(), options: options)
-        try await other.select(.index(2), in: "main")
-        await waitUntil({ bar.selectedIndex }) { $0 == 2 }
-        #expect(bar.tabs.map(\.isSelected) == [false, false, true])
-        try await other.renameSet("main", to: "detail")
-        await waitUntil({ bar.setName }) { $0 == "detail" }
-        #expect(bar.revision == 3)
+    /// Breaks reads from outside the store, as a damaged file would.
+    private func dropTable(_ table: String, at path: String) throws {
+        var handle: OpaquePointer?
+        defer { sqlite3_close(handle) }
+        try #require(sqlite3_open(path, &handle) == SQLITE_OK)
+        try #require(sqlite3_exec(handle, "PRAGMA foreign_keys = OFF; DROP TABLE \(table)", nil, nil, nil) == SQLITE_OK)
     }
 
-    @Test func selectReturnsTheOldAndNewTabAndShowsItAtOnce() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
-        let ids = try await store.add(["Red", "Blue", "Yellow"], to: "colors", creatingSet: true).tabs.map(\.id)
-        let bar = TabBarModel(store: store, setName: "colors")
-        let change = try await bar.select(1)
-        #expect(change.updates == [
-            TabUpdate(index: 0, tab: Tab(id: ids[0], title: "Red", isSelected: false)),
-            TabUpdate(index: 1, tab: Tab(id: ids[1], title: "Blue", isSelected: true)),
-        ])
-        #expect(bar.selectedIndex == 1)
-        #expect(bar.tabs.map(\.isSelected) == [false, true, false])
-        #expect(bar.reselection == nil)
+    private func shown(_ bar: TabBarModel) -> [String] {
+        bar.tabs.map { ($0.isSelected ? "*" : "") + $0.title }
     }
 
-    @Test func aReTapIsAReselectionEachTime() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
-        let ids = try await store.add(["Red", "Blue"], to: "colors", creatingSet: true).tabs.map(\.id)
-        let bar = TabBarModel(store: store, setName: "colors")
-        let tracked = Counter()
-        withObservationTracking { _ = bar.reselection } onChange: { tracked.increment() }
-        let change = try await bar.select(0)
-        #expect(change.isReselection)
-        #expect(tracked.value == 1)
-        #expect(bar.reselection == TabBarModel.Reselection(index: 0, tab: Tab(id: ids[0], title: "Red", isSelected: true), count: 1))
-        try await bar.select(0)
-        #expect(bar.reselection?.count == 2)
-        #expect(try await store.tabSet(named: "colors").revision == 1)
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func twoModelsOfOneSetStayInSync() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
-        try await store.add(["Red", "Blue", "Yellow"], to: "colors", creatingSet: true)
-        let normal = TabBarModel(store: store, setName: "colors")
-        let sticky = TabBarModel(store: store, setName: "colors")
-        try await normal.select(2)
-        await waitUntil({ sticky.selectedIndex }) { $0 == 2 }
-        try await sticky.select(1)
-        await waitUntil({ normal.selectedIndex }) { $0 == 1 }
-        #expect(normal.tabs == sticky.tabs)
-        #expect(normal.revision == 3)
-        #expect(sticky.revision == 3)
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func aRemovedSetEmptiesTheBar() async throws {
-        let store = try TabStore(path: folder.file(), options: options)
-        try await store.add(["Red"], to: "colors", creatingSet: true)
-        let bar = TabBarModel(store: store, setName: "colors")
-        await waitUntil({ bar.revision }) { $0 == 1 }
-        try await store.removeSet("colors")
-        await waitUntil({ bar.tabs }) { $0.isEmpty }
-        #expect(bar.selectedIndex == nil)
+    private func selectedTitle(_ event: TabEvent) -> String? {
+        guard case let .selectionChanged(updates) = event else { return nil }
+        return updates.last?.tab.title
     }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import TabStoreKit
+
+/// A suspended store (an app that iOS is about to suspend) takes no write lock: its
+/// `async` writes wait for `resume()` and then run in order, the one running when it was
+/// suspended ends first, and reads go on. Linux has no app suspension, but it shows the
+/// locks a process holds (/proc/locks), and that is what the system checks.
+@MainActor @Suite struct SuspensionTests {
+    let folder = TemporaryFolder()
+    let options = TabStore.Options(durability: .normal, busyTimeout: .seconds(10))
+
+    private func makeStore() throws -> TabStore {
+        let store = try TabStore(path: folder.file(), options: options)
+        try store.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true)
+        return store
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func editsMadeWhileSuspendedShowAtOnceTakeNoWriteLockAndAreWrittenInOrderOnResume() async throws {
+        let store = try makeStore()
+        // The check sees a write lock this process holds: one taken by hand.
+        let held = try store.withDatabase { database throws(TabStoreError) -> [String] in
+            try database.execute("BEGIN IMMEDIATE")
+            defer { try? database.execute("ROLLBACK") }
+            return (try? Self.writeLocksHeld(on: database.path)) ?? []
+        }
+        #expect(!held.isEmpty)
+        let bar = TabBarModel(store: store, setName: "main")
+        await store.suspend()
+        #expect(store.isSuspended)
+        let first = bar.select(1)
+        let second = bar.move(fromOffsets: [0], toOffset: 3)
+        #expect(picture(bar.tabs) == ["*All menu", "Reviews", "Home"] && bar.hasPendingEdits)
+        // For a while, nothing is written and no write lock is taken.
+        let other = try TabStore(path: store.path, options: options)
+        var writeLocks: [String] = []
+        for _ in 0..<30 {
+            writeLocks += try Self.writeLocksHeld(on: store.path)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(writeLocks == [])
+        #expect(try await other.tabSet(named: "main").revision == 1)
+        // Reads go on while suspended, in this process and in others.
+        #expect(picture(try await store.tabSet(named: "main").tabs) == ["*Home", "All menu", "Reviews"])
+        store.resume()
+        #expect(!store.isSuspended)
+        #expect(try await first.result.selectedIndex == 1)
+        #expect(picture(try await second.result.tabs) == ["*All menu", "Reviews", "Home"])
+        #expect(try await other.history(of: "main", limit: 2).map(\.event.kind) == [.moved, .selectionChanged])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func suspendReturnsOnceTheWriteRunningWhenItWasCalledHasEnded() async throws {
+        let store = try makeStore()
+        let lock = try WriteLockHolder(path: store.path)
+        let running = Task { try await store.select(2, in: "main") }
+        // Let the write reach SQLite's wait for the lock.
+        try await Task.sleep(for: .milliseconds(100))
+        let suspended = Counter()
+        let suspending = Task {
+            await store.suspend()
+            suspended.increment()
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(suspended.value == 0 && store.isSuspended)
+        try lock.release()
+        await suspending.value
+        #expect(try await running.value.selectedIndex == 2)
+        // A write asked for now waits for resume().
+        let later = Task { try await store.select(0, in: "main") }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try await store.tabSet(named: "main").selectedIndex == 2)
+        store.resume()
+        #expect(try await later.value.selectedIndex == 0)
+    }
+
+    @Test func resumingAStoreThatIsNotSuspendedChangesNothing() async throws {
+        let store = try makeStore()
+        store.resume()
+        #expect(!store.isSuspended)
+        await store.suspend()
+        await store.suspend()
+        store.resume()
+        #expect(!store.isSuspended)
+        #expect(try await store.select(1, in: "main").selectedIndex == 1)
+    }
+
+    /// The POSIX write locks this process holds on the database's files, from /proc/locks.
+    nonisolated private static func writeLocksHeld(on path: String) throws -> [String] {
+        var inodes: [String] = []
+        for file in [path, path + "-wal", path + "-shm"] {
+            guard let inode = try? FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int else { continue }
+            inodes.append(String(inode))
+        }
+        let pid = String(ProcessInfo.processInfo.processIdentifier)
+        let table = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        return table.split(separator: "\n").filter { line in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[3] == "WRITE", fields[4] == pid else { return false }
+            return inodes.contains(String(fields[5].split(separator: ":").last ?? ""))
+        }.map(String.init)
+    }
+
+    private func picture(_ tabs: [Tab]) -> [String] {
+        tabs.map { ($0.isSelected ? "*" : "") + $0.title }
+    }
+}
