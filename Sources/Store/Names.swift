@@ -45,7 +45,7 @@ func validSetName(_ name: String) throws(TabStoreError) {
 /// A title or set name compared and hashed by its UTF-8 bytes, as SQLite compares it:
 /// Swift's `==` would equate canonically equivalent strings ("é" and "e\u{301}"),
 /// the stored data does not. No copy of the bytes is made.
-package struct ExactName: Hashable {
+package struct ExactName: Hashable, Sendable {
     package let text: String
 
     package init(_ text: String) {

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A persistent store of named tab sets: their tabs, in order, and which one is selected.
 ///
@@ -67,6 +68,8 @@ public final class TabStore: Sendable {
     let writeQueue = DispatchQueue(label: "tabstore.write")
     /// Where async reads run: off the cooperative pool, never behind a write.
     let readQueue = DispatchQueue(label: "tabstore.read")
+    /// The sets this store last wrote or read, at their revisions (see `KnownSets`).
+    let knownSets = Mutex(KnownSets())
 
     /// Opens the database at `path`, creating it (but not its folder) when missing unless
     /// `options.createsMissingFile` is false, and brings its schema up to date.

@@ -58,7 +58,9 @@ extension TabStore {
     /// COMMIT, sent together): `roundTripsOfEdit` subtracts it.
     /// nil for a store of another backend.
     func writerRoundTrips() throws -> Int? {
-        try backend.write { records throws(TabStoreError) in (records as? PostgresRecords)?.connection.roundTrips }
+        try backend.write(progress: nil) { reader throws(TabStoreError) in
+            Planned(outcome: (reader as? PostgresRecords)?.connection.roundTrips, plan: WritePlan())
+        }.outcome
     }
 
     /// The round trips `edit` costs on a PostgreSQL store's writer connection.

@@ -13,6 +13,9 @@ final class Database {
     let handle: OpaquePointer
     let path: String
     private var statements: [SQLKey: Statement] = [:]
+    /// Statements whose SQL is made at run time, by a small key of their own (a journal
+    /// INSERT by the columns it fills): no SQL text is hashed to find them.
+    private var keyedStatements: [Int: Statement] = [:]
 
     /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
     /// private in-memory database.
@@ -51,11 +54,12 @@ final class Database {
         return count
     }
 
-    var cachedStatementCount: Int { statements.count }
+    var cachedStatementCount: Int { statements.count + keyedStatements.count }
 
     /// Finalizes every cached statement.
     func clearStatementCache() {
         statements.removeAll()
+        keyedStatements.removeAll()
     }
 
     func setBusyTimeout(milliseconds: Int) {
@@ -76,11 +80,27 @@ final class Database {
         return statement
     }
 
+    /// The statement cached under `key`, prepared from `sql()` on first use.
+    func statement(key: Int, _ sql: () -> String) throws(TabStoreError) -> Statement {
+        if let cached = keyedStatements[key] { return cached }
+        let statement: Statement
+        do {
+            statement = try Statement(database: handle, sql: sql())
+        } catch {
+            throw error.storeError(path: path)
+        }
+        keyedStatements[key] = statement
+        return statement
+    }
+
     /// Drops `statement` from the cache: after a failure it is prepared afresh next time,
     /// rather than reused in whatever state the failure left it.
     private func forget(_ statement: Statement) {
         if let key = statements.first(where: { $0.value === statement })?.key {
             statements[key] = nil
+        }
+        if let key = keyedStatements.first(where: { $0.value === statement })?.key {
+            keyedStatements[key] = nil
         }
     }
 
@@ -106,7 +126,13 @@ final class Database {
     func forEachRow(
         _ sql: StaticString, _ values: SQLValue..., row: (Statement) throws(TabStoreError) -> Void
     ) throws(TabStoreError) {
-        let statement = try statement(sql)
+        try forEachRow(statement(sql), values, row: row)
+    }
+
+    /// Calls `row` for each result row of an already fetched statement.
+    func forEachRow(
+        _ statement: Statement, _ values: [SQLValue], row: (Statement) throws(TabStoreError) -> Void
+    ) throws(TabStoreError) {
         statement.bind(values)
         defer { statement.reset() }
         while true {
@@ -126,7 +152,13 @@ final class Database {
     func firstRow<T>(
         _ sql: StaticString, _ values: SQLValue..., row: (Statement) -> T
     ) throws(TabStoreError) -> T? {
-        let statement = try statement(sql)
+        try firstRow(statement(sql), values, row: row)
+    }
+
+    /// The first result row of an already fetched statement, or `nil` when there is none.
+    func firstRow<T>(
+        _ statement: Statement, _ values: [SQLValue], row: (Statement) -> T
+    ) throws(TabStoreError) -> T? {
         statement.bind(values)
         defer { statement.reset() }
         do {

@@ -36,9 +36,15 @@ final class SQLiteBackend: TabStoreBackend {
         }
     }
 
-    func write<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+    func write<T: Sendable>(
+        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> Planned<T>
+    ) throws(TabStoreError) -> Planned<T> {
         try writer.withDatabase { database throws(TabStoreError) in
-            try database.writeTransaction { () throws(TabStoreError) in try body(database) }
+            try database.writeTransaction { () throws(TabStoreError) in
+                let planned = try planning(database)
+                try database.execute(planned.plan, progress: progress)
+                return planned
+            }
         }
     }
 
@@ -78,7 +84,7 @@ final class SQLiteBackend: TabStoreBackend {
             } catch .corrupt {
                 problems.append("(the check stopped: the file is too damaged to read further)")
             }
-            return StoreInfo(path: path, schemaVersion: version, setCount: sets, quickCheck: problems.joined(separator: "; "))
+            return StoreInfo(location: path, schemaVersion: version, setCount: sets, storageCheck: problems.joined(separator: "; "))
         }
     }
 
