@@ -41,7 +41,7 @@ struct KnownSets {
     mutating func update(from plan: WritePlan) {
         for name in plan.unknownResults { forget(name) }
         for (name, image) in plan.results {
-            if let image { remember(image.tabSet) } else { forget(name) }
+            if let set = image?.tabSet { remember(set) } else { forget(name) }
         }
     }
 }

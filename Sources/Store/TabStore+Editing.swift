@@ -171,9 +171,3 @@ extension SelectionChange {
         )
     }
 }
-
-extension Tab {
-    func with(payload: [String: String]) -> Tab {
-        Tab(id: id, title: title, isSelected: isSelected, payload: payload)
-    }
-}

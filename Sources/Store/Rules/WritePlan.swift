@@ -147,6 +147,9 @@ package struct SetImage: Sendable {
     package var name: String
     package var tabs: [Tab]
     package var revision: Int
+    /// False once an edit did not fit the tabs (never expected: the rules plan from the
+    /// same set): the plan then does not know the set, and it is read instead.
+    package private(set) var isConsistent = true
 
     package init(_ set: TabSet) {
         name = set.name
@@ -160,42 +163,57 @@ package struct SetImage: Sendable {
         self.revision = revision
     }
 
-    var tabSet: TabSet { TabSet(name: name, tabs: tabs, revision: revision) }
+    var tabSet: TabSet? { isConsistent ? TabSet(name: name, tabs: tabs, revision: revision) : nil }
 
     private var selectedIndex: Int? { tabs.firstIndex(where: \.isSelected) }
 
+    /// Whether all of `indices` are indices of the tabs; marks the image inconsistent if not.
+    private mutating func fits(_ indices: Int...) -> Bool {
+        if indices.allSatisfy(tabs.indices.contains) { return true }
+        isConsistent = false
+        return false
+    }
+
     /// Moves the selection to the tab at `index` (nil: no tab).
     mutating func select(_ index: Int?) {
+        if let index, !fits(index) { return }
         if let old = selectedIndex, old != index { tabs[old] = tabs[old].with(selected: false) }
         if let index, !tabs[index].isSelected { tabs[index] = tabs[index].with(selected: true) }
     }
 
     mutating func insert(_ new: [NewTab], at index: Int) {
+        guard index == tabs.count || fits(index) else { return }
         tabs.insert(contentsOf: new.map { Tab(id: $0.uuid, title: $0.title, isSelected: false, payload: $0.payload) }, at: index)
     }
 
     /// Removes the tabs at `indices` (sorted, distinct).
     mutating func remove(_ indices: [Int]) {
-        for index in indices.reversed() { tabs.remove(at: index) }
+        for index in indices.reversed() where fits(index) { tabs.remove(at: index) }
     }
 
     mutating func move(from: Int, to: Int) {
+        guard fits(from, to) else { return }
         tabs.insert(tabs.remove(at: from), at: to)
     }
 
     mutating func rename(_ index: Int, to title: String) {
+        guard fits(index) else { return }
         let tab = tabs[index]
         tabs[index] = Tab(id: tab.id, title: title, isSelected: tab.isSelected, payload: tab.payload)
     }
 
     mutating func setPayload(_ index: Int, _ payload: [String: String]) {
-        let tab = tabs[index]
-        tabs[index] = Tab(id: tab.id, title: tab.title, isSelected: tab.isSelected, payload: payload)
+        guard fits(index) else { return }
+        tabs[index] = tabs[index].with(payload: payload)
     }
 }
 
 extension Tab {
     func with(selected: Bool) -> Tab {
         Tab(id: id, title: title, isSelected: selected, payload: payload)
+    }
+
+    func with(payload: [String: String]) -> Tab {
+        Tab(id: id, title: title, isSelected: isSelected, payload: payload)
     }
 }
