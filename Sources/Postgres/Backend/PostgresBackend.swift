@@ -17,9 +17,11 @@ final class PostgresBackend: TabStoreBackend {
     private let writer: Mutex<PostgresSlot>
     private let reader: Mutex<PostgresSlot>
     private let written = Atomic<Int>(0)
-    /// Called with the writer's server process id after a write planned and before its
-    /// plan and COMMIT are sent: tests end that process there to make the write run again.
-    package let beforeCommit = Mutex<(@Sendable (Int32) -> Void)?>(nil)
+    /// Called before each part of a write transaction goes to the server (its snapshot
+    /// reads, one per set, then its plan with the COMMIT, in parts of 500 statements), with
+    /// how many parts it sent before and the writer's server process id: tests end that
+    /// process there, to see the write run again.
+    package let beforeSendingPart = Mutex<(@Sendable (_ partsSent: Int, _ processID: Int32) -> Void)?>(nil)
 
     /// How often a write is tried when the server asks for it to be run again (a
     /// serialization failure or deadlock), or when a set it creates was created by
@@ -67,11 +69,13 @@ final class PostgresBackend: TabStoreBackend {
                     throw error
                 }
                 let records = PostgresRecords(connection: connection, isWrite: true)
+                if let hook = beforeSendingPart.withLock({ $0 }) {
+                    records.beforeSendingPart = { partsSent in hook(partsSent, connection.processID) }
+                }
                 do throws(TabStoreError) {
                     // The plan is a value made from this attempt's snapshot: a retry reads
                     // afresh and plans again.
                     let planned = try planning(records)
-                    if let hook = beforeCommit.withLock({ $0 }) { hook(connection.processID) }
                     try records.commit(planned.plan, progress: progress)
                     written.add(records.rowsWritten, ordering: .relaxed)
                     return planned

@@ -116,10 +116,10 @@ extension PostgresRecords {
             }
         }
         if journaled { add(Self.notify, [], write: false) }
-        try send(statements, writes: writes, committing: true) { through in
+        try send(statements, writes: writes, committing: true, sent: { through in
             // Progress counts the tabs of every statement the server has answered.
             if let done = tabsDone.last(where: { $0.through < through }) { progress?(done.tabs) }
-        }
+        })
     }
 }
 

@@ -23,6 +23,10 @@ final class PostgresRecords {
     private(set) var commitSent = false
     /// The last failure, kept so the backend can tell a retryable one.
     private(set) var failure: PostgresFailure?
+    /// Called before each part of a pipeline goes to the server, with how many parts this
+    /// transaction sent before (a test's way to end the connection at a chosen point).
+    var beforeSendingPart: ((_ partsSent: Int) -> Void)?
+    private var partsSent = 0
 
     init(connection: PostgresConnection, isWrite: Bool) {
         self.connection = connection
@@ -37,7 +41,8 @@ final class PostgresRecords {
 
     /// Sends whatever is pending, then `statements`, in one round trip (one per
     /// `pipelineLimit` statements); returns the rows of `statements`. `writes` says which
-    /// of them change rows (counted as written); `sent` is told after each part.
+    /// of them change rows (counted as written); `sent` is told after each part how many
+    /// of `statements` the server has answered.
     @discardableResult
     func send(
         _ statements: [PostgresStatement], writes: Set<Int> = [], committing: Bool = false,
@@ -46,16 +51,17 @@ final class PostgresRecords {
         let leading = pending.count
         var all = pending + statements
         pending.removeAll()
-        if committing {
-            all.append(PostgresStatement("COMMIT"))
-            commitSent = true
-        }
+        if committing { all.append(PostgresStatement("COMMIT")) }
         sentAnything = sentAnything || !all.isEmpty
         var results: [PostgresRows] = []
         do {
             var start = 0
             repeat {
                 let end = min(start + Self.pipelineLimit, all.count)
+                beforeSendingPart?(partsSent)
+                partsSent += 1
+                // Once the part holding the COMMIT goes, the outcome is the server's.
+                if committing && end == all.count { commitSent = true }
                 results += try connection.pipeline(Array(all[start..<end]))
                 sent?(end - leading)
                 start = end
