@@ -108,11 +108,16 @@ struct LargeSets {
     /// transaction means one fsync, so the ratio is the work per row.
     func importing() throws -> [Row] {
         progress("import of 100 sets x 1,000 tabs, Store vs raw SQLite")
+        // A document with ids, as an export writes it: both sides store the same ids.
         let sets = (0..<100).map { index in
-            TabStoreDocument.Entry(name: "set \(index)", selectedIndex: index % 1_000, tabs: Fixture.titles(1_000))
+            TabStoreDocument.Entry(
+                name: "set \(index)", selectedIndex: index % 1_000, tabs: Fixture.titles(1_000), ids: Fixture.ids(1_000).compactMap(TabID.init)
+            )
         }
         let document = TabStoreDocument(sets: sets)
-        let pinned = sets.map { (PinnedText($0.name), $0.tabs.map(PinnedText.init), $0.selectedIndex ?? 0) }
+        let pinned = sets.map { entry in
+            (PinnedText(entry.name), entry.tabs.map(PinnedText.init), (entry.ids ?? []).map { PinnedText($0.uuidString) }, entry.selectedIndex ?? 0)
+        }
         var storeTimes: [Double] = []
         var rawTimes: [Double] = []
         for run in 0..<size.pick(7, quick: 1) {

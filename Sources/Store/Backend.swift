@@ -13,15 +13,14 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     var location: String { get }
 
     /// One write transaction: `planning` reads through the reader (which locks what it
-    /// reads) and returns its outcome and plan; the backend executes the plan and commits.
-    /// A backend may call `planning` again, on a fresh snapshot, after a transient failure
-    /// (a deadlock, a connection lost before COMMIT was sent): it must have no other effect.
-    /// `progress` is told how many tabs the executed writes have inserted so far (or
-    /// counted as done), restarting from 0 when the transaction runs again.
-    func write<T: Sendable>(
-        progress: ((Int) -> Void)?,
-        _ planning: (any SnapshotReader) throws(TabStoreError) -> Planned<T>
-    ) throws(TabStoreError) -> Planned<T>
+    /// reads) and returns its plan; the backend executes the plan and commits. A backend may
+    /// call `planning` again, on a fresh snapshot, after a transient failure (a deadlock, a
+    /// connection lost before COMMIT was sent): it must have no other effect. `progress` is
+    /// told how many tabs the executed writes have inserted so far (or counted as done),
+    /// restarting from 0 when the transaction runs again.
+    func write(
+        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
+    ) throws(TabStoreError) -> WritePlan
 
     /// Runs `body` on a connection that never waits behind this store's writes; several
     /// reads that must agree go in `records.readTransaction`.
@@ -41,17 +40,6 @@ package protocol TabStoreBackend: AnyObject, Sendable {
 
     /// Rows this store's writer has inserted, updated or deleted since it opened.
     var rowsWritten: Int { get }
-}
-
-/// What a write's planning decided: the caller's outcome and the writes.
-package struct Planned<T: Sendable>: Sendable {
-    package let outcome: T
-    package let plan: WritePlan
-
-    package init(outcome: T, plan: WritePlan) {
-        self.outcome = outcome
-        self.plan = plan
-    }
 }
 
 /// Something that calls the change hub back until cancelled.

@@ -32,8 +32,11 @@ package enum JournalColumn: Int, CaseIterable, Sendable {
         }
     }
 
-    /// `SELECT` list of a journal read: `id`, then every column in order.
-    package static let selectList = "id, " + allCases.map(\.name).joined(separator: ", ")
+    /// The columns a journal read selects: `id`, then every column in order.
+    package static let selectList = "id, " + names
+
+    /// Every column's name, in order, joined by commas.
+    package static let names = allCases.map(\.name).joined(separator: ", ")
 }
 
 /// A journal cell: what a backend binds or reads (NULL is `nil`).
@@ -55,29 +58,25 @@ package enum JournalLimit {
 }
 
 extension JournalEntry {
-    /// The row's cells in `JournalColumn` order; `setID` is the set's row id, which a
-    /// backend knows once the set exists.
-    package func values(setID: Int?) -> [JournalValue?] {
+    /// Calls `cell` with each column and its value (nil: NULL), in `JournalColumn` order;
+    /// `setID` is the set's row id, which a backend knows once the set exists.
+    package func forEachCell(setID: Int?, _ cell: (JournalColumn, JournalValue?) -> Void) {
         let row = JournalRow(event)
-        return JournalColumn.allCases.map { column -> JournalValue? in
-            switch column {
-            case .setName: .text(setName)
-            case .revision: .int(revision)
-            case .kind: .text(event.kind.rawValue)
-            case .at: .int(timestamp)
-            case .setID: setID.map(JournalValue.int)
-            case .tabIndex: row.tabIndex.map(JournalValue.int)
-            case .fromIndex: row.fromIndex.map(JournalValue.int)
-            case .toIndex: row.toIndex.map(JournalValue.int)
-            case .title: row.title.map(JournalValue.text)
-            case .newTitle: row.newTitle.map(JournalValue.text)
-            case .tabCount: row.tabCount.map(JournalValue.int)
-            case .selected: row.selected.map { .int($0 ? 1 : 0) }
-            case .titles: row.packedTitles.map(JournalValue.text)
-            case .indices: row.packedIndices.map(JournalValue.text)
-            case .tabIDs: row.packedTabIDs.map(JournalValue.text)
-            }
-        }
+        cell(.setName, .text(setName))
+        cell(.revision, .int(revision))
+        cell(.kind, .text(event.kind.rawValue))
+        cell(.at, .int(timestamp))
+        cell(.setID, setID.map(JournalValue.int))
+        cell(.tabIndex, row.tabIndex.map(JournalValue.int))
+        cell(.fromIndex, row.fromIndex.map(JournalValue.int))
+        cell(.toIndex, row.toIndex.map(JournalValue.int))
+        cell(.title, row.title.map(JournalValue.text))
+        cell(.newTitle, row.newTitle.map(JournalValue.text))
+        cell(.tabCount, row.tabCount.map(JournalValue.int))
+        cell(.selected, row.selected.map { .int($0 ? 1 : 0) })
+        cell(.titles, row.packedTitles.map(JournalValue.text))
+        cell(.indices, row.packedIndices.map(JournalValue.text))
+        cell(.tabIDs, row.packedTabIDs.map(JournalValue.text))
     }
 }
 
@@ -223,7 +222,7 @@ package struct JournalRow: Equatable {
     package static let titleSeparator: UInt8 = 0x1F
 
     package static func pack(_ titles: [String]) -> String {
-        titles.joined(separator: "\u{1F}")
+        joined(titles, separator: "\u{1F}") { $0 }
     }
 
     package static func unpackTitles(_ text: String) -> [String] {
@@ -233,12 +232,29 @@ package struct JournalRow: Equatable {
     }
 
     package static func pack(_ indices: [Int]) -> String {
-        indices.map(String.init).joined(separator: ",")
+        joined(indices, separator: ",") { String($0) }
     }
 
     /// Ids joined by ','; a missing one is an empty part.
     package static func pack(_ ids: [TabID?]) -> String {
-        ids.map { $0?.uuidString ?? "" }.joined(separator: ",")
+        var packed = ""
+        packed.reserveCapacity(ids.count * 37)
+        for (offset, id) in ids.enumerated() {
+            if offset > 0 { packed += "," }
+            if let id { packed += id.uuidString }
+        }
+        return packed
+    }
+
+    /// `parts` as text joined by `separator`, built in one string (a select journals two
+    /// ids with every change: no array of parts in between).
+    private static func joined<Part>(_ parts: [Part], separator: String, _ text: (Part) -> String) -> String {
+        var joined = ""
+        for (offset, part) in parts.enumerated() {
+            if offset > 0 { joined += separator }
+            joined += text(part)
+        }
+        return joined
     }
 
     /// Ids joined by ','; an empty or unreadable part is `nil`.

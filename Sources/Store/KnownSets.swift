@@ -7,41 +7,39 @@
 struct KnownSets {
     /// Sets kept, at most; the least recently used goes first.
     static let limit = 16
-    private var sets: [ExactName: TabSet] = [:]
-    /// Least recently used first.
-    private var order: [ExactName] = []
+    /// Least recently used first. Few: a list, searched by name.
+    private var sets: [TabSet] = []
+
+    private func place(of name: String) -> Int? {
+        sets.firstIndex { sameBytes($0.name, name) }
+    }
 
     /// The copy of the set `name`, taken out (so that the write that changes it owns its
     /// tabs alone and changes them in place); nil when none is kept.
     mutating func take(_ name: String) -> TabSet? {
-        let key = ExactName(name)
-        guard let set = sets.removeValue(forKey: key) else { return nil }
-        order.removeAll { $0 == key }
-        return set
+        place(of: name).map { sets.remove(at: $0) }
     }
 
     /// The copy of the set `name`, left in place.
-    mutating func peek(_ name: String) -> TabSet? {
-        sets[ExactName(name)]
+    func peek(_ name: String) -> TabSet? {
+        place(of: name).map { sets[$0] }
     }
 
     mutating func remember(_ set: TabSet) {
-        let key = ExactName(set.name)
-        if sets.updateValue(set, forKey: key) != nil { order.removeAll { $0 == key } }
-        order.append(key)
-        if order.count > Self.limit { sets[order.removeFirst()] = nil }
+        if let place = place(of: set.name) { sets.remove(at: place) }
+        sets.append(set)
+        if sets.count > Self.limit { sets.removeFirst() }
     }
 
-    mutating func forget(_ name: ExactName) {
-        guard sets.removeValue(forKey: name) != nil else { return }
-        order.removeAll { $0 == name }
+    mutating func forget(_ name: String) {
+        if let place = place(of: name) { sets.remove(at: place) }
     }
 
     /// Keeps what a committed plan left known, forgets what it changed unseen.
     mutating func update(from plan: WritePlan) {
-        for name in plan.unknownResults { forget(name) }
+        for name in plan.unknownResults { forget(name.text) }
         for (name, image) in plan.results {
-            if let set = image?.tabSet { remember(set) } else { forget(name) }
+            if let set = image?.tabSet { remember(set) } else { forget(name.text) }
         }
     }
 }

@@ -53,7 +53,7 @@ package struct ExactName: Hashable, Sendable {
     }
 
     package static func == (lhs: ExactName, rhs: ExactName) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        sameBytes(lhs.text, rhs.text)
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -62,4 +62,15 @@ package struct ExactName: Hashable, Sendable {
             for byte in text.utf8 { hasher.combine(byte) }
         }
     }
+}
+
+/// Whether two titles or names are the same bytes (not Swift's `==`, which equates
+/// canonically equivalent strings). Compares the stored bytes in place where it can: a
+/// select compares names several times, and the general `elementsEqual` walks index by index.
+package func sameBytes(_ a: String, _ b: String) -> Bool {
+    let compared = a.utf8.withContiguousStorageIfAvailable { first in
+        b.utf8.withContiguousStorageIfAvailable { second in first.elementsEqual(second) }
+    }
+    if let compared, let equal = compared { return equal }
+    return a.utf8.elementsEqual(b.utf8)
 }

@@ -48,14 +48,13 @@ extension TabStore {
     ///   `.revisionMismatch`.
     @discardableResult
     public func select(_ ref: TabRef, in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> SelectionChange {
-        let planned = try perform(SelectRule(ref, in: setName, ifRevision: ifRevision), wantsResult: true)
-        let selection = planned.outcome
+        let (selection, plan) = try perform(SelectRule(ref, in: setName, ifRevision: ifRevision), wantsResult: true)
         if selection.isReselection {
             // Nothing was written, so nothing is journaled: only this process's observers hear it.
             let event = TabEvent.reselected(TabUpdate(index: selection.selectedIndex, tab: selection.selectedTab.with(payload: [:])))
             hub.publish(local: [TabChange(setName: setName, revision: selection.revision, event: event, timestamp: currentTimestamp())])
         }
-        return SelectionChange(selection, set: try result(of: planned, named: setName))
+        return SelectionChange(selection, set: try result(of: plan, named: setName))
     }
 
     /// Removes tabs; all references are resolved before anything is removed, and a tab
@@ -108,8 +107,8 @@ extension TabStore {
     /// - Throws: `TabStoreError.setNotFound`, `.setAlreadyExists`, `.invalidSetName`, `.revisionMismatch`.
     @discardableResult
     public func renameSet(_ setName: String, to newName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
-        let planned = try perform(RenameSetRule(setName, to: newName, ifRevision: ifRevision), wantsResult: true)
-        return TabSetEdit(set: try result(of: planned, named: planned.outcome == nil ? setName : newName), event: planned.outcome)
+        let (event, plan) = try perform(RenameSetRule(setName, to: newName, ifRevision: ifRevision), wantsResult: true)
+        return TabSetEdit(set: try result(of: plan, named: event == nil ? setName : newName), event: event)
     }
 
     /// Deletes a set with all its tabs. Its name keeps the revision of the removal, so
@@ -124,30 +123,34 @@ extension TabStore {
     /// committed. With `wantsResult`, the plan knows each set as the write leaves it.
     @discardableResult
     func perform<R: TabRule>(
-        _ rule: R, wantsResult: Bool, progress: ((Int) -> Void)? = nil, setName: String? = nil
-    ) throws(TabStoreError) -> Planned<R.Outcome> {
-        let name = setName ?? (rule as? any SetRule)?.request.setName
-        let known = wantsResult ? name.flatMap { name in knownSets.withLock { $0.take(name) } } : nil
-        let context = RuleContext(options: options, wantsResults: wantsResult, known: known.map { [ExactName($0.name): $0] } ?? [:])
-        let planned = try backend.write(progress: progress) { reader throws(TabStoreError) in
-            var plan = WritePlan()
-            let outcome = try rule.plan(reading: reader, into: &plan, context: context)
-            return Planned(outcome: outcome, plan: plan)
+        _ rule: R, wantsResult: Bool, progress: ((Int) -> Void)? = nil
+    ) throws(TabStoreError) -> (outcome: R.Outcome, plan: WritePlan) {
+        // Moved into the plan, not shared: the write changes its tabs in place. A write
+        // run again (a server's retry) finds none and reads the tabs.
+        var known = wantsResult ? rule.editedSet.flatMap { name in knownSets.withLock { $0.take(name) } } : nil
+        let context = RuleContext(options: options, wantsResults: wantsResult)
+        var outcome: R.Outcome?
+        let plan = try backend.write(progress: progress) { reader throws(TabStoreError) in
+            var plan = WritePlan(known: known.take())
+            outcome = try rule.plan(reading: reader, into: &plan, context: context)
+            return plan
         }
-        knownSets.withLock { $0.update(from: planned.plan) }
+        knownSets.withLock { $0.update(from: plan) }
         hub.publish()
-        return planned
+        // A backend returns only after planning, so the outcome is there.
+        guard let outcome else { throw .internalFailure(database: location, reason: "a write returned without running its rule") }
+        return (outcome, plan)
     }
 
     /// Runs a rule whose outcome is its event, returning the set as it leaves it.
     func edit<R: SetRule>(_ rule: R) throws(TabStoreError) -> TabSetEdit where R.Outcome == TabEvent? {
-        let planned = try perform(rule, wantsResult: true)
-        return TabSetEdit(set: try result(of: planned, named: rule.request.setName), event: planned.outcome)
+        let (event, plan) = try perform(rule, wantsResult: true)
+        return TabSetEdit(set: try result(of: plan, named: rule.setName), event: event)
     }
 
     /// The set as a write left it: computed with the plan, else (never expected) read.
-    func result<T>(of planned: Planned<T>, named name: String) throws(TabStoreError) -> TabSet {
-        if let set = planned.plan.result(of: name) { return set }
+    func result(of plan: WritePlan, named name: String) throws(TabStoreError) -> TabSet {
+        if let set = plan.result(of: name) { return set }
         return try tabSet(named: name)
     }
 

@@ -59,7 +59,10 @@ public final class TabStore: Sendable {
 
     /// The database file's path (`:memory:` for an in-memory store); for a server, its
     /// URL as `postgresql://user@host:port/database`, without a password.
-    public let path: String
+    public let location: String
+
+    @available(*, deprecated, renamed: "location")
+    public var path: String { location }
     let options: Options
     /// The database the rules run over: a SQLite file, or a server (TabStorePostgres).
     package let backend: any TabStoreBackend
@@ -84,7 +87,7 @@ public final class TabStore: Sendable {
 
     /// A store over `backend`, opened and migrated.
     package init(backend: any TabStoreBackend, options: Options) {
-        self.path = backend.location
+        location = backend.location
         self.options = options
         self.backend = backend
         hub = ChangeHub(backend: backend, pollInterval: options.changePollInterval)

@@ -52,10 +52,10 @@ final class PostgresBackend: TabStoreBackend {
         }
     }
 
-    func write<T: Sendable>(
-        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> Planned<T>
-    ) throws(TabStoreError) -> Planned<T> {
-        try writer.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> Planned<T> in
+    func write(
+        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
+    ) throws(TabStoreError) -> WritePlan {
+        try writer.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> WritePlan in
             var attempt = 1
             var lostConnection = false
             while true {
@@ -75,10 +75,10 @@ final class PostgresBackend: TabStoreBackend {
                 do throws(TabStoreError) {
                     // The plan is a value made from this attempt's snapshot: a retry reads
                     // afresh and plans again.
-                    let planned = try planning(records)
-                    try records.commit(planned.plan, progress: progress)
+                    let plan = try planning(records)
+                    try records.commit(plan, progress: progress)
                     written.add(records.rowsWritten, ordering: .relaxed)
-                    return planned
+                    return plan
                 } catch {
                     slot.rollBack(records)
                     guard attempt < Self.attempts, Self.mayRetry(records) else { throw error }

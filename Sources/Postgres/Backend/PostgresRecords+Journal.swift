@@ -15,19 +15,15 @@ extension PostgresRecords {
     /// The INSERT of one journal row ($1...$15 in `JournalColumn` order; the set id is $5,
     /// or for a set this transaction creates, looked up by its name, $16), with the trim
     /// that keeps the journal bounded ($17: the limit, $18: how often it runs).
-    static let journalInsert: String = {
-        let columns = JournalColumn.allCases
-        let values = columns.map { column in
-            column == .setID ? "coalesce($5::bigint, (SELECT id FROM tab_set WHERE name = $16))" : "$\(column.rawValue + 1)"
-        }
-        return """
-            WITH added AS (
-                INSERT INTO change (\(columns.map(\.name).joined(separator: ", ")))
-                VALUES (\(values.joined(separator: ", "))) RETURNING id
-            )
-            DELETE FROM change WHERE (SELECT id % $18 FROM added) = 0 AND id <= (SELECT id FROM added) - $17
-            """
-    }()
+    static let journalInsert = """
+        WITH added AS (
+            INSERT INTO change (\(JournalColumn.names)) VALUES (\(JournalColumn.allCases.map { column in
+                column == .setID ? "coalesce($5::bigint, (SELECT id FROM tab_set WHERE name = $16))" : "$\(column.rawValue + 1)"
+            }.joined(separator: ", ")))
+            RETURNING id
+        )
+        DELETE FROM change WHERE (SELECT id % $18 FROM added) = 0 AND id <= (SELECT id FROM added) - $17
+        """
 
     /// The statement that journals `entry`.
     static func journal(_ entry: JournalEntry) -> PostgresStatement {
@@ -37,11 +33,12 @@ extension PostgresRecords {
         case let .new(name)?: setName = name
         case nil: break
         }
-        let cells = entry.values(setID: setID).map { value -> String? in
+        var cells = [String?](repeating: nil, count: JournalColumn.allCases.count)
+        entry.forEachCell(setID: setID) { column, value in
             switch value {
-            case let .int(number)?: String(number)
-            case let .text(text)?: text
-            case nil: nil
+            case let .int(number)?: cells[column.rawValue] = String(number)
+            case let .text(text)?: cells[column.rawValue] = text
+            case nil: cells[column.rawValue] = nil
             }
         }
         return PostgresStatement(journalInsert, cells + [setName, JournalLimit.changes.text, JournalLimit.trimEvery.text])

@@ -81,17 +81,17 @@ extension PostgresRecords: SnapshotReader {
         if let tabsAt, let record, request.readsAllTabs(atRevision: record.revision) {
             tabs = Self.tabs(rows[tabsAt])
         }
-        var found: [TabLookup: TabRecord] = [:]
+        var found: [(lookup: TabLookup, tab: TabRecord)] = []
         if request.allTabs {
             found = (tabs ?? []).answering(request.lookups)
         } else {
-            for tab in titledAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found[.title(ExactName(tab.title))] = tab }
-            for tab in withIDsAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found[.id(tab.uuid)] = tab }
+            for tab in titledAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found.append((.title(ExactName(tab.title)), tab)) }
+            for tab in withIDsAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found.append((.id(tab.uuid), tab)) }
             if let indexedAt {
                 let indexed = rows[indexedAt]
                 for (row, tab) in Self.foundTabs(indexed).enumerated() {
-                    if fromStart.contains(tab.index) { found[.index(tab.index)] = tab }
-                    if let fromEndIndex = indexed.int(row, 5), fromEnd.contains(fromEndIndex) { found[.index(fromEndIndex)] = tab }
+                    if fromStart.contains(tab.index) { found.append((.index(tab.index), tab)) }
+                    if let fromEndIndex = indexed.int(row, 5), fromEnd.contains(fromEndIndex) { found.append((.index(fromEndIndex), tab)) }
                 }
             }
         }

@@ -29,6 +29,7 @@ package struct AddRule: SetRule {
     package var request: SnapshotRequest {
         var request = SnapshotRequest(setName: setName)
         request.titles = tabs.map(\.title)
+        request.tabCount = true
         return request
     }
 

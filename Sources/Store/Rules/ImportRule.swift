@@ -56,7 +56,7 @@ extension SetSnapshot {
         guard let record, let tabs, record.selected?.index == entry.selectedIndex else { return false }
         let payloads = entry.payloads ?? Array(repeating: [:], count: entry.tabs.count)
         return tabs.count == entry.tabs.count
-            && zip(tabs, entry.tabs).allSatisfy { $0.title.utf8.elementsEqual($1.utf8) }
+            && zip(tabs, entry.tabs).allSatisfy { sameBytes($0.title, $1) }
             && (entry.ids.map { $0 == tabs.map(\.uuid) } ?? true)
             && (entry.ids == nil || payloads == tabs.map(\.payload))
     }

@@ -18,6 +18,7 @@ package struct MoveRule: SetRule {
     package var request: SnapshotRequest {
         var request = SnapshotRequest(setName: setName)
         request.refs = [ref]
+        request.tabCount = true
         return request
     }
 
@@ -60,6 +61,7 @@ package struct MoveOffsetsRule: SetRule {
     package var request: SnapshotRequest {
         var request = SnapshotRequest(setName: setName)
         request.refs = sources.map(TabRef.index)
+        request.tabCount = true
         return request
     }
 

@@ -17,6 +17,7 @@ package struct RemoveRule: SetRule {
     package var request: SnapshotRequest {
         var request = SnapshotRequest(setName: setName)
         request.refs = refs
+        request.tabCount = true
         return request
     }
 

@@ -30,7 +30,7 @@ package struct RenameRule: SetRule {
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
         let set = try snapshot.requireSet(ifRevision: ifRevision)
         let tab = try snapshot.resolve(ref)
-        guard !tab.title.utf8.elementsEqual(newTitle.utf8) else { return nil }
+        guard !sameBytes(tab.title, newTitle) else { return nil }
         try requireDistinct([newTitle], in: snapshot)
         plan.append(.renameTab(tab.id, to: newTitle))
         plan.append(.forgetClosedTabsBackIn(set.ref))

@@ -15,6 +15,7 @@ package struct ReopenRule: SetRule {
     package var request: SnapshotRequest {
         var request = SnapshotRequest(setName: setName)
         request.lastClosed = true
+        request.tabCount = true
         return request
     }
 

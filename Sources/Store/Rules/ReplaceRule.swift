@@ -27,7 +27,7 @@ package struct ReplaceRule: SetRule {
 
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
         let set = try plan.setOrNew(snapshot, ifRevision: ifRevision).set
-        let keep = set.selected.flatMap { old in titles.firstIndex { $0.utf8.elementsEqual(old.title.utf8) } }
+        let keep = set.selected.flatMap { old in titles.firstIndex { sameBytes($0, old.title) } }
         try plan.replaceTabs(of: set, with: snapshot.keepingTabs(titled: titles), selecting: keep ?? 0)
         return .replaced(tabCount: titles.count)
     }

@@ -30,7 +30,7 @@ package struct RenameSetRule: SetRule {
     /// The `.setRenamed` event, or nil for the same name.
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
         let set = try snapshot.requireSet(ifRevision: ifRevision)
-        guard !setName.utf8.elementsEqual(newName.utf8) else { return nil }
+        guard !sameBytes(setName, newName) else { return nil }
         let other = snapshot.other ?? (nil, 0)
         if other.record != nil { throw .setAlreadyExists(set: newName) }
         let revision = max(set.revision, other.nameRevision) + 1

@@ -10,6 +10,9 @@ package struct SnapshotRequest: Sendable {
     package var titles: [String] = []
     /// Every tab of the set, in order.
     package var allTabs = false
+    /// How many tabs the set has (a backend may skip counting when this is false: then the
+    /// count is read only to say why an index names no tab).
+    package var tabCount = false
     /// The set's newest removed tab.
     package var lastClosed = false
     /// A second name the rule needs: whether a set has it, and its name's revision.
@@ -37,6 +40,18 @@ package struct SnapshotRequest: Sendable {
         if allTabs { return true }
         guard case let .unlessRevisionIs(known) = tabsForResult else { return false }
         return known == nil || known != revision
+    }
+
+    /// Whether the count must be read up front: asked for, or needed to find a tab (an
+    /// index from the end) or to refuse one (an integer too large for `Int`).
+    package var needsTabCount: Bool {
+        tabCount || allTabs || refs.contains { ref in
+            switch ref {
+            case let .index(index): index < 0
+            case let .typed(text, _): isIntegerText(text) && (Int(text).map { $0 < 0 } ?? true)
+            case .title, .id: false
+            }
+        }
     }
 
     /// The single-tab lookups the refs need, each at most once.
@@ -73,14 +88,15 @@ package struct SetSnapshot: Sendable {
     package let name: String
     /// nil: no set has the name.
     package let record: SetRecord?
-    /// How many tabs the set has (0 when there is no set).
+    /// How many tabs the set has (0 when there is no set). A backend may leave it 0 unless
+    /// the request `needsTabCount`, or a lookup by index found no tab.
     package let tabCount: Int
     /// The highest revision a set that left the name reached (0: none).
     package let nameRevision: Int
     /// Every tab in order, when asked for (or read for the result).
     package let tabs: [TabRecord]?
-    /// The answers to the request's lookups; a missing key found no tab.
-    package let found: [TabLookup: TabRecord]
+    /// The request's lookups that found a tab, with it (few: a list).
+    package let found: [(lookup: TabLookup, tab: TabRecord)]
     package let lastClosed: ClosedTabRecord?
     /// The second name's set (nil: none) and name revision, when asked for.
     package let other: (record: SetRecord?, nameRevision: Int)?
@@ -89,7 +105,7 @@ package struct SetSnapshot: Sendable {
 
     package init(
         name: String, record: SetRecord?, tabCount: Int, nameRevision: Int, tabs: [TabRecord]?,
-        found: [TabLookup: TabRecord], lastClosed: ClosedTabRecord?,
+        found: [(lookup: TabLookup, tab: TabRecord)], lastClosed: ClosedTabRecord?,
         other: (record: SetRecord?, nameRevision: Int)?, holders: [TabID: String]
     ) {
         self.name = name
@@ -112,12 +128,17 @@ package struct SetSnapshot: Sendable {
         return record
     }
 
+    /// The tab found for `lookup`, when the request asked for it.
+    func tab(_ lookup: TabLookup) -> TabRecord? {
+        found.first { $0.lookup == lookup }?.tab
+    }
+
     /// The tab at `index` (negative: from the end), when the request looked it up.
-    func tab(at index: Int) -> TabRecord? { found[.index(index)] }
+    func tab(at index: Int) -> TabRecord? { tab(.index(index)) }
 
-    func tab(titled title: String) -> TabRecord? { found[.title(title)] }
+    func tab(titled title: String) -> TabRecord? { tab(.title(title)) }
 
-    func tab(withID id: TabID) -> TabRecord? { found[.id(id)] }
+    func tab(withID id: TabID) -> TabRecord? { tab(.id(id)) }
 
     /// The tab `ref` names; the request must have listed `ref`. A typed integer that is
     /// also another tab's title is refused rather than guessed.
@@ -158,15 +179,15 @@ package struct SetSnapshot: Sendable {
 
 extension [TabRecord] {
     /// The answers to `lookups` from a set's tabs, all in order.
-    package func answering(_ lookups: [TabLookup]) -> [TabLookup: TabRecord] {
-        guard !lookups.isEmpty else { return [:] }
-        var found: [TabLookup: TabRecord] = [:]
+    package func answering(_ lookups: [TabLookup]) -> [(lookup: TabLookup, tab: TabRecord)] {
+        guard !lookups.isEmpty else { return [] }
+        var found: [(lookup: TabLookup, tab: TabRecord)] = []
         var titles: [ExactName: TabRecord]?
         for lookup in lookups {
             switch lookup {
             case let .index(index):
                 let position = index < 0 ? index + count : index
-                if indices.contains(position) { found[lookup] = self[position] }
+                if indices.contains(position) { found.append((lookup, self[position])) }
             case let .title(title):
                 if titles == nil {
                     var byTitle: [ExactName: TabRecord] = [:]
@@ -174,9 +195,9 @@ extension [TabRecord] {
                     for tab in self { byTitle[ExactName(tab.title)] = tab }
                     titles = byTitle
                 }
-                if let tab = titles?[title] { found[lookup] = tab }
+                if let tab = titles?[title] { found.append((lookup, tab)) }
             case let .id(id):
-                if let tab = first(where: { $0.uuid == id }) { found[lookup] = tab }
+                if let tab = first(where: { $0.uuid == id }) { found.append((lookup, tab)) }
             }
         }
         return found

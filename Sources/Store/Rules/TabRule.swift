@@ -6,11 +6,18 @@
 /// fresh snapshot when a transaction must be retried.
 package protocol TabRule: Sendable {
     associatedtype Outcome: Sendable
+    /// The one set the rule edits, when it edits one: the store hands the rule its copy of it.
+    var editedSet: String? { get }
     func plan(reading reader: any SnapshotReader, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> Outcome
+}
+
+extension TabRule {
+    package var editedSet: String? { nil }
 }
 
 /// A rule on one set: it declares what it reads of it, and plans from the snapshot.
 package protocol SetRule: TabRule {
+    var setName: String { get }
     /// Refuses what no database could take (an invalid title or payload) before anything
     /// is read or sent.
     func validate() throws(TabStoreError)
@@ -20,6 +27,8 @@ package protocol SetRule: TabRule {
 }
 
 extension SetRule {
+    package var editedSet: String? { setName }
+
     package func validate() throws(TabStoreError) {}
 
     package func plan(reading reader: any SnapshotReader, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> Outcome {
@@ -40,23 +49,20 @@ package struct RuleContext: Sendable {
     package let options: TabStore.Options
     /// Whether the caller wants each set as the write leaves it.
     package let wantsResults: Bool
-    /// Sets the store holds copies of, by name, each at the revision it was copied at.
-    package let known: [ExactName: TabSet]
 
-    package init(options: TabStore.Options, wantsResults: Bool, known: [ExactName: TabSet] = [:]) {
+    package init(options: TabStore.Options, wantsResults: Bool) {
         self.options = options
         self.wantsResults = wantsResults
-        self.known = known
     }
 
     /// Takes `request`'s snapshot, asking for the tabs only when the caller wants the set
-    /// as it will stand and no copy at the set's revision is known, and starts the plan's
-    /// image of the set.
+    /// as it will stand and the plan holds no copy of it at the set's revision, and starts
+    /// the plan's image of the set.
     package func snapshot(
         _ request: SnapshotRequest, from reader: any SnapshotReader, into plan: inout WritePlan
     ) throws(TabStoreError) -> SetSnapshot {
         var request = request
-        let known = wantsResults ? self.known[ExactName(request.setName)] : nil
+        let known = wantsResults ? plan.takeKnown(request.setName) : nil
         if wantsResults { request.tabsForResult = .unlessRevisionIs(known?.revision) }
         // No set can have a name tabstore refuses: nothing to read (and a server would
         // refuse some such names, NUL for one, as text).
@@ -69,7 +75,7 @@ package struct RuleContext: Sendable {
 extension SetSnapshot {
     /// The snapshot of a name no set has.
     init(missing name: String) {
-        self.init(name: name, record: nil, tabCount: 0, nameRevision: 0, tabs: nil, found: [:], lastClosed: nil, other: nil, holders: [:])
+        self.init(name: name, record: nil, tabCount: 0, nameRevision: 0, tabs: nil, found: [], lastClosed: nil, other: nil, holders: [:])
     }
 
     /// The set as it stands, from the tabs read or from a copy at the same revision. A

@@ -5,13 +5,17 @@
 /// deadlock) reads afresh and gets a new plan: nothing to undo or invalidate.
 package struct WritePlan: Sendable {
     package private(set) var writes: [PlannedWrite] = []
-    /// Each set the plan touched, as it will stand (nil: the name has no set any more),
-    /// known where the set was known before (read whole, or held by the store).
-    package private(set) var results: [ExactName: SetImage?] = [:]
+    /// Each set the plan touched, as it will stand (nil tabs: the name has no set any more),
+    /// where the set was known before (read whole, or held by the store). Few: a list.
+    package private(set) var results: [(name: ExactName, image: SetImage?)] = []
     /// Names whose set the plan changes without a known result: a copy of it is stale.
     package private(set) var unknownResults: Set<ExactName> = []
+    /// A copy of a set the store held, until the plan takes it as that set's image.
+    private var known: TabSet?
 
-    package init() {}
+    package init(known: TabSet? = nil) {
+        self.known = known
+    }
 
     package var isEmpty: Bool { writes.isEmpty }
 
@@ -19,45 +23,57 @@ package struct WritePlan: Sendable {
         writes.append(write)
     }
 
+    /// The store's copy of the set `name`, moved out of the plan (so that the image made
+    /// from it holds its tabs alone, and changes them in place).
+    mutating func takeKnown(_ name: String) -> TabSet? {
+        guard let set = known, sameBytes(set.name, name) else { return nil }
+        known = nil
+        return set
+    }
+
+    private func place(of name: ExactName) -> Int? {
+        results.firstIndex { $0.name == name }
+    }
+
     /// Starts tracking `set` as it will stand, from `image` (nil: not known).
     mutating func start(_ name: String, from image: SetImage?) {
         let key = ExactName(name)
-        guard results[key] == nil, !unknownResults.contains(key) else { return }
-        if let image { results[key] = .some(image) } else { unknownResults.insert(key) }
+        guard place(of: key) == nil, !unknownResults.contains(key) else { return }
+        if let image { results.append((key, image)) } else { unknownResults.insert(key) }
     }
 
     /// Applies `change` to the set's known image, if there is one.
     mutating func edit(_ name: String, _ change: (inout SetImage) -> Void) {
-        let key = ExactName(name)
-        guard case var image?? = results[key] else { return }
-        // Out of the dictionary first, so the tabs are not shared while they change.
-        results[key] = .some(nil)
+        guard let place = place(of: ExactName(name)), var image = results[place].image else { return }
+        // Out of the list first, so the tabs are not shared while they change.
+        results[place].image = nil
         change(&image)
-        results[key] = .some(image)
+        results[place].image = image
     }
 
     /// The set `name` now has no set (removed, or renamed away).
     mutating func forget(_ name: String) {
         let key = ExactName(name)
         unknownResults.remove(key)
-        results[key] = .some(nil)
+        if let place = place(of: key) { results[place].image = nil } else { results.append((key, nil)) }
     }
 
     /// Moves what is known of a set from `oldName` to `newName`.
     mutating func rename(_ oldName: String, to newName: String) {
         let old = ExactName(oldName), new = ExactName(newName)
         if unknownResults.remove(old) != nil { unknownResults.insert(new) }
-        if case var image?? = results[old] {
+        if let place = place(of: old), var image = results[place].image {
+            results[place].image = nil
             image.name = newName
-            results[new] = .some(image)
+            results.append((new, image))
+        } else {
+            forget(oldName)
         }
-        results[old] = .some(nil)
     }
 
     /// The set `name` as the plan leaves it, when known.
     package func result(of name: String) -> TabSet? {
-        guard case let image?? = results[ExactName(name)] else { return nil }
-        return image.tabSet
+        place(of: ExactName(name)).flatMap { results[$0].image?.tabSet }
     }
 }
 
@@ -174,10 +190,12 @@ package struct SetImage: Sendable {
         return false
     }
 
-    /// Moves the selection to the tab at `index` (nil: no tab).
-    mutating func select(_ index: Int?) {
+    /// Moves the selection to the tab at `index` (nil: no tab). `previous`, when given, is
+    /// where the selection is now: no search through a large set.
+    mutating func select(_ index: Int?, previous: Int? = nil) {
         if let index, !fits(index) { return }
-        if let old = selectedIndex, old != index { tabs[old] = tabs[old].with(selected: false) }
+        let old = previous.flatMap { tabs.indices.contains($0) && tabs[$0].isSelected ? $0 : nil } ?? selectedIndex
+        if let old, old != index { tabs[old] = tabs[old].with(selected: false) }
         if let index, !tabs[index].isSelected { tabs[index] = tabs[index].with(selected: true) }
     }
 

@@ -1,25 +1,22 @@
 /// The `change` table: one row per committed change, written in the same transaction as
 /// the change itself, in the columns `JournalColumn` declares.
 extension Database {
-    /// Inserts one journal row, binding only the cells it fills (the statement for that
-    /// set of columns is prepared once), and trims the journal now and then.
-    func insertJournalRow(_ values: [JournalValue?]) throws(TabStoreError) {
-        var mask = 0
-        var bound: [SQLValue] = []
-        bound.reserveCapacity(values.count)
-        for (offset, value) in values.enumerated() {
-            guard let value else { continue }
-            mask |= 1 << offset
+    /// Inserts one journal row (one prepared statement, every cell bound in place) and trims
+    /// the journal now and then.
+    func insertJournalRow(_ entry: JournalEntry, setID: Int?) throws(TabStoreError) {
+        let insert = try statement(key: Self.insertKey) {
+            "INSERT INTO change (\(JournalColumn.names)) VALUES (\(JournalColumn.allCases.map { _ in "?" }.joined(separator: ", ")))"
+        }
+        insert.prepareToBind()
+        entry.forEachCell(setID: setID) { column, value in
+            let parameter = Int32(column.rawValue + 1)
             switch value {
-            case let .int(number): bound.append(.int(number))
-            case let .text(text): bound.append(.text(text))
+            case let .int(number)?: insert.bind(number, at: parameter)
+            case let .text(text)?: insert.bind(text, at: parameter)
+            case nil: insert.bindNull(at: parameter)
             }
         }
-        let insert = try statement(key: mask) {
-            let columns = JournalColumn.allCases.filter { mask & (1 << $0.rawValue) != 0 }
-            return "INSERT INTO change (\(columns.map(\.name).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        }
-        try run(insert, bound)
+        try run(insert, bound: true)
         if lastInsertedID % JournalLimit.trimEvery == 0 {
             try execute("DELETE FROM change WHERE id <= ?", .int(lastInsertedID - JournalLimit.changes))
         }
@@ -70,7 +67,8 @@ extension Database {
         return changes
     }
 
-    // Keys of the journal reads among the keyed statements: negative, never a column mask.
+    // Keys of the journal's statements among the keyed ones.
+    private static let insertKey = 0
     private static let changesAfterKey = -1
     private static let historyOfSetKey = -2
     private static let historyOfNameKey = -3

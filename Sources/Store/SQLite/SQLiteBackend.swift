@@ -36,14 +36,14 @@ final class SQLiteBackend: TabStoreBackend {
         }
     }
 
-    func write<T: Sendable>(
-        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> Planned<T>
-    ) throws(TabStoreError) -> Planned<T> {
+    func write(
+        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
+    ) throws(TabStoreError) -> WritePlan {
         try writer.withDatabase { database throws(TabStoreError) in
             try database.writeTransaction { () throws(TabStoreError) in
-                let planned = try planning(database)
-                try database.execute(planned.plan, progress: progress)
-                return planned
+                let plan = try planning(database)
+                try database.execute(plan, progress: progress)
+                return plan
             }
         }
     }

@@ -72,7 +72,7 @@ extension Database {
                     """, .int(id(set))
                 )
             case let .journal(entry):
-                try insertJournalRow(entry.values(setID: entry.set.map(id)))
+                try insertJournalRow(entry, setID: entry.set.map(id))
             case let .unlinkJournal(set):
                 try execute("UPDATE change SET set_id = NULL WHERE set_id = ?", .int(id(set)))
             case let .skipTabs(count):

@@ -39,14 +39,38 @@ final class Statement {
             case let .int(number):
                 sqlite3_bind_int64(handle, index, Int64(number))
             case let .text(text):
-                var text = text
-                text.withUTF8 { bytes in
-                    _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
-                }
+                bind(text, at: index)
             case .null:
                 sqlite3_bind_null(handle, index)
             }
         }
+    }
+
+    /// Ends the previous run, before parameters are bound one by one (`bind(_:at:)`).
+    func prepareToBind() {
+        sqlite3_reset(handle)
+    }
+
+    /// Binds one parameter (1-based).
+    func bind(_ number: Int, at index: Int32) {
+        sqlite3_bind_int64(handle, index, Int64(number))
+    }
+
+    func bind(_ text: String, at index: Int32) {
+        // A native string's bytes are read in place; SQLite copies them (transient).
+        let bound: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), transientDestructor)
+        }
+        if bound == nil {
+            var text = text
+            text.withUTF8 { bytes in
+                _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
+            }
+        }
+    }
+
+    func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
     }
 
     /// Advances to the next row: `true` when there is one, `false` when done.

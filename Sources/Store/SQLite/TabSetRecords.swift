@@ -17,42 +17,82 @@ extension Statement {
 /// `TabStore`'s reading calls. Positions become indices here (less the set's base).
 extension Database: TabRecords, SnapshotReader {
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord? {
-        try setRecordAndCount(named: name)?.record
+        try firstRow(
+            """
+            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
+            """, .text(name)
+        ) { Self.setRecord($0, name: name) }
     }
 
-    /// The set with its selected tab, and how many tabs it has (positions are contiguous,
-    /// so the count is the last position: an index lookup, not a scan).
+    /// A set row with its selected tab, in the columns the set reads select first.
+    private static func setRecord(_ row: Statement, name: String) -> SetRecord {
+        SetRecord(
+            id: row.int(0), name: name, revision: row.int(1), base: row.int(2),
+            selected: row.optionalInt(3).map { _ in row.tabRecord(from: 3, index: row.int(7)) }
+        )
+    }
+
+    /// The set and how many tabs it has (positions are contiguous, so the count is the last
+    /// position: an index lookup, not a scan).
     private func setRecordAndCount(named name: String) throws(TabStoreError) -> (record: SetRecord, count: Int)? {
         try firstRow(
             """
             SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
                    (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-            WHERE s.name = ?
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
             """, .text(name)
-        ) { row in
-            let record = SetRecord(
-                id: row.int(0), name: name, revision: row.int(1), base: row.int(2),
-                selected: row.optionalInt(3).map { _ in row.tabRecord(from: 3, index: row.int(7)) }
-            )
-            return (record, row.optionalInt(8) ?? 0)
-        }
+        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8) ?? 0) }
+    }
+
+    /// The set and its tab at `index` (not negative), in one statement: what a select reads.
+    private func setRecordAndTab(named name: String, at index: Int) throws(TabStoreError) -> (record: SetRecord, tab: TabRecord?)? {
+        try firstRow(
+            """
+            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
+                   n.id, n.title, n.uuid, n.payload
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+            LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
+            WHERE s.name = ?1
+            """, .text(name), .int(index)
+        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }) }
     }
 
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         let name = request.setName
-        let current = try setRecordAndCount(named: name)
-        let record = current?.record
-        let count = current?.count ?? 0
+        let lookups = request.lookups
+        var record: SetRecord?
+        var count: Int?
+        var found: [(lookup: TabLookup, tab: TabRecord)] = []
         var tabs: [TabRecord]?
-        if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
-        var found: [TabLookup: TabRecord] = [:]
-        if let tabs {
-            found = tabs.answering(request.lookups)
-        } else if let record {
-            for lookup in request.lookups {
-                if let tab = try self.tab(lookup, in: record, count: count) { found[lookup] = tab }
+        if case let .index(index)? = lookups.first, lookups.count == 1, index >= 0, !request.needsTabCount {
+            // One tab at an index: read with the set, in one statement.
+            let current = try setRecordAndTab(named: name, at: index)
+            record = current?.record
+            if let tab = current?.tab { found.append((lookups[0], tab)) }
+            if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
+        } else {
+            if request.needsTabCount {
+                let current = try setRecordAndCount(named: name)
+                (record, count) = (current?.record, current?.count)
+            } else {
+                record = try setRecord(named: name)
             }
+            if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
+            if let tabs {
+                found = tabs.answering(lookups)
+            } else if let record {
+                for lookup in lookups {
+                    if let tab = try self.tab(lookup, in: record, count: count) { found.append((lookup, tab)) }
+                }
+            }
+        }
+        // The count says why an index names no tab.
+        if count == nil, let record, lookups.contains(where: { lookup in
+            if case .index = lookup { return !found.contains { $0.lookup == lookup } }
+            return false
+        }) {
+            count = try setRecordAndCount(named: record.name)?.count
         }
         var lastClosed: ClosedTabRecord?
         if request.lastClosed, let record { lastClosed = try lastClosedTab(of: record) }
@@ -61,20 +101,19 @@ extension Database: TabRecords, SnapshotReader {
             other = (try setRecord(named: otherName), try nameRevision(of: otherName))
         }
         return SetSnapshot(
-            name: name, record: record, tabCount: count,
+            name: name, record: record, tabCount: count ?? tabs?.count ?? 0,
             nameRevision: record == nil ? try nameRevision(of: name) : 0, tabs: tabs, found: found,
-            lastClosed: lastClosed,
-            other: other, holders: try holders(of: request.holdersOf)
+            lastClosed: lastClosed, other: other, holders: try holders(of: request.holdersOf)
         )
     }
 
-    /// One tab of `set` (which has `count` tabs), or nil.
-    private func tab(_ lookup: TabLookup, in set: SetRecord, count: Int) throws(TabStoreError) -> TabRecord? {
+    /// One tab of `set` (which has `count` tabs, when counted), or nil.
+    private func tab(_ lookup: TabLookup, in set: SetRecord, count: Int?) throws(TabStoreError) -> TabRecord? {
         guard let setID = set.id else { return nil }
         switch lookup {
         case let .index(index):
-            let position = index < 0 ? index + count : index
-            guard (0..<count).contains(position) else { return nil }
+            guard let position = index < 0 ? count.map({ index + $0 }) : index, position >= 0 else { return nil }
+            if let count, position >= count { return nil }
             return try firstRow(
                 "SELECT id, title, uuid, payload FROM tab WHERE set_id = ? AND position = ?", .int(setID), .int(set.base + position)
             ) { $0.tabRecord(from: 0, index: position) }
