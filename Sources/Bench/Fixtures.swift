@@ -15,10 +15,15 @@ enum Fixture {
         return store
     }
 
-    /// A new raw database at `path` holding the same set as `store(at:)`.
-    static func raw(at path: String, synchronous: String, tabCount: Int = 10) throws -> RawTabStore {
+    /// Tab ids for `count` tabs, made once: the raw loops write and journal the same ids.
+    static func ids(_ count: Int) -> [String] {
+        (0..<count).map { _ in TabID().uuidString }
+    }
+
+    /// A new raw database at `path` holding the same set as `store(at:)`, its tabs with `ids`.
+    static func raw(at path: String, synchronous: String, ids: [String]) throws -> RawTabStore {
         let raw = try RawTabStore(path: path, synchronous: synchronous)
-        try raw.insertSets([(PinnedText(setName), titles(tabCount).map(PinnedText.init), 0)])
+        try raw.insertSets([(PinnedText(setName), titles(ids.count).map(PinnedText.init), ids.map(PinnedText.init), 0)])
         return raw
     }
 }
@@ -35,14 +40,15 @@ func storeSelectionsPerSecond(_ store: TabStore, operations: Int) throws -> Doub
     return Double(operations) / elapsed
 }
 
-/// The same through the raw loop.
-func rawSelectionsPerSecond(_ raw: RawTabStore, operations: Int) throws -> Double {
+/// The same through the raw loop, on a set whose first tabs have `ids`.
+func rawSelectionsPerSecond(_ raw: RawTabStore, ids: [String], operations: Int) throws -> Double {
     let setName = PinnedText(Fixture.setName)
     let titles = Fixture.titles(2).map(PinnedText.init)
+    let idPairs = (0..<2).map { old in (0..<2).map { new in PinnedText(ids[old] + "," + ids[new]) } }
     let elapsed = try seconds {
         for operation in 0..<operations {
             let position = (operation + 1) % 2
-            try raw.select(position: Int64(position), in: setName, titles: titles)
+            try raw.select(position: Int64(position), in: setName, titles: titles, idPairs: idPairs)
         }
     }
     return Double(operations) / elapsed

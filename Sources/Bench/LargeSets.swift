@@ -11,7 +11,7 @@ struct LargeSets {
 
     /// The 10,000-tab figures; `importing()` and `openAndMigrate()` run as groups of their own.
     func run() throws -> [Row] {
-        try latencies() + edits() + reads()
+        try latencies() + cliSelect() + edits() + reads()
     }
 
     /// Median wall time (ms) of `body` over `runs` calls, each timed alone.
@@ -58,6 +58,41 @@ struct LargeSets {
         ]
     }
 
+    /// `tabstore select` processes on a 10,000-tab set against a 10-tab one: the CLI prints
+    /// what changed, not the set, so it reads no more of a large set than of a small one.
+    private func cliSelect() throws -> [Row] {
+        progress("tabstore select processes, 10,000 vs 10 tabs")
+        let binary = executableFolder() + "/tabstore"
+        let figure = "tabstore select process, 10,000-tab set vs 10-tab set"
+        guard access(binary, X_OK) == 0 else {
+            return [.missing("cliSelectLargeVsSmall", figure, unit: .milliseconds, target: .ratio(atMost: 1.5),
+                             because: "no tabstore binary next to the bench: run `swift build -c release` first")]
+        }
+        var commands: [String: [Command]] = [:]
+        for (name, count) in [("small", 10), ("large", Self.largeCount)] {
+            let path = folder.file("cli-\(name).sqlite")
+            _ = try Fixture.store(at: path, tabCount: count)
+            // The last two tabs, alternately: each run is a change.
+            commands[name] = [count - 2, count - 1].map { Command([binary, "--db", path, "select", Fixture.setName, String($0)]) }
+        }
+        let stderr = folder.file("cli-select.stderr")
+        var times: [String: [Double]] = [:]
+        for run in -5..<size.pick(200, quick: 40) {
+            for name in ["small", "large"] {
+                guard let command = commands[name]?[(run + 10) % 2] else { continue }
+                let result = try command.run(stderrPath: stderr)
+                guard result.status == 0 else { throw BenchError("tabstore select failed: \(firstLine(ofFile: stderr))") }
+                if run >= 0 { times[name, default: []].append(result.milliseconds) }
+            }
+        }
+        return [
+            Row(
+                "cliSelectLargeVsSmall", figure, unit: .milliseconds,
+                tabstore: median(times["large"] ?? []), peer: median(times["small"] ?? []), peerName: "10 tabs", target: .ratio(atMost: 1.5)
+            ),
+        ]
+    }
+
     /// `move` first-to-last and `remove` of the first tab of a 10,000-tab set, at the
     /// default durability (FULL), as an app would run them.
     private func edits() throws -> [Row] {
@@ -85,17 +120,26 @@ struct LargeSets {
     /// Reading a whole 10,000-tab set: `list`'s `tabSet(named:)` and `export`.
     private func reads() throws -> [Row] {
         progress("list and export of 10,000 tabs")
-        let store = try Fixture.store(at: folder.file("reads.sqlite"), tabCount: Self.largeCount)
+        let path = folder.file("reads.sqlite")
+        let store = try Fixture.store(at: path, tabCount: Self.largeCount)
         let runs = size.pick(20, quick: 5)
         _ = try store.export([Fixture.setName])  // warm: statements prepared, pages cached
+        // A store keeps the last sets it read: it reads them again only when they changed.
         let list = try medianMilliseconds(runs: runs) { _ = try store.tabSet(named: Fixture.setName) }
+        var firstReads: [Double] = []
+        for _ in 0..<runs {
+            let fresh = try TabStore(path: path)
+            firstReads.append(try seconds { _ = try fresh.tabSet(named: Fixture.setName) } * 1000)
+        }
         let export = try medianMilliseconds(runs: runs) { _ = try store.export([Fixture.setName]) }
         // An app writing the document with the coder it uses also pays for the encoding.
         let encoder = JSONEncoder()
         let exportJSON = try medianMilliseconds(runs: runs) { _ = try encoder.encode(store.export([Fixture.setName])) }
         return [
-            Row("listLarge", "list (tabSet(named:)), 10,000-tab set", unit: .milliseconds, tabstore: list,
+            Row("listLarge", "list (tabSet(named:)), 10,000-tab set, read before by the store", unit: .milliseconds, tabstore: list,
                 ratio: .none, target: .value(atMost: 50)),
+            Row("listLargeFirst", "list (tabSet(named:)), 10,000-tab set, first read by a store", unit: .milliseconds,
+                tabstore: median(firstReads), ratio: .none, target: .value(atMost: 50)),
             Row("exportLarge", "export([name]), 10,000-tab set", unit: .milliseconds, tabstore: export,
                 ratio: .none, target: .value(atMost: 50)),
             Row("exportJSONLarge", "export([name]) + JSONEncoder, 10,000-tab set", unit: .milliseconds, tabstore: exportJSON,
@@ -108,11 +152,16 @@ struct LargeSets {
     /// transaction means one fsync, so the ratio is the work per row.
     func importing() throws -> [Row] {
         progress("import of 100 sets x 1,000 tabs, Store vs raw SQLite")
+        // A document with ids, as an export writes it: both sides store the same ids.
         let sets = (0..<100).map { index in
-            TabStoreDocument.Entry(name: "set \(index)", selectedIndex: index % 1_000, tabs: Fixture.titles(1_000))
+            TabStoreDocument.Entry(
+                name: "set \(index)", selectedIndex: index % 1_000, tabs: Fixture.titles(1_000), ids: Fixture.ids(1_000).compactMap(TabID.init)
+            )
         }
         let document = TabStoreDocument(sets: sets)
-        let pinned = sets.map { (PinnedText($0.name), $0.tabs.map(PinnedText.init), $0.selectedIndex ?? 0) }
+        let pinned = sets.map { entry in
+            (PinnedText(entry.name), entry.tabs.map(PinnedText.init), (entry.ids ?? []).map { PinnedText($0.uuidString) }, entry.selectedIndex ?? 0)
+        }
         var storeTimes: [Double] = []
         var rawTimes: [Double] = []
         for run in 0..<size.pick(7, quick: 1) {

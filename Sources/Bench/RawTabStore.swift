@@ -5,15 +5,16 @@ import Darwin
 #endif
 
 /// Store's operations redone with bare SQLite calls on a `RawConnection`: the same
-/// statements (copied from `TabSetRecords.swift` and `ChangeJournal.swift`, the typed
-/// journal of migration 0006), prepared once, no Swift model. When Store's statements
-/// change, this file must follow.
+/// statements (copied from `TabSetRecords.swift`, `SQLitePlan.swift` and
+/// `ChangeJournal.swift`), prepared once, no Swift model. When Store's statements change,
+/// this file must follow.
 final class RawTabStore {
     let connection: RawConnection
     private let begin: RawStatement
     private let commit: RawStatement
     private let setRecord: RawStatement
     private let tabAtPosition: RawStatement
+    private let setRecordAndTab: RawStatement
     private let commitChange: RawStatement
     private let insertSet: RawStatement
     private let insertTab: RawStatement
@@ -36,45 +37,50 @@ final class RawTabStore {
             """
         )
         tabAtPosition = try connection.prepare("SELECT id, title FROM tab WHERE set_id = ? AND position = ?")
+        // What a select reads: the set, its selected tab and the tab at the index, at once.
+        setRecordAndTab = try connection.prepare(
+            """
+            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
+                   n.id, n.title, n.uuid, n.payload
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+            LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
+            WHERE s.name = ?1
+            """
+        )
         commitChange = try connection.prepare("UPDATE tab_set SET revision = ?, selected_tab_id = ? WHERE id = ?")
-        insertSet = try connection.prepare("INSERT INTO tab_set (name) VALUES (?)")
-        insertTab = try connection.prepare("INSERT INTO tab (set_id, position, title) VALUES (?, ?, ?)")
-        // Parameters: 1 set_name, 2 revision, 3 kind, 4 at, 5 set_id, 6 tab_index, 7 from_index,
-        // 8 to_index, 9 title, 10 new_title, 11 tab_count, 12 selected, 13 titles, 14 indices.
-        // Unbound ones are NULL, as Store binds them for the columns a kind leaves empty.
+        insertSet = try connection.prepare("INSERT INTO tab_set (name, revision) VALUES (?, ?)")
+        insertTab = try connection.prepare("INSERT INTO tab (set_id, position, title, uuid, payload) VALUES (?, ?, ?, ?, ?)")
+        // Parameters in `JournalColumn` order: 1 set_name, 2 revision, 3 kind, 4 at, 5 set_id,
+        // 6 tab_index, 7 from_index, 8 to_index, 9 title, 10 new_title, 11 tab_count,
+        // 12 selected, 13 titles, 14 indices, 15 tab_ids. Unbound ones are NULL.
         recordChange = try connection.prepare(
             """
             INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, from_index, to_index,
-                                title, new_title, tab_count, selected, titles, indices)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                title, new_title, tab_count, selected, titles, indices, tab_ids)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         )
         trimJournal = try connection.prepare("DELETE FROM change WHERE id <= ?")
     }
 
-    /// What `TabStore.select(.index(position), in:)` runs: BEGIN IMMEDIATE, the set
-    /// with its selected tab, the tab at the position and, when it is another tab, the
-    /// update, the journal row (the old and new tab's index and title) and the journal
-    /// trim; COMMIT. `titles` are the set's titles by index, known to the caller
-    /// beforehand as C code would keep them (Store reads them from the rows).
-    func select(position: Int64, in setName: PinnedText, titles: [PinnedText]) throws {
+    /// What `TabStore.select(.index(position), in:)` runs: BEGIN IMMEDIATE, the set with
+    /// its selected tab and the tab at the position (their titles, ids and payloads read as
+    /// C would touch them), and when it is another tab, the update, the journal row (the old
+    /// and new tab's index, title and id) and the journal trim; COMMIT. `titles` and `ids`
+    /// are the set's by index, `idPairs[old][new]` the journal's "old,new" ids, known to the
+    /// caller beforehand as C code would keep them (Store reads them from the rows).
+    func select(position: Int64, in setName: PinnedText, titles: [PinnedText], idPairs: [[PinnedText]]) throws {
         try begin.run()
-        setRecord.bind(1, setName.bytes)
-        guard try setRecord.step() else { throw RawSQLiteError(code: 0, message: "no set") }
-        let setID = setRecord.int(0)
-        let revision = setRecord.int(1)
-        let base = setRecord.int(2)
-        let oldID = setRecord.int(3)
-        let oldIndex = setRecord.int(4)
-        _ = setRecord.textLength(5)
-        setRecord.reset()
-
-        tabAtPosition.bind(1, setID)
-        tabAtPosition.bind(2, base + position)
-        guard try tabAtPosition.step() else { throw RawSQLiteError(code: 0, message: "no tab") }
-        let newID = tabAtPosition.int(0)
-        _ = tabAtPosition.textLength(1)
-        tabAtPosition.reset()
+        setRecordAndTab.bind(1, setName.bytes)
+        setRecordAndTab.bind(2, position)
+        guard try setRecordAndTab.step() else { throw RawSQLiteError(code: 0, message: "no set") }
+        let setID = setRecordAndTab.int(0)
+        let revision = setRecordAndTab.int(1)
+        let oldID = setRecordAndTab.int(3)
+        let oldIndex = setRecordAndTab.int(7)
+        let newID = setRecordAndTab.int(8)
+        for column: Int32 in [4, 5, 6, 9, 10, 11] { _ = setRecordAndTab.textLength(column) }
+        setRecordAndTab.reset()
 
         if newID != oldID {
             try commitChange(setID: setID, revision: revision + 1, selectedID: newID)
@@ -82,6 +88,7 @@ final class RawTabStore {
             recordChange.bind(8, position)
             recordChange.bind(9, titles[Int(oldIndex)].bytes)
             recordChange.bind(10, titles[Int(position)].bytes)
+            recordChange.bind(15, idPairs[Int(oldIndex)][Int(position)].bytes)
             try record(setName: setName, setID: setID, revision: revision + 1, kind: selected)
         }
         try commit.run()
@@ -134,13 +141,15 @@ final class RawTabStore {
         }
     }
 
-    /// Writes whole sets in one transaction: each set row, its tab rows, its selection
-    /// and its journal row (added, with the titles), as an import does. The least any import of these rows must do.
-    func insertSets(_ sets: [(name: PinnedText, titles: [PinnedText], selectedIndex: Int)]) throws {
+    /// Writes whole sets in one transaction: each set row, its tab rows with the ids given,
+    /// its selection and its journal row (added, with the titles), as an import does. The
+    /// least any import of these rows must do.
+    func insertSets(_ sets: [(name: PinnedText, titles: [PinnedText], ids: [PinnedText], selectedIndex: Int)]) throws {
         try begin.run()
         do {
             for set in sets {
                 insertSet.bind(1, set.name.bytes)
+                insertSet.bind(2, 0)
                 try insertSet.run()
                 let setID = connection.lastInsertedID
                 var selectedID: Int64 = 0
@@ -148,6 +157,7 @@ final class RawTabStore {
                     insertTab.bind(1, setID)
                     insertTab.bind(2, Int64(position))
                     insertTab.bind(3, title.bytes)
+                    insertTab.bind(4, set.ids[position].bytes)
                     try insertTab.run()
                     if position == set.selectedIndex { selectedID = connection.lastInsertedID }
                 }

@@ -31,7 +31,7 @@ struct SelectThroughput {
         let operations = size.pick(20_000, quick: 5_000)
         let store = try TabStore.inMemory()
         try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
-        let raw = try Fixture.raw(at: ":memory:", synchronous: "NORMAL")
+        let raw = try Fixture.raw(at: ":memory:", synchronous: "NORMAL", ids: Fixture.ids(10))
         let rates = try alternateRates(
             rounds: size.pick(7, quick: 3),
             store: { try storeSelectionsPerSecond(store, operations: operations) },
@@ -53,11 +53,12 @@ struct SelectThroughput {
         _ durability: TabStore.Options.Durability, synchronous: String, operations: Int
     ) throws -> (store: Double, raw: Double) {
         let store = try Fixture.store(at: folder.file("select-store-\(synchronous).sqlite"), durability: durability)
-        let raw = try Fixture.raw(at: folder.file("select-raw-\(synchronous).sqlite"), synchronous: synchronous)
+        let ids = Fixture.ids(10)
+        let raw = try Fixture.raw(at: folder.file("select-raw-\(synchronous).sqlite"), synchronous: synchronous, ids: ids)
         return try alternateRates(
             rounds: size.pick(7, quick: 3),
             store: { try storeSelectionsPerSecond(store, operations: operations) },
-            raw: { try rawSelectionsPerSecond(raw, operations: operations) }
+            raw: { try rawSelectionsPerSecond(raw, ids: ids, operations: operations) }
         )
     }
 }

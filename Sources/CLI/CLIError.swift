@@ -11,7 +11,7 @@ enum CLIError: Error {
     /// An input file (import) cannot be read: exit 1.
     case unreadableInput(String)
     /// `info`'s check of a server database found rows that break the tab rules: exit 3.
-    case checkFailed(server: String, findings: String)
+    case checkFailed(database: String, findings: String)
 
     var exitCode: Int32 {
         switch self {
@@ -30,7 +30,7 @@ enum CLIError: Error {
         case let .usage(error): error.message
         case let .store(error): error.description
         case let .databasePath(message), let .unreadableInput(message): message
-        case let .checkFailed(server, findings): "the check of database \(server) found: \(findings)"
+        case let .checkFailed(database, findings): "the check of database \(database) found: \(findings)"
         }
         return escapingControlCharacters(message)
     }

@@ -1,21 +1,26 @@
 import Dispatch
 
-// The boundary between the tab rules and a database. The rules (TabStore+Editing and
-// the other public-API files, and TabRecords+Rules) are written once, over
-// `TabRecords`; each backend answers these operations with its own statements: SQLite
-// in Sources/Store/SQLite, PostgreSQL in the TabStorePostgres module. The operations are
-// tabstore's own (find a set, insert tabs, shift positions, journal a change), not SQL.
+// The boundary between the tab rules and a database. The rules (Sources/Store/Rules) are
+// written once: each reads a `SetSnapshot` and returns a `WritePlan` of typed writes.
+// A backend reads snapshots and executes plans with its own statements: SQLite in
+// Sources/Store/SQLite, PostgreSQL in the TabStorePostgres module. Reads outside a
+// write go through `TabRecords`.
 
-/// A database that keeps tab sets: it runs transactions over its records and tells the
+/// A database that keeps tab sets: it runs the rules' plans and reads, and tells the
 /// change hub about commits. `package`: apps get one through `TabStore`'s initializers.
 package protocol TabStoreBackend: AnyObject, Sendable {
     /// The file's path, or a server as `postgresql://user@host:port/database` (no password).
     var location: String { get }
 
-    /// Runs `body` in one write transaction; a thrown error rolls it back. A backend may
-    /// run `body` again after a transient failure (a deadlock), so `body` must not have
-    /// effects outside the records other than ones safe to repeat.
-    func write<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T
+    /// One write transaction: `planning` reads through the reader (which locks what it
+    /// reads) and returns its plan; the backend executes the plan and commits. A backend may
+    /// call `planning` again, on a fresh snapshot, after a transient failure (a deadlock, a
+    /// connection lost before COMMIT was sent): it must have no other effect. `progress` is
+    /// told how many tabs the executed writes have inserted so far (or counted as done),
+    /// restarting from 0 when the transaction runs again.
+    func write(
+        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
+    ) throws(TabStoreError) -> WritePlan
 
     /// Runs `body` on a connection that never waits behind this store's writes; several
     /// reads that must agree go in `records.readTransaction`.
@@ -29,7 +34,8 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// committed (a hint: the journal is the truth), until the returned wake-up is cancelled.
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup
 
-    /// Schema version, set count and a consistency check's findings ("" when sound).
+    /// Schema version, set count, and the database's own check (SQLite's quick_check;
+    /// "" when it finds nothing); the rules' check runs above, over `read`.
     func info() throws(TabStoreError) -> StoreInfo
 
     /// Rows this store's writer has inserted, updated or deleted since it opened.
@@ -58,7 +64,8 @@ package struct JournalRead: Sendable {
 
 /// A set's row as the rules see it, with its selected tab.
 package struct SetRecord: Sendable {
-    package let id: Int
+    /// Its row, or the name of a set the plan creates (no row yet).
+    package let ref: SetRef
     package let name: String
     package let revision: Int
     /// The position of the tab at index 0 (see migration 0004); edits may move it.
@@ -67,7 +74,35 @@ package struct SetRecord: Sendable {
     package let selected: TabRecord?
 
     package init(id: Int, name: String, revision: Int, base: Int, selected: TabRecord?) {
-        self.id = id
+        ref = .id(id)
+        self.name = name
+        self.revision = revision
+        self.base = base
+        self.selected = selected
+    }
+
+    /// A set a plan creates: empty, at `revision`.
+    init(newNamed name: String, revision: Int) {
+        ref = .new(name: name)
+        self.name = name
+        self.revision = revision
+        base = 0
+        selected = nil
+    }
+
+    /// The row id; nil for a set the plan creates.
+    package var id: Int? {
+        if case let .id(id) = ref { return id }
+        return nil
+    }
+
+    /// The same set at another revision.
+    func atRevision(_ revision: Int) -> SetRecord {
+        SetRecord(ref: ref, name: name, revision: revision, base: base, selected: selected)
+    }
+
+    private init(ref: SetRef, name: String, revision: Int, base: Int, selected: TabRecord?) {
+        self.ref = ref
         self.name = name
         self.revision = revision
         self.base = base
@@ -103,20 +138,6 @@ package struct TabRecord: Equatable, Sendable {
     }
 }
 
-/// A tab about to be inserted: a new one (fresh id) or one coming back with its id.
-package struct NewTab: Sendable {
-    package let title: String
-    package var uuid = TabID()
-    package var payload: [String: String] = [:]
-}
-
-/// A tab a write names: by row id when it was read, by its id when it was only just
-/// inserted (a backend that sends its writes in one batch knows no row id yet).
-package enum TabKey: Hashable, Sendable {
-    case row(Int)
-    case uuid(TabID)
-}
-
 /// A removed tab a set remembers, with its old index and whether it was selected.
 package struct ClosedTabRecord: Sendable {
     package let id: Int
@@ -136,84 +157,25 @@ package struct ClosedTabRecord: Sendable {
     }
 }
 
-/// The operations the tab rules are built from, inside one transaction of a backend.
-/// Reads come before writes in every rule; a backend that batches its writes must
-/// still answer a read made after one (by sending them first).
+/// The reads of a backend outside a write: what `TabStore`'s reading calls and the
+/// observers use.
 package protocol TabRecords: AnyObject {
     /// Runs `body` so that its reads see one snapshot.
     func readTransaction<T>(_ body: () throws(TabStoreError) -> T) throws(TabStoreError) -> T
-
-    // Sets. In a write transaction, `setRecord(named:)` locks the set's row first.
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord?
-    /// Inserts an empty set row at `revision`.
-    func insertSet(named name: String, revision: Int) throws(TabStoreError) -> SetRecord
-    /// The highest revision a set that left `name` (removed, or renamed away) reached; 0 for none.
-    func nameRevision(of name: String) throws(TabStoreError) -> Int
-    /// Remembers that `name` reached `revision` as its set left it (keeping a higher one).
-    func retire(name: String, at revision: Int) throws(TabStoreError)
-    func renameSet(id: Int, to newName: String) throws(TabStoreError)
-    /// Deletes the set row with its tabs and removed tabs.
-    func deleteSet(id: Int) throws(TabStoreError)
+    /// All tabs of a set, in order.
+    func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord]
     /// Every set's name, sorted byte for byte.
     func setNames() throws(TabStoreError) -> [String]
     func setCount() throws(TabStoreError) -> Int
     /// Every set without its tabs, sorted byte for byte by name.
     func setSummaries() throws(TabStoreError) -> [TabSetSummary]
-    /// The name of the set holding the tab with id `uuid`, or nil.
-    func nameOfSet(holdingTab uuid: TabID) throws(TabStoreError) -> String?
-
-    // Tabs.
-    func tabCount(in set: SetRecord) throws(TabStoreError) -> Int
-    func tab(at index: Int, in set: SetRecord) throws(TabStoreError) -> TabRecord?
-    func tab(titled title: String, in set: SetRecord) throws(TabStoreError) -> TabRecord?
-    func tab(withID uuid: TabID, in set: SetRecord) throws(TabStoreError) -> TabRecord?
-    /// All tabs of a set, in order.
-    func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord]
-    /// Inserts tab rows at `firstPosition` onward (free: the caller made room), calling
-    /// `tabWritten` after each.
-    func insertTabRows(
-        _ tabs: [NewTab], firstPosition: Int, inSet setID: Int, tabWritten: (() -> Void)?
-    ) throws(TabStoreError) -> [TabKey]
-    /// Adds `delta` to the position of the tabs at `indices`.
-    func shiftTabs(in set: SetRecord, indices: Range<Int>, by delta: Int) throws(TabStoreError)
-    func setBase(ofSet setID: Int, to base: Int) throws(TabStoreError)
-    func setPosition(ofTab id: Int, to position: Int) throws(TabStoreError)
-    func deleteTab(id: Int) throws(TabStoreError)
-    func deleteTabs(ofSet setID: Int) throws(TabStoreError)
-    func renameTab(id: Int, to newTitle: String) throws(TabStoreError)
-    /// Stores `payload` (an empty one as none) for the tab.
-    func setPayload(_ payload: [String: String], ofTab id: Int) throws(TabStoreError)
-    /// Sets the set's revision and selected tab (nil: none).
-    func updateSet(id: Int, revision: Int, selecting tab: TabKey?) throws(TabStoreError)
-
-    // Removed tabs, newest first.
-    func lastClosedTab(ofSet setID: Int) throws(TabStoreError) -> ClosedTabRecord?
-    func deleteClosedTab(id: Int) throws(TabStoreError)
-    func closedTabTitles(ofSet setID: Int) throws(TabStoreError) -> [String]
-    /// Forgets removed tabs that had the tab id `uuid` (a tab is back under it).
-    func deleteClosedTabs(withID uuid: TabID) throws(TabStoreError)
-    /// Records removed tabs (in the order given) and forgets the oldest beyond `limit`.
-    func rememberClosed(_ tabs: [(tab: TabRecord, wasSelected: Bool)], inSet setID: Int, limit: Int) throws(TabStoreError)
-    /// Forgets the removed tabs whose title is in the set again: they cannot come back.
-    func forgetClosedTabsBackInSet(_ setID: Int) throws(TabStoreError)
-
-    // The journal.
-    /// Journals a change of the set `setID` (nil: of a set no longer there).
-    func record(_ event: TabEvent, set setName: String, setID: Int?, revision: Int) throws(TabStoreError)
-    /// Unlinks a removed set's changes from its id, which a new set may get.
-    func forgetSetID(_ setID: Int) throws(TabStoreError)
+    /// Titles of the set's removed tabs, newest first.
+    func closedTabTitles(of set: SetRecord) throws(TabStoreError) -> [String]
     /// The newest `limit` changes of a set, newest first (see `TabStore.history`).
     func history(ofSet setName: String, limit: Int) throws(TabStoreError) -> [TabChange]
     /// The id of the newest change, 0 when there is none.
     func lastChangeID() throws(TabStoreError) -> Int
-
-    /// The set as a write leaves it, read as the write's last call: a backend may send its
-    /// commit together with this read.
-    func finalTabSet(named name: String) throws(TabStoreError) -> TabSet
-}
-
-extension TabRecords {
-    package func finalTabSet(named name: String) throws(TabStoreError) -> TabSet {
-        try loadTabSet(named: name)
-    }
+    /// Each set's shape, for the rules' check: see `RuleCheck`.
+    func setShapes() throws(TabStoreError) -> [SetShape]
 }

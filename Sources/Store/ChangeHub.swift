@@ -186,7 +186,7 @@ final class ChangeHub: Sendable {
         for key in observers.keys.sorted() {
             guard var observer = observers[key] else { continue }
             // Names compare byte for byte, as SQLite compares them.
-            guard observer.setName.map({ $0.utf8.elementsEqual(change.setName.utf8) }) ?? true else { continue }
+            guard observer.setName.map({ sameBytes($0, change.setName) }) ?? true else { continue }
             observer.continuation.yield(change)
             if case let .setRenamed(_, to) = change.event, observer.setName != nil {
                 observer.setName = to
@@ -208,7 +208,7 @@ final class ChangeHub: Sendable {
                     touched = true
                     continue
                 }
-                guard name.utf8.elementsEqual(change.setName.utf8) else { continue }
+                guard sameBytes(name, change.setName) else { continue }
                 touched = true
                 if case let .setRenamed(_, to) = change.event { value.setName = to }
             }

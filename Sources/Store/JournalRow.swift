@@ -1,5 +1,105 @@
-/// The journal's typed columns (`migrations/0006_typed_journal.sql`), shared by every
-/// backend: which columns a kind fills, how lists are packed into one text column.
+/// The journal's columns (`migrations/0006_typed_journal.sql` and later steps), declared
+/// once for every backend: the order both read and write them in after `id`, which a
+/// kind fills, how lists are packed into one text column.
+package enum JournalColumn: Int, CaseIterable, Sendable {
+    case setName, revision, kind, at, setID, tabIndex, fromIndex, toIndex, title, newTitle, tabCount, selected, titles, indices, tabIDs
+
+    package var name: String {
+        switch self {
+        case .setName: "set_name"
+        case .revision: "revision"
+        case .kind: "kind"
+        case .at: "at"
+        case .setID: "set_id"
+        case .tabIndex: "tab_index"
+        case .fromIndex: "from_index"
+        case .toIndex: "to_index"
+        case .title: "title"
+        case .newTitle: "new_title"
+        case .tabCount: "tab_count"
+        case .selected: "selected"
+        case .titles: "titles"
+        case .indices: "indices"
+        case .tabIDs: "tab_ids"
+        }
+    }
+
+    /// Whether the column holds integers (else text).
+    package var holdsIntegers: Bool {
+        switch self {
+        case .revision, .at, .setID, .tabIndex, .fromIndex, .toIndex, .tabCount, .selected: true
+        case .setName, .kind, .title, .newTitle, .titles, .indices, .tabIDs: false
+        }
+    }
+
+    /// The columns a journal read selects: `id`, then every column in order.
+    package static let selectList = "id, " + names
+
+    /// Every column's name, in order, joined by commas.
+    package static let names = allCases.map(\.name).joined(separator: ", ")
+}
+
+/// A journal cell: what a backend binds or reads (NULL is `nil`).
+package enum JournalValue: Sendable, Equatable {
+    case int(Int)
+    case text(String)
+
+    package var int: Int? { if case let .int(value) = self { value } else { nil } }
+    package var text: String? { if case let .text(value) = self { value } else { nil } }
+}
+
+/// How big the journal may grow, for every backend.
+package enum JournalLimit {
+    /// How many changes the journal keeps in all; older ones are dropped.
+    package static let changes = 10_000
+    /// The trim runs when a new row's id is a multiple of this: the journal may run 1%
+    /// over its limit, and a write seldom pays for the delete.
+    package static let trimEvery = 100
+}
+
+extension JournalEntry {
+    /// Calls `cell` with each column and its value (nil: NULL), in `JournalColumn` order;
+    /// `setID` is the set's row id, which a backend knows once the set exists.
+    package func forEachCell(setID: Int?, _ cell: (JournalColumn, JournalValue?) -> Void) {
+        let row = JournalRow(event)
+        cell(.setName, .text(setName))
+        cell(.revision, .int(revision))
+        cell(.kind, .text(event.kind.rawValue))
+        cell(.at, .int(timestamp))
+        cell(.setID, setID.map(JournalValue.int))
+        cell(.tabIndex, row.tabIndex.map(JournalValue.int))
+        cell(.fromIndex, row.fromIndex.map(JournalValue.int))
+        cell(.toIndex, row.toIndex.map(JournalValue.int))
+        cell(.title, row.title.map(JournalValue.text))
+        cell(.newTitle, row.newTitle.map(JournalValue.text))
+        cell(.tabCount, row.tabCount.map(JournalValue.int))
+        cell(.selected, row.selected.map { .int($0 ? 1 : 0) })
+        cell(.titles, row.packedTitles.map(JournalValue.text))
+        cell(.indices, row.packedIndices.map(JournalValue.text))
+        cell(.tabIDs, row.packedTabIDs.map(JournalValue.text))
+    }
+}
+
+extension JournalRow {
+    /// A change read back: `cell` gives each column's value; `nil` for a row this binary
+    /// cannot read (skipped, not fatal).
+    package static func change(_ cell: (JournalColumn) -> JournalValue?) -> TabChange? {
+        guard let kindText = cell(.kind)?.text, let kind = TabEvent.Kind(rawValue: kindText),
+              let setName = cell(.setName)?.text, let revision = cell(.revision)?.int, let at = cell(.at)?.int
+        else { return nil }
+        let row = JournalRow(
+            tabIndex: cell(.tabIndex)?.int, fromIndex: cell(.fromIndex)?.int, toIndex: cell(.toIndex)?.int,
+            title: cell(.title)?.text, newTitle: cell(.newTitle)?.text, tabCount: cell(.tabCount)?.int,
+            selected: cell(.selected)?.int.map { $0 != 0 },
+            titles: cell(.titles)?.text.map(unpackTitles),
+            indices: cell(.indices)?.text.flatMap(unpackIndices),
+            tabIDs: cell(.tabIDs)?.text.map(unpackTabIDs)
+        )
+        guard let event = row.event(kind) else { return nil }
+        return TabChange(setName: setName, revision: revision, event: event, timestamp: at)
+    }
+}
+
 /// The typed columns of one journal row as read back.
 package struct JournalRow: Equatable {
     package var tabIndex: Int?
@@ -122,7 +222,7 @@ package struct JournalRow: Equatable {
     package static let titleSeparator: UInt8 = 0x1F
 
     package static func pack(_ titles: [String]) -> String {
-        titles.joined(separator: "\u{1F}")
+        joined(titles, separator: "\u{1F}") { $0 }
     }
 
     package static func unpackTitles(_ text: String) -> [String] {
@@ -132,12 +232,29 @@ package struct JournalRow: Equatable {
     }
 
     package static func pack(_ indices: [Int]) -> String {
-        indices.map(String.init).joined(separator: ",")
+        joined(indices, separator: ",") { String($0) }
     }
 
     /// Ids joined by ','; a missing one is an empty part.
     package static func pack(_ ids: [TabID?]) -> String {
-        ids.map { $0?.uuidString ?? "" }.joined(separator: ",")
+        var packed = ""
+        packed.reserveCapacity(ids.count * 37)
+        for (offset, id) in ids.enumerated() {
+            if offset > 0 { packed += "," }
+            if let id { packed += id.uuidString }
+        }
+        return packed
+    }
+
+    /// `parts` as text joined by `separator`, built in one string (a select journals two
+    /// ids with every change: no array of parts in between).
+    private static func joined<Part>(_ parts: [Part], separator: String, _ text: (Part) -> String) -> String {
+        var joined = ""
+        for (offset, part) in parts.enumerated() {
+            if offset > 0 { joined += separator }
+            joined += text(part)
+        }
+        return joined
     }
 
     /// Ids joined by ','; an empty or unreadable part is `nil`.

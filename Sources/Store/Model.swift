@@ -167,17 +167,45 @@ public struct TabSetSummary: Sendable, Hashable, Codable {
 
 /// Facts about an open store, for `tabstore info`.
 public struct StoreInfo: Sendable, Hashable, Codable {
-    public let path: String
+    /// The file's path (`:memory:` in memory), or the server as
+    /// `postgresql://user@host:port/database` (never with a password).
+    public let location: String
     public let schemaVersion: Int
     public let setCount: Int
-    /// `PRAGMA quick_check`'s answer: `"ok"` for a sound file.
-    public let quickCheck: String
+    /// What the database's own check of its storage found: SQLite's `PRAGMA quick_check`
+    /// on a file (`"ok"` when sound); `"ok"` on a server, whose storage is the server's.
+    public let storageCheck: String
+    /// One line per broken tab rule (positions not contiguous, a selection that is not one
+    /// of the set's tabs, a revision that is not its newest change's), checked the same way
+    /// on every backend; empty for a sound database.
+    public let ruleProblems: [String]
 
     /// Store facts, for fakes and previews.
-    public init(path: String, schemaVersion: Int, setCount: Int, quickCheck: String) {
-        self.path = path
+    public init(location: String, schemaVersion: Int, setCount: Int, storageCheck: String = "ok", ruleProblems: [String] = []) {
+        self.location = location
         self.schemaVersion = schemaVersion
         self.setCount = setCount
-        self.quickCheck = quickCheck
+        self.storageCheck = storageCheck
+        self.ruleProblems = ruleProblems
+    }
+
+    /// `"ok"` when both checks found nothing, else what they found, joined by `"; "`.
+    public var consistencyCheck: String {
+        let findings = (storageCheck == "ok" ? [] : [storageCheck]) + ruleProblems
+        return findings.isEmpty ? "ok" : findings.joined(separator: "; ")
+    }
+
+    /// Whether the storage itself is damaged (a corrupt file), not only rows that break rules.
+    public var isDamaged: Bool { storageCheck != "ok" }
+
+    @available(*, deprecated, renamed: "location")
+    public var path: String { location }
+
+    @available(*, deprecated, renamed: "consistencyCheck")
+    public var quickCheck: String { consistencyCheck }
+
+    @available(*, deprecated, renamed: "init(location:schemaVersion:setCount:storageCheck:ruleProblems:)")
+    public init(path: String, schemaVersion: Int, setCount: Int, quickCheck: String) {
+        self.init(location: path, schemaVersion: schemaVersion, setCount: setCount, storageCheck: quickCheck)
     }
 }

@@ -45,7 +45,7 @@ func validSetName(_ name: String) throws(TabStoreError) {
 /// A title or set name compared and hashed by its UTF-8 bytes, as SQLite compares it:
 /// Swift's `==` would equate canonically equivalent strings ("é" and "e\u{301}"),
 /// the stored data does not. No copy of the bytes is made.
-package struct ExactName: Hashable {
+package struct ExactName: Hashable, Sendable {
     package let text: String
 
     package init(_ text: String) {
@@ -53,7 +53,7 @@ package struct ExactName: Hashable {
     }
 
     package static func == (lhs: ExactName, rhs: ExactName) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        sameBytes(lhs.text, rhs.text)
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -62,4 +62,15 @@ package struct ExactName: Hashable {
             for byte in text.utf8 { hasher.combine(byte) }
         }
     }
+}
+
+/// Whether two titles or names are the same bytes (not Swift's `==`, which equates
+/// canonically equivalent strings). Compares the stored bytes in place where it can: a
+/// select compares names several times, and the general `elementsEqual` walks index by index.
+package func sameBytes(_ a: String, _ b: String) -> Bool {
+    let compared = a.utf8.withContiguousStorageIfAvailable { first in
+        b.utf8.withContiguousStorageIfAvailable { second in first.elementsEqual(second) }
+    }
+    if let compared, let equal = compared { return equal }
+    return a.utf8.elementsEqual(b.utf8)
 }

@@ -66,15 +66,6 @@ extension TabStore {
     public func setPayload(
         _ payload: [String: String], for ref: TabRef, in setName: String, ifRevision: Int? = nil
     ) throws(TabStoreError) -> TabSetEdit {
-        try validPayload(payload)
-        return try writing { database throws(TabStoreError) in
-            let set = try database.requireSet(named: setName, ifRevision: ifRevision)
-            let tab = try database.resolve(ref, in: set)
-            guard tab.payload != payload else { return try database.edit(of: setName, event: nil) }
-            try database.setPayload(payload, ofTab: tab.id)
-            let event = TabEvent.payloadChanged(TabUpdate(index: tab.index, tab: tab.eventTab(selected: set.selected?.id == tab.id)))
-            try database.commitChange(to: set, selecting: set.selected?.key, event: event)
-            return try database.edit(of: setName, event: event)
-        }
+        try edit(PayloadRule(payload, for: ref, in: setName, ifRevision: ifRevision))
     }
 }

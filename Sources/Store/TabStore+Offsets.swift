@@ -16,37 +16,6 @@ extension TabStore {
     public func move(
         fromOffsets offsets: some Sequence<Int>, toOffset destination: Int, in setName: String, ifRevision: Int? = nil
     ) throws(TabStoreError) -> TabSetEdit {
-        let sources = Set(offsets).sorted()
-        return try writing { database throws(TabStoreError) in
-            var set = try database.requireSet(named: setName, ifRevision: ifRevision)
-            let count = try database.tabCount(in: set)
-            if let bad = sources.first(where: { !(0..<count).contains($0) }) {
-                throw .indexOutOfRange(index: bad, count: count, set: setName)
-            }
-            guard (0...count).contains(destination) else {
-                throw .insertionIndexOutOfRange(index: destination, count: count, set: setName)
-            }
-            // Tabs left of the destination move right, the last first; those right of it
-            // move left, the first first: no move disturbs a tab already in its place.
-            let left = sources.filter { $0 < destination }
-            let right = sources.filter { $0 >= destination }
-            var steps: [(from: Int, to: Int)] = []
-            for (offset, source) in left.enumerated().reversed() {
-                steps.append((source, destination - left.count + offset))
-            }
-            for (offset, source) in right.enumerated() {
-                steps.append((source, destination + offset))
-            }
-            var lastEvent: TabEvent?
-            for step in steps where step.from != step.to {
-                guard let tab = try database.tab(at: step.from, in: set) else { continue }
-                try database.moveTab(tab, to: step.to, in: &set, count: count)
-                let event = TabEvent.moved(title: tab.title, from: step.from, to: step.to)
-                try database.commitChange(to: set, selecting: set.selected?.key, event: event)
-                set = try database.requireSet(named: setName)
-                lastEvent = event
-            }
-            return try database.edit(of: setName, event: lastEvent)
-        }
+        try edit(MoveOffsetsRule(offsets, toOffset: destination, in: setName, ifRevision: ifRevision))
     }
 }

@@ -3,9 +3,17 @@ extension TabStore {
     ///
     /// - Throws: `TabStoreError.setNotFound`, or a database error.
     public func tabSet(named setName: String) throws(TabStoreError) -> TabSet {
-        try reading { database throws(TabStoreError) in
-            try database.readTransaction { () throws(TabStoreError) in try database.loadTabSet(named: setName) }
+        let known = knownSets.withLock { $0.peek(setName) }
+        let set = try reading { database throws(TabStoreError) in
+            try database.readTransaction { () throws(TabStoreError) in
+                let record = try database.requireSet(named: setName)
+                // A copy at the set's revision is the set: its tabs need no reading.
+                if let known, known.revision == record.revision { return known }
+                return try database.tabSet(of: record)
+            }
         }
+        knownSets.withLock { $0.remember(set) }
+        return set
     }
 
     /// Every set without its tabs, sorted by name (byte order).
@@ -29,24 +37,27 @@ extension TabStore {
     /// Path (or server), schema version, set count and a consistency check's answer
     /// (`PRAGMA quick_check` for a file).
     public func info() throws(TabStoreError) -> StoreInfo {
-        try backend.info()
+        let info = try backend.info()
+        let ruleProblems = try reading { database throws(TabStoreError) in RuleCheck.problems(in: try database.setShapes()) }
+        return info.adding(ruleProblems)
     }
 }
 
 extension TabRecords {
-    func edit(of setName: String, event: TabEvent?) throws(TabStoreError) -> TabSetEdit {
-        TabSetEdit(set: try finalTabSet(named: setName), event: event)
+    /// The set, which must exist.
+    package func requireSet(named name: String) throws(TabStoreError) -> SetRecord {
+        guard let record = try setRecord(named: name) else { throw .setNotFound(set: name) }
+        return record
     }
 
     package func loadTabSet(named setName: String) throws(TabStoreError) -> TabSet {
-        let set = try requireSet(named: setName)
-        return try tabSet(of: set, selectedTabID: set.selected?.id, revision: set.revision)
+        try tabSet(of: try requireSet(named: setName))
     }
 
-    /// The set `record` names, as it stands once `selectedTabID` is selected and the set is
-    /// at `revision`: for an edit that changed no position, so its record need not be read again.
-    package func tabSet(of record: SetRecord, selectedTabID: Int?, revision: Int) throws(TabStoreError) -> TabSet {
-        let tabs = try tabs(in: record).map { $0.tab(selected: $0.id == selectedTabID) }
-        return TabSet(name: record.name, tabs: tabs, revision: revision)
+    /// The set `record` names, with its tabs.
+    package func tabSet(of record: SetRecord) throws(TabStoreError) -> TabSet {
+        let selected = record.selected?.id
+        let tabs = try tabs(in: record).map { $0.tab(selected: $0.id == selected) }
+        return TabSet(name: record.name, tabs: tabs, revision: record.revision)
     }
 }

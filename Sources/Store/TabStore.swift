@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A persistent store of named tab sets: their tabs, in order, and which one is selected.
 ///
@@ -58,7 +59,10 @@ public final class TabStore: Sendable {
 
     /// The database file's path (`:memory:` for an in-memory store); for a server, its
     /// URL as `postgresql://user@host:port/database`, without a password.
-    public let path: String
+    public let location: String
+
+    @available(*, deprecated, renamed: "location")
+    public var path: String { location }
     let options: Options
     /// The database the rules run over: a SQLite file, or a server (TabStorePostgres).
     package let backend: any TabStoreBackend
@@ -69,6 +73,8 @@ public final class TabStore: Sendable {
     let readQueue = DispatchQueue(label: "tabstore.read")
     /// Holds async writes back while the app is suspended (TabStore+Suspension).
     let suspension = SuspensionGate()
+    /// The sets this store last wrote or read, at their revisions (see `KnownSets`).
+    let knownSets = Mutex(KnownSets())
 
     /// Opens the database at `path`, creating it and its missing folders (mode 0700) unless
     /// `options.createsMissingFile` is false, and brings its schema up to date.
@@ -84,7 +90,7 @@ public final class TabStore: Sendable {
 
     /// A store over `backend`, opened and migrated.
     package init(backend: any TabStoreBackend, options: Options) {
-        self.path = backend.location
+        location = backend.location
         self.options = options
         self.backend = backend
         hub = ChangeHub(backend: backend, pollInterval: options.changePollInterval)

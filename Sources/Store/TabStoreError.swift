@@ -85,6 +85,9 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// for debugging: `description` leaves it out.
     case server(server: String, sqlState: String, message: String, sql: String?)
 
+    /// tabstore broke one of its own promises (a defect to report); nothing was changed.
+    case internalFailure(database: String, reason: String)
+
     /// Why a title or set name is refused.
     public enum NameProblem: Sendable, Hashable, Codable {
         case empty
@@ -106,7 +109,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
-             .serverUnavailable, .connectionLost, .server:
+             .serverUnavailable, .connectionLost, .server, .internalFailure:
             return true
         }
     }
@@ -199,6 +202,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "lost the connection to \(server); nothing was changed"
         case let .server(server, sqlState, message, _):
             return "PostgreSQL error \(sqlState) on \(server): \(message)"
+        case let .internalFailure(database, reason):
+            return "tabstore failed on \(database): \(reason) (a defect in tabstore: please report it)"
         }
     }
 }

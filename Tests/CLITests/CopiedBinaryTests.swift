@@ -12,6 +12,6 @@ import Testing
         try FileManager.default.copyItem(atPath: TabstoreBinary.path, toPath: copy)
         #expect(sandbox.runProcess(copy, ["--db", sandbox.database, "add", "main", "Home"]) == .ok("added 1 tab to main\n"))
         #expect(sandbox.runProcess(copy, ["--db", sandbox.database, "--json", "info"]) == .ok(
-            #"{"path":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"quickCheck":"ok"}"# + "\n"))
+            #"{"location":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))
     }
 }

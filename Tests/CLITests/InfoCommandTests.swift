@@ -11,7 +11,7 @@ import Testing
             path:            \(sandbox.database)
             schema version:  \(Migration.latestVersion)
             sets:            2
-            quick_check:     ok
+            check:           ok
 
             """))
     }
@@ -21,7 +21,7 @@ import Testing
         sandbox.add("a")
         #expect(sandbox.run("remove-set", "a").code == 0)
         #expect(sandbox.run("info", "--json") == .ok(
-            #"{"path":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":0,"quickCheck":"ok"}"# + "\n"))
+            #"{"location":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":0,"check":"ok"}"# + "\n"))
     }
 
     @Test func infoTakesNoArguments() {
@@ -50,11 +50,11 @@ import Testing
         #expect(sandbox.run("info") == .failure(3, line))
         let verbose = sandbox.run("info", "--verbose")
         #expect(verbose.code == 3 && verbose.stderr == line)
-        #expect(verbose.stdout.hasPrefix("path:            \(sandbox.database)\nschema version:  \(Migration.latestVersion)\nsets:            1\nquick_check:     *** in database main ***\n"))
+        #expect(verbose.stdout.hasPrefix("path:            \(sandbox.database)\nschema version:  \(Migration.latestVersion)\nsets:            1\ncheck:           *** in database main ***\n"))
         let json = sandbox.run("info", "--json")
         #expect(json.code == 3)
         #expect(json.stderr == #"{"error":{"code":3,"message":"database "# + sandbox.database + #" is corrupt"}}"# + "\n")
-        #expect(json.stdout.hasPrefix(#"{"path":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"quickCheck":"*** in database main ***\n"#))
+        #expect(json.stdout.hasPrefix(#"{"location":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"*** in database main ***\n"#))
         #expect(json.stdout.hasSuffix("\"}\n") && json.stdout.split(separator: "\n").count == 1)
     }
 
@@ -62,5 +62,23 @@ import Testing
         let sandbox = Sandbox()
         #expect(sandbox.run("info") == .failure(1, "tabstore: error: no database at \(sandbox.database) yet\n"))
         #expect(!sandbox.exists(sandbox.database))
+    }
+
+    /// The rule check runs on a file as on a server: rows edited around tabstore that break
+    /// a rule exit 3 with the set and the rule named, though SQLite's own check is fine.
+    @Test(arguments: [
+        ("UPDATE tab SET position = position + 10 WHERE title = 'b'", #"set "s": its tabs' positions are not contiguous from its base"#),
+        ("UPDATE tab_set SET selected_tab_id = NULL WHERE name = 's'", #"set "s": it has tabs but no selected tab"#),
+        ("UPDATE tab_set SET selected_tab_id = (SELECT id FROM tab WHERE title = 'x')", #"set "s": its selected tab is not one of its tabs"#),
+        ("UPDATE tab_set SET revision = 9 WHERE name = 's'", #"set "s": its revision 9 is not its newest change's (1)"#),
+    ])
+    func rowsThatBreakARuleFailTheCheck(edit: String, finding: String) {
+        let sandbox = Sandbox()
+        sandbox.add("s", "a", "b")
+        sandbox.add("t", "x")
+        _ = sandbox.runProcess("/usr/bin/sqlite3", [sandbox.database, edit])
+        #expect(sandbox.run("info") == .failure(3, "tabstore: error: the check of database \(sandbox.database) found: \(finding)\n"))
+        let verbose = sandbox.run("info", "--verbose")
+        #expect(verbose.stdout.hasSuffix("check:           \(finding)\n"))
     }
 }

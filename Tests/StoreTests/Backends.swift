@@ -58,7 +58,12 @@ extension TabStore {
     /// COMMIT, sent together): `roundTripsOfEdit` subtracts it.
     /// nil for a store of another backend.
     func writerRoundTrips() throws -> Int? {
-        try backend.write { records throws(TabStoreError) in (records as? PostgresRecords)?.connection.roundTrips }
+        var roundTrips: Int?
+        _ = try backend.write(progress: nil) { reader throws(TabStoreError) in
+            roundTrips = (reader as? PostgresRecords)?.connection.roundTrips
+            return WritePlan()
+        }
+        return roundTrips
     }
 
     /// The round trips `edit` costs on a PostgreSQL store's writer connection.

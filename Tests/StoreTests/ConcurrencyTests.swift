@@ -77,6 +77,6 @@ import Testing
         let history = try stores[0].history(of: "shared", limit: 100_000)
         #expect(history.map(\.revision) == Array((1...set.revision).reversed()))
         #expect(history.filter { if case .added = $0.event { true } else { false } }.count == expected.count)
-        #expect(try stores[0].info().quickCheck == "ok")
+        #expect(try stores[0].info().consistencyCheck == "ok")
     }
 }

@@ -32,7 +32,7 @@ import TabStoreTestSupport
         #expect(!acknowledged.isEmpty)
         let reopened = try TabStore(path: path)
         #expect(try reopened.tabSet(named: "big").tabs.map(\.title) == acknowledged)
-        #expect(try reopened.info().quickCheck == "ok")
+        #expect(try reopened.info().consistencyCheck == "ok")
     }
 
     @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
@@ -50,7 +50,7 @@ import TabStoreTestSupport
         #expect(try picture(store.tabSet(named: "main")) == ["Home", "*Reviews"])
         #expect(try store.selectedTab(in: "main").index == 1)
         #expect(try store.export().sets.count == 1)
-        #expect(try store.info().quickCheck == "ok")
+        #expect(try store.info().consistencyCheck == "ok")
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "main") } == .readOnly(path: path))
         #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "main", creatingSet: true) } == .readOnly(path: path))
         #expect(contents(path) == before)

@@ -94,7 +94,7 @@ struct PostgresStoreTests {
         #expect(name == constraint)
         #expect(failure?.sql == "COMMIT")
         #expect(try store.tabSet(named: "main") == before)
-        #expect(try store.info().quickCheck == "ok")
+        #expect(try store.info().consistencyCheck == "ok")
     }
 
     @Test func twoStoresEditingOneSetAtOnceKeepEveryTabAndAJournalWithoutAGap() throws {
@@ -173,6 +173,6 @@ extension PostgresStoreTests {
         // Into the middle of the set too: the positions after them move up.
         try store.add(["x \"1\"", "y\\2"], to: "s", at: 1)
         #expect(try store.tabSet(named: "s").tabs.map(\.title) == [titles[0], "x \"1\"", "y\\2"] + titles.dropFirst())
-        #expect(try store.info().quickCheck == "ok")
+        #expect(try store.info().consistencyCheck == "ok")
     }
 }

@@ -49,7 +49,7 @@ enum ExportCommand: TabstoreCommand {
         defer { progress.finish() }
         try storeCall { () throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
-                try AtomicFile.create(output, replacing: arguments.flag("force"), sparing: store.path) { _, descriptor throws(AtomicFile.Failure) in
+                try AtomicFile.create(output, replacing: arguments.flag("force"), sparing: store.location) { _, descriptor throws(AtomicFile.Failure) in
                     for start in stride(from: 0, to: bytes.count, by: chunkSize) {
                         let end = min(start + chunkSize, bytes.count)
                         try AtomicFile.writeAll(Array(bytes[start..<end]), to: descriptor)

@@ -6,16 +6,18 @@ enum InfoCommand: TabstoreCommand {
         name: "info",
         abstract: "Show the database path, schema, set count and check.",
         discussion: """
-        The check is SQLite's 'PRAGMA quick_check': 'ok' for a sound file; on a server \
-        (--db postgresql://...) it is a query over the tab rules' invariants, and the \
-        first line names the server instead of a path (never its password). A damaged file \
-        (or a server database whose rows break the rules) exits 3 with one line saying so; \
-        --verbose (or --json) also prints what the check found. A database that does not \
+        The check is SQLite's 'PRAGMA quick_check' of a file, then a check of the tab \
+        rules on every set (positions contiguous, one selected tab of the set's own, the \
+        revision its newest change's), on a file and on a server alike: 'ok' when both \
+        find nothing. On a server (--db postgresql://...) the first line names the server \
+        instead of a path (never its password). A damaged file, or a database whose rows \
+        break the rules, exits 3 with one line saying so; --verbose (or --json) also \
+        prints what the checks found. A database that does not \
         exist yet (on a server: has no tabstore tables yet) exits 1, so 'tabstore info && \
         echo healthy' says healthy only for a sound database.
 
         With --json:
-          {"path","schemaVersion","setCount","quickCheck"}
+          {"location","schemaVersion","setCount","check"}
         """,
         options: [
             OptionSpec(name: "verbose", kind: .flag, help: "Print the details even when the check finds the file damaged."),
@@ -26,12 +28,12 @@ enum InfoCommand: TabstoreCommand {
         let store = try context.openExistingStore()
         let info = try storeCall { () throws(TabStoreError) in try store.info() }
         let details = context.json ? json(info) : text(info)
-        if info.quickCheck == "ok" {
+        if info.consistencyCheck == "ok" {
             return RunResult(standardOutput: details)
         }
-        // A file fails SQLite's quick_check (corrupt); a server's rows break the tab rules.
-        let problem: CLIError = TabStore.isPostgresURL(info.path)
-            ? .checkFailed(server: info.path, findings: info.quickCheck) : .store(.corrupt(path: info.path))
+        // A file that fails quick_check is corrupt; rows that break the rules say which.
+        let problem: CLIError = info.isDamaged
+            ? .store(.corrupt(path: info.location)) : .checkFailed(database: info.location, findings: info.ruleProblems.joined(separator: "; "))
         var damaged = Runner.failure(problem, json: context.json, program: context.program)
         if context.json || arguments.flag("verbose") {
             damaged.standardOutput = details
@@ -41,22 +43,20 @@ enum InfoCommand: TabstoreCommand {
 
     private static func json(_ info: StoreInfo) -> String {
         JSONValue.object([
-            ("path", .string(info.path)),
+            ("location", .string(info.location)),
             ("schemaVersion", .int(info.schemaVersion)),
             ("setCount", .int(info.setCount)),
-            ("quickCheck", .string(info.quickCheck)),
+            ("check", .string(info.consistencyCheck)),
         ]).line
     }
 
     private static func text(_ info: StoreInfo) -> String {
-        // A server is named by its URL (user, host, port, database; never a password),
-        // and checked by a query over the rules' invariants rather than quick_check.
-        let isServer = TabStore.isPostgresURL(info.path)
+        // A server is named by its URL (user, host, port, database; never a password).
         let rows = [
-            (isServer ? "server" : "path", info.path),
+            (TabStore.isPostgresURL(info.location) ? "server" : "path", info.location),
             ("schema version", String(info.schemaVersion)),
             ("sets", String(info.setCount)),
-            (isServer ? "check" : "quick_check", info.quickCheck),
+            ("check", info.consistencyCheck),
         ]
         let keyWidth = rows.map { $0.0.count + 1 }.max() ?? 0
         return rows.map { key, value in "\(padded(key + ":", to: keyWidth))  \(value)\n" }.joined()

@@ -21,7 +21,8 @@ enum SelectCommand: TextCommand {
         let ref = try arguments.tab("tab")
         let revision = arguments.ifRevision
         let store = try context.openStore()
-        let change = try storeCall { () throws(TabStoreError) in try store.select(ref, in: setName, ifRevision: revision) }
+        // The output names only what changed: the set as it now stands is not worked out.
+        let change = try storeCall { () throws(TabStoreError) in try store.apply(SelectRule(ref, in: setName, ifRevision: revision)) }
         if context.json {
             return JSONValue.object([
                 ("set", .string(change.setName)),

@@ -12,7 +12,12 @@ import Darwin
 final class Database {
     let handle: OpaquePointer
     let path: String
-    private var statements: [SQLKey: Statement] = [:]
+    /// Prepared statements by where their SQL text lies in the binary: a few dozen, found
+    /// by comparing addresses (cheaper than hashing even an address).
+    private var statements: [(key: SQLKey, statement: Statement)] = []
+    /// Statements whose SQL is made at run time, by a small key of their own (a journal
+    /// INSERT by the columns it fills): no SQL text is hashed to find them.
+    private var keyedStatements: [Int: Statement] = [:]
 
     /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
     /// private in-memory database.
@@ -51,11 +56,12 @@ final class Database {
         return count
     }
 
-    var cachedStatementCount: Int { statements.count }
+    var cachedStatementCount: Int { statements.count + keyedStatements.count }
 
     /// Finalizes every cached statement.
     func clearStatementCache() {
         statements.removeAll()
+        keyedStatements.removeAll()
     }
 
     func setBusyTimeout(milliseconds: Int) {
@@ -65,22 +71,36 @@ final class Database {
     /// The cached prepared statement for `sql`, prepared on first use.
     func statement(_ sql: StaticString) throws(TabStoreError) -> Statement {
         let key = SQLKey(sql)
-        if let cached = statements[key] { return cached }
+        if let cached = statements.first(where: { $0.key == key }) { return cached.statement }
         let statement: Statement
         do {
             statement = try Statement(database: handle, sql: sql.description)
         } catch {
             throw error.storeError(path: path)
         }
-        statements[key] = statement
+        statements.append((key, statement))
+        return statement
+    }
+
+    /// The statement cached under `key`, prepared from `sql()` on first use.
+    func statement(key: Int, _ sql: () -> String) throws(TabStoreError) -> Statement {
+        if let cached = keyedStatements[key] { return cached }
+        let statement: Statement
+        do {
+            statement = try Statement(database: handle, sql: sql())
+        } catch {
+            throw error.storeError(path: path)
+        }
+        keyedStatements[key] = statement
         return statement
     }
 
     /// Drops `statement` from the cache: after a failure it is prepared afresh next time,
     /// rather than reused in whatever state the failure left it.
     private func forget(_ statement: Statement) {
-        if let key = statements.first(where: { $0.value === statement })?.key {
-            statements[key] = nil
+        statements.removeAll { $0.statement === statement }
+        if let key = keyedStatements.first(where: { $0.value === statement })?.key {
+            keyedStatements[key] = nil
         }
     }
 
@@ -93,6 +113,11 @@ final class Database {
     /// statement many times, without looking it up in the cache each time.
     func run(_ statement: Statement, _ values: [SQLValue]) throws(TabStoreError) {
         statement.bind(values)
+        try run(statement, bound: true)
+    }
+
+    /// Runs a statement whose parameters are bound already to completion.
+    func run(_ statement: Statement, bound: Bool) throws(TabStoreError) {
         defer { statement.reset() }
         do {
             while try statement.step() {}
@@ -106,7 +131,13 @@ final class Database {
     func forEachRow(
         _ sql: StaticString, _ values: SQLValue..., row: (Statement) throws(TabStoreError) -> Void
     ) throws(TabStoreError) {
-        let statement = try statement(sql)
+        try forEachRow(statement(sql), values, row: row)
+    }
+
+    /// Calls `row` for each result row of an already fetched statement.
+    func forEachRow(
+        _ statement: Statement, _ values: [SQLValue], row: (Statement) throws(TabStoreError) -> Void
+    ) throws(TabStoreError) {
         statement.bind(values)
         defer { statement.reset() }
         while true {
@@ -126,7 +157,13 @@ final class Database {
     func firstRow<T>(
         _ sql: StaticString, _ values: SQLValue..., row: (Statement) -> T
     ) throws(TabStoreError) -> T? {
-        let statement = try statement(sql)
+        try firstRow(statement(sql), values, row: row)
+    }
+
+    /// The first result row of an already fetched statement, or `nil` when there is none.
+    func firstRow<T>(
+        _ statement: Statement, _ values: [SQLValue], row: (Statement) -> T
+    ) throws(TabStoreError) -> T? {
         statement.bind(values)
         defer { statement.reset() }
         do {
@@ -194,9 +231,9 @@ final class Database {
 }
 
 /// SQL text written in the source, as the statement cache keys it: by where the text
-/// lies in the binary. Hashing an address costs a few instructions where hashing the
+/// lies in the binary. Comparing addresses costs a few instructions where hashing the
 /// text cost thousands on every call (a literal written twice may be cached twice).
-struct SQLKey: Hashable {
+struct SQLKey: Equatable {
     let address: UnsafeRawPointer?
     let text: String?
 

@@ -36,9 +36,15 @@ final class SQLiteBackend: TabStoreBackend {
         }
     }
 
-    func write<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+    func write(
+        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
+    ) throws(TabStoreError) -> WritePlan {
         try writer.withDatabase { database throws(TabStoreError) in
-            try database.writeTransaction { () throws(TabStoreError) in try body(database) }
+            try database.writeTransaction { () throws(TabStoreError) in
+                let plan = try planning(database)
+                try database.execute(plan, progress: progress)
+                return plan
+            }
         }
     }
 
@@ -78,7 +84,7 @@ final class SQLiteBackend: TabStoreBackend {
             } catch .corrupt {
                 problems.append("(the check stopped: the file is too damaged to read further)")
             }
-            return StoreInfo(path: path, schemaVersion: version, setCount: sets, quickCheck: problems.joined(separator: "; "))
+            return StoreInfo(location: path, schemaVersion: version, setCount: sets, storageCheck: problems.joined(separator: "; "))
         }
     }
 

@@ -39,14 +39,38 @@ final class Statement {
             case let .int(number):
                 sqlite3_bind_int64(handle, index, Int64(number))
             case let .text(text):
-                var text = text
-                text.withUTF8 { bytes in
-                    _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
-                }
+                bind(text, at: index)
             case .null:
                 sqlite3_bind_null(handle, index)
             }
         }
+    }
+
+    /// Ends the previous run, before parameters are bound one by one (`bind(_:at:)`).
+    func prepareToBind() {
+        sqlite3_reset(handle)
+    }
+
+    /// Binds one parameter (1-based).
+    func bind(_ number: Int, at index: Int32) {
+        sqlite3_bind_int64(handle, index, Int64(number))
+    }
+
+    func bind(_ text: String, at index: Int32) {
+        // A native string's bytes are read in place; SQLite copies them (transient).
+        let bound: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), transientDestructor)
+        }
+        if bound == nil {
+            var text = text
+            text.withUTF8 { bytes in
+                _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
+            }
+        }
+    }
+
+    func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
     }
 
     /// Advances to the next row: `true` when there is one, `false` when done.
@@ -80,6 +104,10 @@ final class Statement {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
     func optionalText(_ column: Int32) -> String? {

@@ -3,138 +3,159 @@ extension Statement {
     func tabID(_ column: Int32) -> TabID {
         optionalText(column).flatMap(TabID.init) ?? .unknown
     }
+
+    /// A tab row read as (id, title, uuid, payload) from `column` on, at `index`.
+    func tabRecord(from column: Int32, index: Int) -> TabRecord {
+        TabRecord(
+            id: int(column), index: index, title: text(column + 1), uuid: tabID(column + 2),
+            payload: unpackPayload(optionalText(column + 3))
+        )
+    }
 }
 
-/// The SQLite answers to `TabRecords`' set and tab operations. Rules live in
-/// `TabStore+Editing` and `TabRecords+Rules`; this file only reads and writes rows,
-/// turning positions into indices and back.
-extension Database: TabRecords {
+/// The SQLite reads of sets and tabs: by the rules' snapshots inside a write, and by
+/// `TabStore`'s reading calls. Positions become indices here (less the set's base).
+extension Database: TabRecords, SnapshotReader {
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord? {
         try firstRow(
             """
-            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title, t.uuid, t.payload
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-            WHERE s.name = ?
+            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
             """, .text(name)
-        ) { row in
-            SetRecord(
-                id: row.int(0), name: name, revision: row.int(1), base: row.int(2),
-                selected: row.optionalInt(3).map {
-                    TabRecord(id: $0, index: row.int(4), title: row.text(5), uuid: row.tabID(6), payload: unpackPayload(row.optionalText(7)))
-                }
-            )
-        }
+        ) { Self.setRecord($0, name: name) }
     }
 
-    func insertSet(named name: String, revision: Int) throws(TabStoreError) -> SetRecord {
-        try execute("INSERT INTO tab_set (name, revision) VALUES (?, ?)", .text(name), .int(revision))
-        return SetRecord(id: lastInsertedID, name: name, revision: revision, base: 0, selected: nil)
-    }
-
-    /// The highest revision a set that left `name` (removed, or renamed away) reached; 0 for none.
-    func nameRevision(of name: String) throws(TabStoreError) -> Int {
-        try firstRow("SELECT revision FROM name_revision WHERE name = ?", .text(name)) { $0.int(0) } ?? 0
-    }
-
-    /// Remembers that `name` reached `revision` as its set left it.
-    func retire(name: String, at revision: Int) throws(TabStoreError) {
-        try execute(
-            """
-            INSERT INTO name_revision (name, revision) VALUES (?1, ?2)
-            ON CONFLICT (name) DO UPDATE SET revision = max(revision, excluded.revision)
-            """, .text(name), .int(revision)
+    /// A set row with its selected tab, in the columns the set reads select first.
+    private static func setRecord(_ row: Statement, name: String) -> SetRecord {
+        SetRecord(
+            id: row.int(0), name: name, revision: row.int(1), base: row.int(2),
+            selected: row.optionalInt(3).map { _ in row.tabRecord(from: 3, index: row.int(7)) }
         )
     }
 
-    /// Positions are contiguous, so the count comes from the last position: an index
-    /// lookup, not a scan, even for a set of 10,000 tabs.
-    func tabCount(in set: SetRecord) throws(TabStoreError) -> Int {
-        try firstRow("SELECT max(position) FROM tab WHERE set_id = ?", .int(set.id)) { row in
-            row.optionalInt(0).map { $0 - set.base + 1 } ?? 0
-        } ?? 0
-    }
-
-    func tab(at index: Int, in set: SetRecord) throws(TabStoreError) -> TabRecord? {
+    /// The set and how many tabs it has (positions are contiguous, so the count is the last
+    /// position: an index lookup, not a scan).
+    private func setRecordAndCount(named name: String) throws(TabStoreError) -> (record: SetRecord, count: Int)? {
         try firstRow(
-            "SELECT id, title, uuid, payload FROM tab WHERE set_id = ? AND position = ?", .int(set.id), .int(set.base + index)
-        ) {
-            TabRecord(id: $0.int(0), index: index, title: $0.text(1), uuid: $0.tabID(2), payload: unpackPayload($0.optionalText(3)))
+            """
+            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
+                   (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
+            """, .text(name)
+        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8) ?? 0) }
+    }
+
+    /// The set and its tab at `index` (not negative), in one statement: what a select reads.
+    private func setRecordAndTab(named name: String, at index: Int) throws(TabStoreError) -> (record: SetRecord, tab: TabRecord?)? {
+        try firstRow(
+            """
+            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
+                   n.id, n.title, n.uuid, n.payload
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+            LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
+            WHERE s.name = ?1
+            """, .text(name), .int(index)
+        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }) }
+    }
+
+    func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
+        let name = request.setName
+        let lookups = request.lookups
+        var record: SetRecord?
+        var count: Int?
+        var found: [(lookup: TabLookup, tab: TabRecord)] = []
+        var tabs: [TabRecord]?
+        if case let .index(index)? = lookups.first, lookups.count == 1, index >= 0, !request.needsTabCount {
+            // One tab at an index: read with the set, in one statement.
+            let current = try setRecordAndTab(named: name, at: index)
+            record = current?.record
+            if let tab = current?.tab { found.append((lookups[0], tab)) }
+            if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
+        } else {
+            if request.needsTabCount {
+                let current = try setRecordAndCount(named: name)
+                (record, count) = (current?.record, current?.count)
+            } else {
+                record = try setRecord(named: name)
+            }
+            if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
+            if let tabs {
+                found = tabs.answering(lookups)
+            } else if let record {
+                for lookup in lookups {
+                    if let tab = try self.tab(lookup, in: record, count: count) { found.append((lookup, tab)) }
+                }
+            }
+        }
+        // The count says why an index names no tab.
+        if count == nil, let record, lookups.contains(where: { lookup in
+            if case .index = lookup { return !found.contains { $0.lookup == lookup } }
+            return false
+        }) {
+            count = try setRecordAndCount(named: record.name)?.count
+        }
+        var lastClosed: ClosedTabRecord?
+        if request.lastClosed, let record { lastClosed = try lastClosedTab(of: record) }
+        var other: (record: SetRecord?, nameRevision: Int)?
+        if let otherName = request.otherName {
+            other = (try setRecord(named: otherName), try nameRevision(of: otherName))
+        }
+        return SetSnapshot(
+            name: name, record: record, tabCount: count ?? tabs?.count ?? 0,
+            nameRevision: record == nil ? try nameRevision(of: name) : 0, tabs: tabs, found: found,
+            lastClosed: lastClosed, other: other, holders: try holders(of: request.holdersOf)
+        )
+    }
+
+    /// One tab of `set` (which has `count` tabs, when counted), or nil.
+    private func tab(_ lookup: TabLookup, in set: SetRecord, count: Int?) throws(TabStoreError) -> TabRecord? {
+        guard let setID = set.id else { return nil }
+        switch lookup {
+        case let .index(index):
+            guard let position = index < 0 ? count.map({ index + $0 }) : index, position >= 0 else { return nil }
+            if let count, position >= count { return nil }
+            return try firstRow(
+                "SELECT id, title, uuid, payload FROM tab WHERE set_id = ? AND position = ?", .int(setID), .int(set.base + position)
+            ) { $0.tabRecord(from: 0, index: position) }
+        case let .title(title):
+            return try firstRow(
+                "SELECT id, title, uuid, payload, position FROM tab WHERE set_id = ? AND title = ?", .int(setID), .text(title.text)
+            ) { $0.tabRecord(from: 0, index: $0.int(4) - set.base) }
+        case let .id(id):
+            return try firstRow(
+                "SELECT id, title, uuid, payload, position FROM tab WHERE uuid = ? AND set_id = ?", .text(id.uuidString), .int(setID)
+            ) { $0.tabRecord(from: 0, index: $0.int(4) - set.base) }
         }
     }
 
-    func tab(titled title: String, in set: SetRecord) throws(TabStoreError) -> TabRecord? {
-        try firstRow("SELECT id, position, uuid, payload FROM tab WHERE set_id = ? AND title = ?", .int(set.id), .text(title)) {
-            TabRecord(id: $0.int(0), index: $0.int(1) - set.base, title: title, uuid: $0.tabID(2), payload: unpackPayload($0.optionalText(3)))
-        }
+    /// The highest revision a set that left `name` (removed, or renamed away) reached; 0 for none.
+    private func nameRevision(of name: String) throws(TabStoreError) -> Int {
+        try firstRow("SELECT revision FROM name_revision WHERE name = ?", .text(name)) { $0.int(0) } ?? 0
     }
 
-    func tab(withID uuid: TabID, in set: SetRecord) throws(TabStoreError) -> TabRecord? {
-        try firstRow("SELECT id, position, title, payload FROM tab WHERE uuid = ? AND set_id = ?", .text(uuid.uuidString), .int(set.id)) {
-            TabRecord(id: $0.int(0), index: $0.int(1) - set.base, title: $0.text(2), uuid: uuid, payload: unpackPayload($0.optionalText(3)))
-        }
+    /// For each id held by a tab, the name of its set: one statement for the whole list.
+    private func holders(of ids: [TabID]) throws(TabStoreError) -> [TabID: String] {
+        guard !ids.isEmpty else { return [:] }
+        var holders: [TabID: String] = [:]
+        try forEachRow(
+            """
+            SELECT t.uuid, s.name FROM json_each(?) j
+            JOIN tab t ON t.uuid = j.value JOIN tab_set s ON s.id = t.set_id
+            """, .text(jsonArray(ids))
+        ) { row in holders[row.tabID(0)] = row.text(1) }
+        return holders
     }
 
     /// All tabs of a set, in order.
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
+        guard let setID = set.id else { return [] }
         var tabs: [TabRecord] = []
-        try forEachRow("SELECT id, position, title, uuid, payload FROM tab WHERE set_id = ? ORDER BY position", .int(set.id)) { row in
-            tabs.append(TabRecord(
-                id: row.int(0), index: row.int(1) - set.base, title: row.text(2), uuid: row.tabID(3), payload: unpackPayload(row.optionalText(4))
-            ))
+        try forEachRow("SELECT id, title, uuid, payload FROM tab WHERE set_id = ? ORDER BY position", .int(setID)) { row in
+            tabs.append(row.tabRecord(from: 0, index: tabs.count))
         }
         return tabs
     }
 
-    /// Adds `delta` to the position of the tabs at `indices`.
-    func shiftTabs(in set: SetRecord, indices: Range<Int>, by delta: Int) throws(TabStoreError) {
-        guard !indices.isEmpty else { return }
-        try execute(
-            "UPDATE tab SET position = position + ? WHERE set_id = ? AND position >= ? AND position < ?",
-            .int(delta), .int(set.id), .int(set.base + indices.lowerBound), .int(set.base + indices.upperBound)
-        )
-    }
-
-    func setBase(ofSet setID: Int, to base: Int) throws(TabStoreError) {
-        try execute("UPDATE tab_set SET base = ? WHERE id = ?", .int(base), .int(setID))
-    }
-
-    func setPosition(ofTab id: Int, to position: Int) throws(TabStoreError) {
-        try execute("UPDATE tab SET position = ? WHERE id = ?", .int(position), .int(id))
-    }
-
-    /// One prepared statement for the whole run, bound again for each tab: looking it up
-    /// for each tab made a 100,000-tab import 0.36 of the raw loop (0.45 this way).
-    func insertTabRows(
-        _ tabs: [NewTab], firstPosition: Int, inSet setID: Int, tabWritten: (() -> Void)?
-    ) throws(TabStoreError) -> [TabKey] {
-        var keys: [TabKey] = []
-        keys.reserveCapacity(tabs.count)
-        let insert = try statement("INSERT INTO tab (set_id, position, title, uuid, payload) VALUES (?, ?, ?, ?, ?)")
-        for (offset, tab) in tabs.enumerated() {
-            try run(insert, [.int(setID), .int(firstPosition + offset), .text(tab.title), .text(tab.uuid.uuidString), SQLValue(packPayload(tab.payload))])
-            keys.append(.row(lastInsertedID))
-            tabWritten?()
-        }
-        return keys
-    }
-
-    func updateSet(id: Int, revision: Int, selecting tab: TabKey?) throws(TabStoreError) {
-        switch tab {
-        case let .row(tabID)?:
-            try execute("UPDATE tab_set SET revision = ?, selected_tab_id = ? WHERE id = ?", .int(revision), .int(tabID), .int(id))
-        case let .uuid(uuid)?:
-            try execute(
-                "UPDATE tab_set SET revision = ?, selected_tab_id = (SELECT id FROM tab WHERE uuid = ?) WHERE id = ?",
-                .int(revision), .text(uuid.uuidString), .int(id)
-            )
-        case nil:
-            try execute("UPDATE tab_set SET revision = ?, selected_tab_id = NULL WHERE id = ?", .int(revision), .int(id))
-        }
-    }
-}
-
-/// Set- and tab-level writes and reads that need no tab rules.
-extension Database {
     /// Every set's name, sorted (byte order).
     func setNames() throws(TabStoreError) -> [String] {
         var names: [String] = []
@@ -164,38 +185,30 @@ extension Database {
         return summaries
     }
 
-
-    /// The name of the set holding the tab with id `uuid`, or nil when no tab has it.
-    func nameOfSet(holdingTab uuid: TabID) throws(TabStoreError) -> String? {
-        try firstRow(
-            "SELECT s.name FROM tab t JOIN tab_set s ON s.id = t.set_id WHERE t.uuid = ?", .text(uuid.uuidString)
-        ) { $0.text(0) }
+    func setShapes() throws(TabStoreError) -> [SetShape] {
+        var shapes: [SetShape] = []
+        try forEachRow(
+            """
+            SELECT s.name, s.base, s.revision, count(t.id), count(DISTINCT t.position), min(t.position), max(t.position),
+                   s.selected_tab_id IS NOT NULL,
+                   EXISTS (SELECT 1 FROM tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
+                   (SELECT revision FROM change WHERE set_id = s.id ORDER BY id DESC LIMIT 1)
+            FROM tab_set s LEFT JOIN tab t ON t.set_id = s.id
+            GROUP BY s.id ORDER BY s.name
+            """
+        ) { row in
+            shapes.append(SetShape(
+                name: row.text(0), base: row.int(1), revision: row.int(2), tabCount: row.int(3),
+                distinctPositions: row.int(4), lowestPosition: row.optionalInt(5), highestPosition: row.optionalInt(6),
+                selection: SetShape.selection(hasSelection: row.int(7) != 0, ownSelection: row.int(8) != 0),
+                journaledRevision: row.optionalInt(9)
+            ))
+        }
+        return shapes
     }
+}
 
-    func renameSet(id: Int, to newName: String) throws(TabStoreError) {
-        try execute("UPDATE tab_set SET name = ? WHERE id = ?", .text(newName), .int(id))
-    }
-
-    /// Deletes the set row; its tabs and removed tabs go with it (foreign keys cascade).
-    func deleteSet(id: Int) throws(TabStoreError) {
-        try execute("DELETE FROM tab_set WHERE id = ?", .int(id))
-    }
-
-    /// Deletes one tab row; the caller closes the gap it leaves.
-    func deleteTab(id: Int) throws(TabStoreError) {
-        try execute("DELETE FROM tab WHERE id = ?", .int(id))
-    }
-
-    func deleteTabs(ofSet setID: Int) throws(TabStoreError) {
-        try execute("DELETE FROM tab WHERE set_id = ?", .int(setID))
-    }
-
-    func renameTab(id: Int, to newTitle: String) throws(TabStoreError) {
-        try execute("UPDATE tab SET title = ? WHERE id = ?", .text(newTitle), .int(id))
-    }
-
-    /// Stores `payload` (an empty one as NULL) for the tab.
-    func setPayload(_ payload: [String: String], ofTab id: Int) throws(TabStoreError) {
-        try execute("UPDATE tab SET payload = ? WHERE id = ?", SQLValue(packPayload(payload)), .int(id))
-    }
+/// A JSON array of ids, for `json_each`: ids are hex digits and dashes, nothing to escape.
+func jsonArray(_ ids: [TabID]) -> String {
+    "[" + ids.map { "\"\($0.uuidString)\"" }.joined(separator: ",") + "]"
 }

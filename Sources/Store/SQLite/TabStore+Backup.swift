@@ -32,10 +32,10 @@ extension TabStore {
     public func backup(
         to path: String, replacing: Bool = false, progress: (BackupProgress) -> Void = { _ in }
     ) throws(TabStoreError) {
-        guard let file = backend as? SQLiteBackend else { throw .backupNeedsFile(database: self.path) }
+        guard let file = backend as? SQLiteBackend else { throw .backupNeedsFile(database: location) }
         try file.withWriter { source throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
-                try AtomicFile.create(path, replacing: replacing, sparing: self.path) { temporary, _ throws(AtomicFile.Failure) in
+                try AtomicFile.create(path, replacing: replacing, sparing: location) { temporary, _ throws(AtomicFile.Failure) in
                     try copy(source, to: temporary, finalPath: path, reportingTo: progress)
                 }
             } catch {

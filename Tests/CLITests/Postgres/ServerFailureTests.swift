@@ -57,7 +57,7 @@ struct ServerFailureTests {
             check:           ok
 
             """))
-        #expect(outputs[2] == .ok(#"{"path":"\#(shown)","schemaVersion":7,"setCount":1,"quickCheck":"ok"}"# + "\n"))
+        #expect(outputs[2] == .ok(#"{"location":"\#(shown)","schemaVersion":7,"setCount":1,"check":"ok"}"# + "\n"))
         outputs.append(server.run(["--json", "list", "nosuch"], database: url))
         for output in outputs {
             #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret), "\(output)")
@@ -140,7 +140,7 @@ struct ServerFailureTests {
         server.succeed("add", "s", "a", "b")
         try server.psql("SET session_replication_role = replica; UPDATE tab SET position = position + 10 WHERE title = 'b'")
         #expect(server.run("info") == .failure(3, """
-            tabstore: error: the check of database \(server.url) found: set s breaks the position or selection rules
+            tabstore: error: the check of database \(server.url) found: set "s": its tabs' positions are not contiguous from its base
 
             """))
     }

@@ -96,7 +96,7 @@ import TabStoreTestSupport
         #expect(run(["list", "main"]) == .ok("  0  Home\n* 1  Reviews\n"))
         #expect(run(["restore", "main"]) == .ok("1\n"))
         #expect(run(["export"]).stdout.contains(#""selectedIndex": 1"#))
-        #expect(run(["info"]).stdout.contains("quick_check:     ok"))
+        #expect(run(["info"]).stdout.contains("check:           ok"))
         for write in [["select", "main", "0"], ["add", "main", "x"], ["remove-set", "main"]] {
             #expect(run(write) == .failure(3, "tabstore: error: database \(database) is read-only\n"), "\(write)")
         }

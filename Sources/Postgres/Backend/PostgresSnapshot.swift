@@ -1,0 +1,124 @@
+import TabStoreKit
+
+/// A rule's snapshot on the server: the set's lock and every read the rule declared, sent
+/// in one round trip (with the transaction's BEGIN, for its first set).
+extension PostgresRecords: SnapshotReader {
+    /// Only the lock: a row locked after a wait is re-read at its newest version, but a
+    /// row joined to it would still come from the snapshot taken before the wait.
+    private static let lockSet = "SELECT id FROM tab_set WHERE name = $1 FOR UPDATE"
+    /// A set's tabs (id, title, uuid, payload) in order, after the lock; with $2, none when
+    /// the set is still at that revision (the store holds it).
+    private static let tabsOfSet = """
+        SELECT t.id, t.title, t.uuid, t.payload FROM tab t JOIN tab_set s ON s.id = t.set_id
+        WHERE s.name = $1 AND s.revision IS DISTINCT FROM $2::bigint ORDER BY t.position
+        """
+    /// Found tabs, with their index: (id, title, uuid, payload, index).
+    private static let tabsFound = "SELECT t.id, t.title, t.uuid, t.payload, t.position - s.base FROM tab t JOIN tab_set s ON s.id = t.set_id"
+    private static let tabsTitled = tabsFound + " WHERE s.name = $1 AND t.title = ANY($2::text[])"
+    private static let tabsWithIDs = tabsFound + " WHERE s.name = $1 AND t.uuid = ANY($2::text[])"
+    /// Tabs at indices ($2) and at indices from the end ($3, negative): (id, title, uuid,
+    /// payload, index, index from the end).
+    private static let tabsAtIndices = """
+        SELECT t.id, t.title, t.uuid, t.payload, t.position - s.base, t.position - e.top
+        FROM tab t JOIN tab_set s ON s.id = t.set_id
+        CROSS JOIN LATERAL (SELECT max(position) + 1 AS top FROM tab WHERE set_id = s.id) e
+        WHERE s.name = $1 AND (t.position - s.base = ANY($2::bigint[]) OR t.position - e.top = ANY($3::bigint[]))
+        """
+    private static let lastClosedOfSet = """
+        SELECT c.id, c.title, c.position, c.was_selected, c.uuid, c.payload FROM closed_tab c
+        JOIN tab_set s ON s.id = c.set_id WHERE s.name = $1 ORDER BY c.id DESC LIMIT 1
+        """
+    private static let nameRevision = "SELECT revision FROM name_revision WHERE name = $1"
+    private static let holders = "SELECT t.uuid, s.name FROM tab t JOIN tab_set s ON s.id = t.set_id WHERE t.uuid = ANY($1::text[])"
+
+    func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
+        let name = request.setName
+        var titles: [String] = [], ids: [String] = [], indices: [Int] = []
+        for lookup in request.lookups {
+            switch lookup {
+            case let .title(title): titles.append(title.text)
+            case let .id(id): ids.append(id.uuidString)
+            case let .index(index): indices.append(index)
+            }
+        }
+        let known: Int? = if case let .unlessRevisionIs(revision) = request.tabsForResult { revision } else { nil }
+        let readsTabs = request.allTabs || request.tabsForResult != .none
+        var statements = [
+            PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.setNamed, [name]),
+            PostgresStatement(Self.nameRevision, [name]),
+        ]
+        // Optional reads, each remembered by its place in the pipeline.
+        func add(_ statement: PostgresStatement, if wanted: Bool) -> Int? {
+            guard wanted else { return nil }
+            statements.append(statement)
+            return statements.count - 1
+        }
+        let tabsAt = add(PostgresStatement(Self.tabsOfSet, [name, request.allTabs ? nil : known?.text]), if: readsTabs)
+        // Lookups are answered from the tabs when all of them are read.
+        let titledAt = add(PostgresStatement(Self.tabsTitled, [name, postgresArray(titles)]), if: !titles.isEmpty && !request.allTabs)
+        let withIDsAt = add(PostgresStatement(Self.tabsWithIDs, [name, postgresArray(ids)]), if: !ids.isEmpty && !request.allTabs)
+        let fromStart = indices.filter { $0 >= 0 }, fromEnd = indices.filter { $0 < 0 }
+        let indexedAt = add(
+            PostgresStatement(Self.tabsAtIndices, [name, postgresArray(fromStart), postgresArray(fromEnd)]),
+            if: !indices.isEmpty && !request.allTabs
+        )
+        let closedAt = add(PostgresStatement(Self.lastClosedOfSet, [name]), if: request.lastClosed)
+        let otherAt = add(PostgresStatement(Self.setNamed, [request.otherName]), if: request.otherName != nil)
+        let otherRevisionAt = add(PostgresStatement(Self.nameRevision, [request.otherName]), if: request.otherName != nil)
+        let holdersAt = add(
+            PostgresStatement(Self.holders, [postgresArray(request.holdersOf.map(\.uuidString))]), if: !request.holdersOf.isEmpty
+        )
+        var rows: [PostgresRows]
+        repeat {
+            rows = try send(statements)
+            // A set another client created between the lock and the read was read but not
+            // locked: lock it now.
+        } while rows[0].count == 0 && rows[1].count > 0
+        let current = Self.setRecord(rows[1], name: name)
+        let record = current?.record
+        let count = current?.count ?? 0
+        var tabs: [TabRecord]?
+        if let tabsAt, let record, request.readsAllTabs(atRevision: record.revision) {
+            tabs = Self.tabs(rows[tabsAt])
+        }
+        var found: [(lookup: TabLookup, tab: TabRecord)] = []
+        if request.allTabs {
+            found = (tabs ?? []).answering(request.lookups)
+        } else {
+            for tab in titledAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found.append((.title(ExactName(tab.title)), tab)) }
+            for tab in withIDsAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found.append((.id(tab.uuid), tab)) }
+            if let indexedAt {
+                let indexed = rows[indexedAt]
+                for (row, tab) in Self.foundTabs(indexed).enumerated() {
+                    if fromStart.contains(tab.index) { found.append((.index(tab.index), tab)) }
+                    if let fromEndIndex = indexed.int(row, 5), fromEnd.contains(fromEndIndex) { found.append((.index(fromEndIndex), tab)) }
+                }
+            }
+        }
+        return SetSnapshot(
+            name: name, record: record, tabCount: count, nameRevision: rows[2].int(0, 0) ?? 0, tabs: tabs, found: found,
+            lastClosed: closedAt.flatMap { Self.closedTab(rows[$0]) },
+            other: otherAt.map { at in
+                (Self.setRecord(rows[at], name: request.otherName ?? "")?.record, otherRevisionAt.flatMap { rows[$0].int(0, 0) } ?? 0)
+            },
+            holders: holdersAt.map { at in
+                Dictionary((0..<rows[at].count).map { (rows[at].tabID($0, 0), rows[at].text($0, 1)) }, uniquingKeysWith: { first, _ in first })
+            } ?? [:]
+        )
+    }
+
+    /// Rows of (id, title, uuid, payload, index).
+    private static func foundTabs(_ rows: PostgresRows) -> [TabRecord] {
+        (0..<rows.count).map { rows.tabRecord($0, from: 0, index: rows.requiredInt($0, 4)) }
+    }
+
+    /// The first row of (id, title, position, was_selected, uuid, payload), if any.
+    static func closedTab(_ rows: PostgresRows) -> ClosedTabRecord? {
+        guard rows.count > 0 else { return nil }
+        return ClosedTabRecord(
+            id: rows.requiredInt(0, 0), title: rows.text(0, 1), position: rows.requiredInt(0, 2),
+            wasSelected: rows.requiredInt(0, 3) != 0, uuid: rows.value(0, 4).flatMap(TabID.init) ?? TabID(),
+            payload: unpackPayload(rows.value(0, 5))
+        )
+    }
+}

@@ -1,0 +1,57 @@
+/// Selecting a tab (the documents' `guard i != lastSelectedIndex`): the old tab is
+/// deselected and the new one selected, told as two `(index, tab)` pairs. Selecting the
+/// selected tab writes nothing: a reselection, an event but not a change.
+package struct SelectRule: SetRule {
+    package typealias Outcome = Selection
+
+    package let ref: TabRef
+    package let setName: String
+    package let ifRevision: Int?
+
+    package init(_ ref: TabRef, in setName: String, ifRevision: Int? = nil) {
+        self.ref = ref
+        self.setName = setName
+        self.ifRevision = ifRevision
+    }
+
+    package var request: SnapshotRequest {
+        var request = SnapshotRequest(setName: setName)
+        request.refs = [ref]
+        return request
+    }
+
+    package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> Selection {
+        let set = try snapshot.requireSet(ifRevision: ifRevision)
+        guard let old = set.selected else { throw .emptySet(set: setName) }
+        let new = try snapshot.resolve(ref)
+        let selection = Selection(setName: setName, previousIndex: old.index, selectedIndex: new.index, selectedTab: new.tab(selected: true))
+        guard new.id != old.id else { return selection.at(revision: set.revision) }
+        let updates = [
+            TabUpdate(index: old.index, tab: old.eventTab(selected: false)),
+            TabUpdate(index: new.index, tab: new.eventTab(selected: true)),
+        ]
+        plan.edit(setName) { $0.select(new.index, previous: old.index) }
+        plan.commitChange(to: set, selecting: .row(new.id), event: .selectionChanged(updates))
+        return selection.at(revision: set.revision + 1, updates: updates)
+    }
+}
+
+/// What a select did, without the set: `SelectionChange` less its `set`.
+package struct Selection: Sendable, Hashable {
+    package let setName: String
+    package let previousIndex: Int
+    package let selectedIndex: Int
+    package let selectedTab: Tab
+    /// The old tab deselected, then the new one selected; empty on a reselection.
+    package private(set) var updates: [TabUpdate] = []
+    package private(set) var revision = 0
+
+    package var isReselection: Bool { updates.isEmpty }
+
+    func at(revision: Int, updates: [TabUpdate] = []) -> Selection {
+        var selection = self
+        selection.revision = revision
+        selection.updates = updates
+        return selection
+    }
+}

@@ -1,0 +1,211 @@
+/// What a rule reads of one set, declared before anything is read: a backend reads it
+/// all at once right after locking the set's row (PostgreSQL: one round trip), and
+/// the rule then works on the answer without reading again.
+package struct SnapshotRequest: Sendable {
+    /// The set to lock and read.
+    package let setName: String
+    /// Tabs to look up, as the rule names them.
+    package var refs: [TabRef] = []
+    /// Titles whose tabs (if any) the rule needs: the duplicates an add or rename refuses.
+    package var titles: [String] = []
+    /// Every tab of the set, in order.
+    package var allTabs = false
+    /// How many tabs the set has (a backend may skip counting when this is false: then the
+    /// count is read only to say why an index names no tab).
+    package var tabCount = false
+    /// The set's newest removed tab.
+    package var lastClosed = false
+    /// A second name the rule needs: whether a set has it, and its name's revision.
+    package var otherName: String?
+    /// Tab ids whose holders (the names of the sets whose tabs have them) the rule needs.
+    package var holdersOf: [TabID] = []
+    /// The tabs are read so that the rule can return the set as it leaves it, unless the
+    /// set is still at this revision (the store holds a copy of it at that revision).
+    package var tabsForResult: TabsForResult = .none
+
+    package enum TabsForResult: Sendable, Equatable {
+        /// The set as it leaves the write is not wanted.
+        case none
+        /// Wanted: read the tabs unless the set is at `revision` (nil: read them).
+        case unlessRevisionIs(Int?)
+    }
+
+    package init(setName: String) {
+        self.setName = setName
+    }
+
+    /// Whether the backend must read every tab: the rule needs them, or the caller wants
+    /// the set and holds no copy at `revision`.
+    package func readsAllTabs(atRevision revision: Int?) -> Bool {
+        if allTabs { return true }
+        guard case let .unlessRevisionIs(known) = tabsForResult else { return false }
+        return known == nil || known != revision
+    }
+
+    /// Whether the count must be read up front: asked for, or needed to find a tab (an
+    /// index from the end) or to refuse one (an integer too large for `Int`).
+    package var needsTabCount: Bool {
+        tabCount || allTabs || refs.contains { ref in
+            switch ref {
+            case let .index(index): index < 0
+            case let .typed(text, _): isIntegerText(text) && (Int(text).map { $0 < 0 } ?? true)
+            case .title, .id: false
+            }
+        }
+    }
+
+    /// The single-tab lookups the refs need, each at most once.
+    package var lookups: [TabLookup] {
+        var lookups: [TabLookup] = []
+        func add(_ lookup: TabLookup) { if !lookups.contains(lookup) { lookups.append(lookup) } }
+        for ref in refs {
+            switch ref {
+            case let .index(index): add(.index(index))
+            case let .title(title): add(.title(title))
+            case let .id(id): add(.id(id))
+            case let .typed(text, asIndex):
+                if isIntegerText(text), let index = Int(text) { add(.index(index)) }
+                if !asIndex { add(.title(text)) }
+            }
+        }
+        for title in titles { add(.title(title)) }
+        return lookups
+    }
+}
+
+/// One tab a snapshot looks up. A negative index counts from the end; a title is
+/// compared byte for byte.
+package enum TabLookup: Hashable, Sendable {
+    case index(Int)
+    case title(ExactName)
+    case id(TabID)
+
+    static func title(_ title: String) -> TabLookup { .title(ExactName(title)) }
+}
+
+/// A set as one write read it after locking it: what its `SnapshotRequest` asked for.
+package struct SetSnapshot: Sendable {
+    package let name: String
+    /// nil: no set has the name.
+    package let record: SetRecord?
+    /// How many tabs the set has (0 when there is no set). A backend may leave it 0 unless
+    /// the request `needsTabCount`, or a lookup by index found no tab.
+    package let tabCount: Int
+    /// The highest revision a set that left the name reached (0: none).
+    package let nameRevision: Int
+    /// Every tab in order, when asked for (or read for the result).
+    package let tabs: [TabRecord]?
+    /// The request's lookups that found a tab, with it (few: a list).
+    package let found: [(lookup: TabLookup, tab: TabRecord)]
+    package let lastClosed: ClosedTabRecord?
+    /// The second name's set (nil: none) and name revision, when asked for.
+    package let other: (record: SetRecord?, nameRevision: Int)?
+    /// For each asked id held by a tab, the name of that tab's set.
+    package let holders: [TabID: String]
+
+    package init(
+        name: String, record: SetRecord?, tabCount: Int, nameRevision: Int, tabs: [TabRecord]?,
+        found: [(lookup: TabLookup, tab: TabRecord)], lastClosed: ClosedTabRecord?,
+        other: (record: SetRecord?, nameRevision: Int)?, holders: [TabID: String]
+    ) {
+        self.name = name
+        self.record = record
+        self.tabCount = tabCount
+        self.nameRevision = nameRevision
+        self.tabs = tabs
+        self.found = found
+        self.lastClosed = lastClosed
+        self.other = other
+        self.holders = holders
+    }
+
+    /// The set, which must exist and, when `revision` is given, be at that revision.
+    func requireSet(ifRevision revision: Int? = nil) throws(TabStoreError) -> SetRecord {
+        guard let record else { throw .setNotFound(set: name) }
+        if let revision, revision != record.revision {
+            throw .revisionMismatch(set: name, expected: revision, actual: record.revision)
+        }
+        return record
+    }
+
+    /// The tab found for `lookup`, when the request asked for it.
+    func tab(_ lookup: TabLookup) -> TabRecord? {
+        found.first { $0.lookup == lookup }?.tab
+    }
+
+    /// The tab at `index` (negative: from the end), when the request looked it up.
+    func tab(at index: Int) -> TabRecord? { tab(.index(index)) }
+
+    func tab(titled title: String) -> TabRecord? { tab(.title(title)) }
+
+    func tab(withID id: TabID) -> TabRecord? { tab(.id(id)) }
+
+    /// The tab `ref` names; the request must have listed `ref`. A typed integer that is
+    /// also another tab's title is refused rather than guessed.
+    func resolve(_ ref: TabRef) throws(TabStoreError) -> TabRecord {
+        switch ref {
+        case let .title(title):
+            guard let tab = tab(titled: title) else { throw .tabNotFound(title: title, set: name) }
+            return tab
+        case let .index(index):
+            guard let tab = tab(at: index) else { throw .indexOutOfRange(index: index, count: tabCount, set: name) }
+            return tab
+        case let .id(id):
+            guard let tab = tab(withID: id) else { throw .tabIDNotFound(id: id, set: name) }
+            return tab
+        case let .typed(text, asIndex):
+            return try resolveTyped(text, asIndex: asIndex)
+        }
+    }
+
+    /// What a person typed: an integer is an index, anything else an exact title.
+    private func resolveTyped(_ text: String, asIndex: Bool) throws(TabStoreError) -> TabRecord {
+        guard isIntegerText(text) else {
+            // Not an integer: a title, unless only an index was meant.
+            guard !asIndex, let tab = tab(titled: text) else { throw .tabNotFound(title: text, set: name) }
+            return tab
+        }
+        let index = Int(text)
+        if !asIndex, let titled = tab(titled: text) {
+            let indexed = index.flatMap(tab(at:))
+            // Both readings naming the same tab ("0" at index 0) is no ambiguity.
+            if indexed?.id == titled.id { return titled }
+            throw .ambiguousTab(text: text, indexedTitle: indexed?.title, titledIndex: titled.index, set: name)
+        }
+        guard let index else { throw .indexTextOutOfRange(index: text, count: tabCount, set: name) }
+        return try resolve(.index(index))
+    }
+}
+
+extension [TabRecord] {
+    /// The answers to `lookups` from a set's tabs, all in order.
+    package func answering(_ lookups: [TabLookup]) -> [(lookup: TabLookup, tab: TabRecord)] {
+        guard !lookups.isEmpty else { return [] }
+        var found: [(lookup: TabLookup, tab: TabRecord)] = []
+        var titles: [ExactName: TabRecord]?
+        for lookup in lookups {
+            switch lookup {
+            case let .index(index):
+                let position = index < 0 ? index + count : index
+                if indices.contains(position) { found.append((lookup, self[position])) }
+            case let .title(title):
+                if titles == nil {
+                    var byTitle: [ExactName: TabRecord] = [:]
+                    byTitle.reserveCapacity(count)
+                    for tab in self { byTitle[ExactName(tab.title)] = tab }
+                    titles = byTitle
+                }
+                if let tab = titles?[title] { found.append((lookup, tab)) }
+            case let .id(id):
+                if let tab = first(where: { $0.uuid == id }) { found.append((lookup, tab)) }
+            }
+        }
+        return found
+    }
+}
+
+/// An optional `-` and one or more ASCII digits, whether or not it fits `Int`.
+package func isIntegerText(_ text: String) -> Bool {
+    let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+    return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+}

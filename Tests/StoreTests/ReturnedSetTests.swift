@@ -1,0 +1,76 @@
+import Testing
+import TabStoreTestSupport
+@testable import TabStoreKit
+
+/// Every edit returns the set as it leaves it, computed in memory from the plan: from the
+/// tabs it read, or from the copy the store kept at the set's revision. Whatever the path,
+/// it must be the stored set. Two stores edit one database in random turns (so each one's
+/// copy is sometimes current and sometimes stale); a third, which never writes, reads
+/// what is stored after every step.
+@Suite struct ReturnedSetTests {
+    @Test(arguments: StoreBackend.allCases, [21, 22, 23] as [UInt64])
+    func everyReturnedSetIsTheStoredOne(backend: StoreBackend, seed: UInt64) throws {
+        let folder = TemporaryFolder()
+        let database = try backend.makeDatabase(in: folder)
+        let writers = [try database.open(), try database.open()]
+        let reader = try database.open()
+        var random = SplitMix64(seed: seed)
+        var next = 0
+        func title() -> String {
+            next += 1
+            return "t\(next)"
+        }
+        try writers[0].add(["a", "b", "c"], to: "s", creatingSet: true)
+        for step in 0..<300 {
+            // Mostly the first store, so its copy is usually current; now and then the
+            // second, which leaves the first one's copy stale.
+            let store = writers[random.below(4) == 0 ? 1 : 0]
+            let count = try reader.tabSet(named: "s").tabs.count
+            let returned: TabSet
+            switch random.below(count < 3 ? 2 : 11) {
+            case 0, 1:
+                returned = try store.add((0...random.below(2)).map { _ in title() }, to: "s", at: random.below(count + 1)).set
+            case 2:
+                returned = try store.remove((0...random.below(2)).map { _ in .index(random.below(count)) }, from: "s").set
+            case 3:
+                returned = try store.move(.index(random.below(count)), to: random.below(count), in: "s").set
+            case 4:
+                let offsets = (0...random.below(2)).map { _ in random.below(count) }
+                returned = try store.move(fromOffsets: offsets, toOffset: random.below(count + 1), in: "s").set
+            case 5:
+                returned = try store.rename(.index(random.below(count)), to: title(), in: "s").set
+            case 6:
+                returned = try store.setPayload(["n": String(random.below(3))], for: .index(random.below(count)), in: "s").set
+            case 7:
+                let edit = try? store.reopen(in: "s")
+                returned = try edit?.set ?? store.tabSet(named: "s")
+            case 8:
+                // Keeps some titles (their ids and payloads stay), drops others, adds one.
+                let kept = try reader.tabSet(named: "s").tabs.map(\.title).filter { _ in random.below(3) > 0 }
+                returned = try store.replaceTabs(of: "s", with: kept + [title()]).set
+            default:
+                returned = try store.select(.index(random.below(count)), in: "s").set
+            }
+            let stored = try reader.tabSet(named: "s")
+            #expect(returned == stored, "step \(step)")
+            if returned != stored { return }
+        }
+        #expect(try reader.info().consistencyCheck == "ok")
+    }
+
+    /// A copy a store keeps is only used at its own revision: a set removed and made again
+    /// under the name by another store (a revision never seen for the name's earlier
+    /// states) is read afresh.
+    @Test(arguments: StoreBackend.allCases)
+    func aCopyOfARemovedAndRemadeSetIsNotUsed(backend: StoreBackend) throws {
+        let folder = TemporaryFolder()
+        let database = try backend.makeDatabase(in: folder)
+        let first = try database.open(), second = try database.open()
+        try first.add(["a", "b"], to: "s", creatingSet: true)
+        try second.removeSet("s")
+        try second.add(["x", "y", "z"], to: "s", creatingSet: true)
+        let change = try first.select(.index(2), in: "s")
+        #expect(picture(change.set) == ["x", "y", "*z"])
+        #expect(change.set == (try second.tabSet(named: "s")))
+    }
+}
