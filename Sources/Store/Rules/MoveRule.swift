@@ -67,13 +67,57 @@ package struct MoveOffsetsRule: SetRule {
 
     /// The last `.moved` event, nil when nothing moved.
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
-        var set = try snapshot.requireSet(ifRevision: ifRevision)
+        let set = try snapshot.requireSet(ifRevision: ifRevision)
+        return try plan.moveTabs(at: sources, toOffset: destination, in: set, snapshot: snapshot)
+    }
+}
+
+/// Moving the tabs with these ids, kept in their order in the set, to stand before the
+/// tab `anchor` (at the end when nil): SwiftUI's `onMove` said with ids, so that a tab
+/// another process added or moved meanwhile does not change which tabs move. One write.
+package struct MoveByIDRule: SetRule {
+    package typealias Outcome = TabEvent?
+
+    package let ids: [TabID]
+    package let anchor: TabID?
+    package let setName: String
+
+    package init(_ ids: [TabID], before anchor: TabID?, in setName: String) {
+        self.ids = ids
+        self.anchor = anchor
+        self.setName = setName
+    }
+
+    package var request: SnapshotRequest {
+        var request = SnapshotRequest(setName: setName)
+        request.refs = (ids + (anchor.map { [$0] } ?? [])).map(TabRef.id)
+        request.tabCount = true
+        return request
+    }
+
+    package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
+        let set = try snapshot.requireSet()
+        var sources: [Int] = []
+        for id in ids { sources.append(try snapshot.resolve(.id(id)).index) }
+        let destination = try anchor.map { anchor throws(TabStoreError) in try snapshot.resolve(.id(anchor)).index } ?? snapshot.tabCount
+        return try plan.moveTabs(at: Set(sources).sorted(), toOffset: destination, in: set, snapshot: snapshot)
+    }
+}
+
+extension WritePlan {
+    /// Moves the tabs at `sources` (sorted, distinct indices the snapshot looked up) to stand,
+    /// in their order, before the tab at `destination`: one `.moved` change each, with a
+    /// revision of its own. Returns the last event, nil when nothing moved.
+    mutating func moveTabs(
+        at sources: [Int], toOffset destination: Int, in set: SetRecord, snapshot: SetSnapshot
+    ) throws(TabStoreError) -> TabEvent? {
+        var set = set
         let count = snapshot.tabCount
         if let bad = sources.first(where: { !(0..<count).contains($0) }) {
-            throw .indexOutOfRange(index: bad, count: count, set: setName)
+            throw .indexOutOfRange(index: bad, count: count, set: set.name)
         }
         guard (0...count).contains(destination) else {
-            throw .insertionIndexOutOfRange(index: destination, count: count, set: setName)
+            throw .insertionIndexOutOfRange(index: destination, count: count, set: set.name)
         }
         // Tabs left of the destination move right, the last first; those right of it move
         // left, the first first: no move disturbs a tab already in its place, so the tab
@@ -89,10 +133,10 @@ package struct MoveOffsetsRule: SetRule {
         }
         var lastEvent: TabEvent?
         for step in steps where step.from != step.to {
-            guard let tab = snapshot.tab(at: step.from) else { continue }
-            plan.moveTab(tab, from: step.from, to: step.to, in: &set, count: count)
+            guard let tab = snapshot.tabStanding(at: step.from) else { continue }
+            moveTab(tab, from: step.from, to: step.to, in: &set, count: count)
             let event = TabEvent.moved(title: tab.title, from: step.from, to: step.to)
-            plan.commitChange(to: set, selecting: set.selected.map { .row($0.id) }, event: event)
+            commitChange(to: set, selecting: set.selected.map { .row($0.id) }, event: event)
             set = set.atRevision(set.revision + 1)
             lastEvent = event
         }

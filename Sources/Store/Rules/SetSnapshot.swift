@@ -140,6 +140,12 @@ package struct SetSnapshot: Sendable {
 
     func tab(withID id: TabID) -> TabRecord? { tab(.id(id)) }
 
+    /// The tab at `index`, among the tabs read or found, however the request named it.
+    func tabStanding(at index: Int) -> TabRecord? {
+        if let tabs { return tabs.indices.contains(index) ? tabs[index] : nil }
+        return found.first { $0.tab.index == index }?.tab
+    }
+
     /// The tab `ref` names; the request must have listed `ref`. A typed integer that is
     /// also another tab's title is refused rather than guessed.
     func resolve(_ ref: TabRef) throws(TabStoreError) -> TabRecord {
