@@ -1,5 +1,4 @@
 import TabStoreKit
-import TabStorePostgres
 
 enum InfoCommand: TabstoreCommand {
     static let spec = CommandSpec(
@@ -30,7 +29,7 @@ enum InfoCommand: TabstoreCommand {
             return RunResult(standardOutput: details)
         }
         // A file fails SQLite's quick_check (corrupt); a server's rows break the tab rules.
-        let problem: CLIError = TabStore.isPostgresURL(info.path)
+        let problem: CLIError = DatabasePath.isServerURL(info.path)
             ? .checkFailed(server: info.path, findings: info.quickCheck) : .store(.corrupt(path: info.path))
         var damaged = Runner.failure(problem, json: context.json, program: context.program)
         if context.json || arguments.flag("verbose") {
@@ -51,7 +50,7 @@ enum InfoCommand: TabstoreCommand {
     private static func text(_ info: StoreInfo) -> String {
         // A server is named by its URL (user, host, port, database; never a password),
         // and checked by a query over the rules' invariants rather than quick_check.
-        let isServer = TabStore.isPostgresURL(info.path)
+        let isServer = DatabasePath.isServerURL(info.path)
         let rows = [
             (isServer ? "server" : "path", info.path),
             ("schema version", String(info.schemaVersion)),
