@@ -6,10 +6,13 @@ final class Command {
     private let argv: [UnsafeMutablePointer<CChar>?]
     private let environment: [UnsafeMutablePointer<CChar>?]
 
-    init(_ arguments: [String]) {
+    /// `arguments[0]` is the program's path; `variables` are set (or replaced) in the
+    /// environment the bench itself was given.
+    init(_ arguments: [String], adding variables: [String: String] = [:]) {
         self.arguments = arguments
         argv = arguments.map { strdup($0) } + [nil]
-        environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let variables = ProcessInfo.processInfo.environment.merging(variables) { $1 }
+        environment = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
     }
 
     deinit {
