@@ -14,38 +14,37 @@ struct ProcessTimings {
         let companion: String?
         let hello: String?
         let sqlite3: String?
+        /// What `sqlite3` runs with: its copied libraries first.
+        let sqlite3Environment: [String: String]
         let folder = executableFolder()
 
-        /// The built programs are timed as copies in `installed`, as `cp` installs them (`tabstore`
-        /// finds `tabstore-postgres` beside it there). How a program's file sits in the page
-        /// cache moves its start-up by up to 20% (a file fresh from the linker ran slower than a
-        /// copy, a fresh copy faster than the same bytes read back from disk), so each program's
-        /// file, `sqlite3`'s included, is dropped from the cache first: the warm-up runs read
-        /// them all back from disk alike, as after a reboot.
+        /// Every program is timed as a fresh copy in `installed`, `sqlite3` with the shared
+        /// libraries it loads (`tabstore` finds `tabstore-postgres` beside it there). How a
+        /// program's file sits in the page cache moves its start-up by up to 20%: a file fresh
+        /// from the linker ran slower than a copy of itself, and a fresh copy (of `sqlite3`
+        /// and its libraries too) faster than the same bytes read back from disk. Copying
+        /// each side puts them all alike, as just installed.
         init(installedIn installed: ScratchFolder) {
+            let copy = { (path: String, name: String) -> String in
+                let copied = installed.file(name)
+                return (try? FileManager.default.copyItem(atPath: path, toPath: copied)) == nil ? path : copied
+            }
             let built = { (name: String) -> String? in
                 let path = executableFolder() + "/" + name
-                guard access(path, X_OK) == 0 else { return nil }
-                let copy = installed.file(name)
-                return (try? FileManager.default.copyItem(atPath: path, toPath: copy)) == nil ? path : copy
+                return access(path, X_OK) == 0 ? copy(path, name) : nil
             }
             tabstore = built("tabstore")
             companion = built("tabstore-postgres")
             hello = built("TabStoreBenchHello")
-            sqlite3 = findOnPath("sqlite3")
-            for program in [tabstore, companion, hello, sqlite3].compactMap({ $0 }) {
-                Self.dropFromPageCache(program)
+            let libraries = installed.file("sqlite3-libraries")
+            try? FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: true)
+            sqlite3 = findOnPath("sqlite3").map { shell in
+                for library in sharedLibraries(of: shell) {
+                    _ = copy(library, "sqlite3-libraries/" + (library as NSString).lastPathComponent)
+                }
+                return copy(shell, "sqlite3")
             }
-        }
-
-        /// Writes the file's pages out, then asks the kernel to forget them (pages another
-        /// process has mapped stay).
-        static func dropFromPageCache(_ path: String) {
-            let descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else { return }
-            fdatasync(descriptor)
-            _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
-            close(descriptor)
+            sqlite3Environment = ["LD_LIBRARY_PATH": libraries]
         }
 
         func missing(_ name: String) -> String {
@@ -99,9 +98,9 @@ struct ProcessTimings {
         }
         let commands: [String: Measured] = [
             "select": measured(programs.tabstore) { ["--db", database, "select", Fixture.setName, "\(($0 + 1) % 2)"] },
-            "update": measured(programs.sqlite3) { [database, update(($0 + 1) % 2)] },
+            "update": measured(programs.sqlite3, environment: programs.sqlite3Environment) { [database, update(($0 + 1) % 2)] },
             "restore": measured(programs.tabstore) { _ in ["--db", database, "restore", Fixture.setName] },
-            "query": measured(programs.sqlite3) { _ in [database, query] },
+            "query": measured(programs.sqlite3, environment: programs.sqlite3Environment) { _ in [database, query] },
             "hello": measured(programs.hello) { _ in [] },
             // Both end with exit 3 when libpq cannot be loaded: the difference is the hand-over.
             "handOver": measured(programs.tabstore, status: 3, environment: noLibpq) { _ in server },
@@ -207,10 +206,10 @@ struct ProcessTimings {
         let report = folder.file("maxrss.txt")
         let stderrPath = folder.file("maxrss.stderr")
         /// The median peak, in MiB, of several runs.
-        func peak(_ arguments: [String]) throws -> Double {
+        func peak(_ arguments: [String], environment: [String: String] = [:]) throws -> Double {
             var kibibytes: [Double] = []
             for _ in 0..<size.pick(10, quick: 4) {
-                let run = try Command(["/usr/bin/time", "-f", "%M", "-o", report] + arguments).run(stderrPath: stderrPath)
+                let run = try Command(["/usr/bin/time", "-f", "%M", "-o", report] + arguments, adding: environment).run(stderrPath: stderrPath)
                 guard run.status == 0 else {
                     throw BenchError("\((arguments[0] as NSString).lastPathComponent) exited with status \(run.status): \(firstLine(ofFile: stderrPath))")
                 }
@@ -225,7 +224,9 @@ struct ProcessTimings {
         do {
             let mine = try peak([tabstore, "--db", database, "select", Fixture.setName, "1"])
             let floor = try peak([hello])
-            let shell = try peak([sqlite3, database, "UPDATE tab_set SET revision = revision + 1 WHERE name = '\(Fixture.setName)'"])
+            let shell = try peak(
+                [sqlite3, database, "UPDATE tab_set SET revision = revision + 1 WHERE name = '\(Fixture.setName)'"],
+                environment: programs.sqlite3Environment)
             return [
                 Row("selectPeakMemoryVsHello", figure, unit: .mebibytes, tabstore: mine, peer: floor, peerName: "hello", target: target),
                 Row("helloPeakMemoryVsSqlite3", reference, unit: .mebibytes, tabstore: floor, peer: shell, peerName: "sqlite3", target: nil),
