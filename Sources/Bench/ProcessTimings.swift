@@ -1,5 +1,6 @@
 import Foundation
 import TabStoreKit
+import TabStoreTestSupport
 
 /// Whole processes, as a shell script would use them: the built `tabstore` against the
 /// `sqlite3` shell doing the same work, with a bare Swift hello-world as the floor, and what
@@ -106,14 +107,17 @@ struct ProcessTimings {
             "handOver": measured(programs.tabstore, status: 3, environment: noLibpq) { _ in server },
             "companion": measured(programs.companion, status: 3, environment: noLibpq) { _ in server },
         ]
-        let order = ["select", "update", "hello", "restore", "query", "handOver", "companion"]
+        let names = ["select", "update", "hello", "restore", "query", "handOver", "companion"]
+        // Each round in its own order: a program that always ran right after another (the
+        // hello, say) would always find the caches as that one left them.
+        var random = SplitMix64(seed: 0x9D0C_E55E)
 
         var times: [String: [Double]] = [:]
         var failures: [String: String] = [:]
         let stderrPath = folder.file("spawn.stderr")
         // Three warm-up rounds: the file and the binaries are in the page cache after them.
         for round in -3..<runs {
-            for name in order {
+            for name in names.shuffled(using: &random) {
                 guard failures[name] == nil, let command = commands[name], !command.variants.isEmpty else { continue }
                 let variant = command.variants[(round + 3) % command.variants.count]
                 do {
