@@ -10,7 +10,10 @@ let package = Package(
     products: [
         // What an app embeds: `import TabStoreKit` (and `import TabStoreFoundation` for URLs and UUIDs).
         .library(name: "TabStoreKit", targets: ["TabStoreKit", "TabStoreFoundation"]),
-        .executable(name: "tabstore", targets: ["TabStoreCLI"]),
+        // The command: fully static on Linux, it hands postgresql:// URLs to tabstore-postgres.
+        .executable(name: "tabstore", targets: ["TabStoreMain"]),
+        // The same command with the PostgreSQL backend (it can load libpq); install it beside tabstore.
+        .executable(name: "tabstore-postgres", targets: ["TabStorePostgresMain"]),
         // The PostgreSQL backend: `import TabStorePostgres`. libpq is loaded at run time.
         .library(name: "TabStorePostgres", targets: ["TabStorePostgres"]),
     ],
@@ -52,17 +55,30 @@ let package = Package(
             path: "Sources/Postgres",
             plugins: ["TabStoreEmbedMigrations"]
         ),
+        // Every command, its arguments and output: all of the CLI but its main. It does not
+        // depend on TabStorePostgres: each executable's main says how server URLs are served.
+        .target(name: "TabStoreCLI", dependencies: ["TabStoreKit"], path: "Sources/CLI"),
+        // `tabstore`. Start-up is the product: on Linux the release binary is fully static (no
+        // dynamic loader, no symbol binding), which also means it cannot load libpq; a
+        // postgresql:// URL is handed to tabstore-postgres. gold places the code everyday
+        // commands run side by side (StaticLinking/tabstore-startup.order, made by
+        // make-startup-order.sh), so a run faults in fewer pages. README, "How tabstore loads libpq".
         .executableTarget(
-            name: "TabStoreCLI",
-            dependencies: ["TabStoreKit", "TabStorePostgres"],
-            path: "Sources/CLI",
-            // Start-up is the product, and the PostgreSQL backend must dlopen libpq: the
-            // release binary links the Swift runtime, libstdc++ and SQLite statically (the
-            // linker scripts in StaticLinking/ turn -lsqlite3 and -lstdc++ into their .a) and
-            // glibc dynamically, not position-independent (no start-up relocations). It exports
-            // none of its own symbols: --no-export-dynamic comes after the -export-dynamic of
-            // -static-stdlib and overrides it (1,240 dynamic symbols to 329, 0.3 MiB less).
-            // README, "How tabstore loads libpq".
+            name: "TabStoreMain",
+            dependencies: ["TabStoreCLI"],
+            path: "Sources/Main",
+            linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=gold", "-Xlinker", "--section-ordering-file=" + Context.packageDirectory + "/StaticLinking/tabstore-startup.order"], .when(platforms: [.linux], configuration: .release))]
+        ),
+        // `tabstore-postgres`: the same commands, and PostgreSQL servers. It must dlopen libpq,
+        // so the release binary links the Swift runtime, libstdc++ and SQLite statically (the
+        // linker scripts in StaticLinking/ turn -lsqlite3 and -lstdc++ into their .a) and
+        // glibc dynamically, not position-independent (no start-up relocations). It exports
+        // none of its own symbols: --no-export-dynamic comes after the -export-dynamic of
+        // -static-stdlib and overrides it (1,240 dynamic symbols to 329, 0.3 MiB less).
+        .executableTarget(
+            name: "TabStorePostgresMain",
+            dependencies: ["TabStoreCLI", "TabStorePostgres"],
+            path: "Sources/PostgresMain",
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-static-libgcc", "-Xclang-linker", "-no-pie", "-L" + Context.packageDirectory + "/StaticLinking", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
         ),
         // The benchmark and its hello-world floor are not products: embedders never build them.
@@ -88,7 +104,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TabStoreCLITests",
-            dependencies: ["TabStoreKit", "TabStoreCLI", "TabStoreSQLite", "TabStoreTestSupport", "TabStorePostgres"],
+            // The end-to-end tests run both executables: depending on them has SwiftPM build them.
+            dependencies: [
+                "TabStoreKit", "TabStoreCLI", "TabStoreMain", "TabStorePostgresMain", "TabStoreSQLite", "TabStoreTestSupport",
+                "TabStorePostgres",
+            ],
             path: "Tests/CLITests",
             exclude: ["Golden"]
         ),

@@ -17,6 +17,9 @@ enum RatioOrder: Sendable {
     case peerOverTabstore
     /// The row has a target on its own value only.
     case none
+    /// tabstore ÷ peer taken run by run, alternating, and the median of those: a drift in
+    /// the machine's speed moves both runs of a pair (whole processes).
+    case paired(Double?)
 }
 
 /// A bound from issue 5's table, on the ratio or on the tabstore value itself.
@@ -71,6 +74,7 @@ struct Row: Sendable {
         switch (order, tabstore, peer) {
         case let (.tabstoreOverPeer, mine?, theirs?) where theirs > 0: ratio = mine / theirs
         case let (.peerOverTabstore, mine?, theirs?) where mine > 0: ratio = theirs / mine
+        case let (.paired(median), _?, _?): ratio = median
         default: ratio = nil
         }
         self.target = target

@@ -6,10 +6,13 @@ final class Command {
     private let argv: [UnsafeMutablePointer<CChar>?]
     private let environment: [UnsafeMutablePointer<CChar>?]
 
-    init(_ arguments: [String]) {
+    /// `arguments[0]` is the program's path; `variables` are set (or replaced) in the
+    /// environment the bench itself was given.
+    init(_ arguments: [String], adding variables: [String: String] = [:]) {
         self.arguments = arguments
         argv = arguments.map { strdup($0) } + [nil]
-        environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let variables = ProcessInfo.processInfo.environment.merging(variables) { $1 }
+        environment = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
     }
 
     deinit {
@@ -62,6 +65,26 @@ func firstLine(ofFile path: String) -> String {
 func findOnPath(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+}
+
+/// The shared libraries `program` loads, as `ldd` lists them (the dynamic loader itself,
+/// which the kernel starts by its absolute path, left out).
+func sharedLibraries(of program: String) -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+    process.arguments = [program]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return [] }
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    // "\tlibsqlite3.so.0 => /lib/x86_64-linux-gnu/libsqlite3.so.0 (0x00007f...)"
+    return output.split(separator: "\n").compactMap { line in
+        guard let arrow = line.range(of: " => ") else { return nil }
+        let path = line[arrow.upperBound...].split(separator: " ").first.map(String.init)
+        return path?.hasPrefix("/") == true ? path : nil
+    }
 }
 
 /// The folder the bench executable is in: `swift build` puts `tabstore` and

@@ -12,6 +12,8 @@ enum CLIError: Error {
     case unreadableInput(String)
     /// `info`'s check of a server database found rows that break the tab rules: exit 3.
     case checkFailed(database: String, findings: String)
+    /// The executable that serves server databases is missing or cannot be run: exit 3.
+    case companionUnavailable(String)
 
     var exitCode: Int32 {
         switch self {
@@ -21,6 +23,7 @@ enum CLIError: Error {
         case .databasePath: ExitCode.database
         case .unreadableInput: ExitCode.requestFailed
         case .checkFailed: ExitCode.database
+        case .companionUnavailable: ExitCode.database
         }
     }
 
@@ -29,7 +32,7 @@ enum CLIError: Error {
         let message = switch self {
         case let .usage(error): error.message
         case let .store(error): error.description
-        case let .databasePath(message), let .unreadableInput(message): message
+        case let .databasePath(message), let .unreadableInput(message), let .companionUnavailable(message): message
         case let .checkFailed(database, findings): "the check of database \(database) found: \(findings)"
         }
         return escapingControlCharacters(message)

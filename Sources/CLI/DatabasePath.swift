@@ -25,6 +25,15 @@ enum DatabasePath {
         throw .databasePath("cannot choose a database path: HOME is not set; pass --db PATH or set TABSTORE_DB")
     }
 
+    /// Whether `location` names a database on a PostgreSQL server rather than a file: it
+    /// starts with `postgresql:` or `postgres:`, in any case. The same rule as
+    /// `TabStore.isPostgresURL`, which lives in TabStorePostgres, a module `tabstore` does not
+    /// link; `DatabasePathTests` holds the two to the same answers.
+    static func isServerURL(_ location: String) -> Bool {
+        let scheme = String(location.prefix(11)).lowercased()
+        return scheme.hasPrefix("postgresql:") || scheme.hasPrefix("postgres:")
+    }
+
     /// Creates the folders above `path` that are missing.
     static func createParentFolders(of path: String) throws(CLIError) {
         guard let slash = path.lastIndex(of: "/") else { return }

@@ -35,16 +35,18 @@ enum Program {
         The database is --db, else $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, \
         else ~/.local/share/tabstore/tabs.sqlite. Only 'add' and 'import' create it and its \
         folders; other commands read a missing database as empty and create nothing. \
-        A postgresql:// URL names a database on a PostgreSQL server (libpq5 needed; the \
-        password from the URL, $PGPASSWORD or ~/.pgpass, never shown): 'add' and 'import' \
-        create tabstore's tables in it.
+        A postgresql:// URL names a database on a PostgreSQL server (served by \
+        tabstore-postgres, installed beside tabstore, with libpq5; the password from the \
+        URL, $PGPASSWORD or ~/.pgpass, never shown): 'add' and 'import' create tabstore's \
+        tables in it.
 
         Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out of \
         range, duplicate or invalid title, empty set, set changed since --if-revision, \
         malformed import document, no database yet for info, watch or backup, backup of a \
         server); 2 usage error; 3 database problem (cannot open or create, not a tabstore \
         database, corrupt, too new, read-only, disk full, locked, damaged per info; for a \
-        server: cannot connect, a URL libpq refuses, libpq missing, connection lost); 4 the \
+        server: cannot connect, a URL libpq refuses, libpq or tabstore-postgres missing, \
+        connection lost); 4 the \
         output could not be written \
         (standard output, or the file of 'backup' or 'export --output'; the message says \
         when the change itself was saved). A failed command changes nothing. Errors \

@@ -11,21 +11,25 @@ struct RunResult: Sendable, Equatable {
     var json = false
     /// Set by `watch`: after printing the above, the process runs this until a signal.
     var watch: WatchSession?
+    /// The companion executable this run belongs to (a server URL where this executable
+    /// hands them over): nothing was printed or read, and the process becomes that one.
+    var handOver: String?
 }
 
 /// One `tabstore` run from arguments to output, without touching the process, so it can be tested.
 enum Runner {
-    static func run(_ raw: RawArguments, environment: Environment) -> RunResult {
+    static func run(_ raw: RawArguments, environment: Environment, servers: ServerStores) -> RunResult {
         let program = Program.spec
         let invocation = ArgumentScanner(program: program).scan(raw.arguments)
         let json = invocation.options["json"] == .flag
-        var result = run(invocation, raw: raw, json: json, environment: environment, program: program)
+        var result = run(invocation, raw: raw, json: json, environment: environment, servers: servers, program: program)
         result.json = json
         return result
     }
 
     private static func run(
-        _ invocation: Invocation, raw: RawArguments, json: Bool, environment: Environment, program: ProgramSpec
+        _ invocation: Invocation, raw: RawArguments, json: Bool, environment: Environment, servers: ServerStores,
+        program: ProgramSpec
     ) -> RunResult {
         if let position = raw.firstInvalidPosition {
             let error = UsageError(message: "Argument \(position) is not valid UTF-8", command: invocation.command)
@@ -48,8 +52,11 @@ enum Runner {
             }
             let context = CommandContext(
                 program: program, json: json, databaseOption: arguments.textOption("db"),
-                environment: environment, command: arguments.command
+                environment: environment, command: arguments.command, servers: servers
             )
+            if let companion = context.companion(for: command.spec) {
+                return RunResult(handOver: companion)
+            }
             do {
                 var result = try command.result(arguments, in: context)
                 // A command that may change data says so only when this run really wrote

@@ -30,6 +30,18 @@ enum TabstoreBinary {
         let candidates = folders.map { ($0 as NSString).appendingPathComponent("tabstore") }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }()
+
+    /// `tabstore-postgres`, which `tabstore` hands server URLs to: built beside it.
+    static var companionPath: String {
+        (path as NSString).deletingLastPathComponent + "/tabstore-postgres"
+    }
+
+    /// Whether the binary under test is a release build (`.ci/run` sets TABSTORE_BINARY to
+    /// one): SwiftPM puts it in a folder named `release`.
+    static var isReleaseBuild: Bool {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        return resolved.deletingLastPathComponent().lastPathComponent == "release"
+    }
 }
 
 /// A temporary folder with its own database; removed when released.

@@ -14,7 +14,7 @@ identity="$(basename "$root" | tr "[:upper:]" "[:lower:]")"
 trap 'rm -rf "$app"' EXIT
 
 mkdir -p "$app/Sources"
-for name in Store CLI Model CSQLite Bench BenchHello TestSupport JSON EmbedMigrations Postgres CLibPQ LibPQ; do
+for name in Store CLI Model CSQLite Bench BenchHello TestSupport JSON EmbedMigrations Postgres CLibPQ LibPQ Main PostgresMain; do
     mkdir -p "$app/Sources/$name"
     printf 'public let %sName = "%s"\n' "$name" "$name" > "$app/Sources/$name/$name.swift"
 done
@@ -62,7 +62,7 @@ cat > "$app/Package.swift" <<SWIFT
 // swift-tools-version:6.0
 import PackageDescription
 
-let generic = ["Store", "CLI", "Model", "CSQLite", "Bench", "BenchHello", "TestSupport", "JSON", "EmbedMigrations", "Postgres", "CLibPQ", "LibPQ"]
+let generic = ["Store", "CLI", "Model", "CSQLite", "Bench", "BenchHello", "TestSupport", "JSON", "EmbedMigrations", "Postgres", "CLibPQ", "LibPQ", "Main", "PostgresMain"]
 let package = Package(
     name: "outside-app",
     platforms: [.macOS(.v15), .iOS(.v18)],

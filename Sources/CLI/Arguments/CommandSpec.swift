@@ -14,6 +14,9 @@ struct CommandSpec: Sendable {
     /// Whether a successful run may store a change, so that an error printing its output
     /// can say the change is nonetheless saved (when the run really wrote rows).
     var savesChanges = false
+    /// Whether the command opens the database: a server URL then hands the run to the
+    /// executable that serves servers. Help and completion scripts never need one.
+    var opensDatabase = true
 }
 
 /// A positional argument.

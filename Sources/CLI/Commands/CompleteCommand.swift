@@ -16,7 +16,9 @@ enum CompleteCommand: TextCommand {
             ArgumentSpec(name: "shell", kind: .text, help: "bash, zsh or fish."),
             ArgumentSpec(name: "words", kind: .text, arity: .zeroOrMore, help: "The words typed so far, as typed; the last is being completed."),
         ],
-        isHidden: true
+        isHidden: true,
+        // It reads set names and titles from files only: a Tab key never reaches a server.
+        opensDatabase: false
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
@@ -46,7 +48,7 @@ enum CompleteCommand: TextCommand {
     /// waits briefly for a lock: a Tab key must not hang.
     private static func withStore<T>(_ option: String?, _ environment: Environment, _ body: (TabStore) -> T?) -> T? {
         guard let path = try? DatabasePath.resolve(option: option, environment: environment),
-              !path.isEmpty, !TabStore.isPostgresURL(path), access(path, F_OK) == 0,
+              !path.isEmpty, !DatabasePath.isServerURL(path), access(path, F_OK) == 0,
               let store = try? TabStore(path: path, options: .init(busyTimeout: .milliseconds(200)))
         else { return nil }
         return body(store)

@@ -18,7 +18,8 @@ enum CompletionsCommand: TextCommand {
                 name: "shell", kind: .text, help: "bash, zsh or fish.",
                 completion: .choices(CompletionScript.shells)
             ),
-        ]
+        ],
+        opensDatabase: false
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

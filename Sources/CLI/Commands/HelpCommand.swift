@@ -11,7 +11,8 @@ enum HelpCommand: TextCommand {
         ],
         options: [
             OptionSpec(name: "man", kind: .flag, help: "Print the manual page (roff, for man -l) for tabstore and every subcommand."),
-        ]
+        ],
+        opensDatabase: false
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

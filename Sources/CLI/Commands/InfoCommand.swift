@@ -1,5 +1,4 @@
 import TabStoreKit
-import TabStorePostgres
 
 enum InfoCommand: TabstoreCommand {
     static let spec = CommandSpec(
@@ -53,7 +52,7 @@ enum InfoCommand: TabstoreCommand {
     private static func text(_ info: StoreInfo) -> String {
         // A server is named by its URL (user, host, port, database; never a password).
         let rows = [
-            (TabStore.isPostgresURL(info.location) ? "server" : "path", info.location),
+            (DatabasePath.isServerURL(info.location) ? "server" : "path", info.location),
             ("schema version", String(info.schemaVersion)),
             ("sets", String(info.setCount)),
             ("check", info.consistencyCheck),

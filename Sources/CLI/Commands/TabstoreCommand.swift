@@ -1,5 +1,4 @@
 import TabStoreKit
-import TabStorePostgres
 
 /// One `tabstore` subcommand: its declaration and what it does, in one file per command.
 protocol TabstoreCommand: Sendable {
@@ -28,6 +27,7 @@ struct CommandContext {
     let databaseOption: String?
     let environment: Environment
     let command: String
+    let servers: ServerStores
     /// The store this run opened, to tell afterwards whether the run wrote anything.
     let opened = OpenedStore()
 
@@ -44,26 +44,41 @@ struct CommandContext {
     /// Opens the database, or fails with `.databaseNotFound` when there is none.
     func openExistingStore() throws(CLIError) -> TabStore {
         let location = try resolvedPath()
-        return opened.keep(try storeCall { () throws(TabStoreError) in
-            try Self.open(location, options: .init(createsMissingFile: false))
-        })
+        return opened.keep(try open(location, options: .init(createsMissingFile: false)))
     }
 
     /// Opens the database, creating it and its folders when missing: for `add` and `import`.
     func openOrCreateStore() throws(CLIError) -> TabStore {
         let location = try resolvedPath()
-        if !TabStore.isPostgresURL(location) {
+        if !DatabasePath.isServerURL(location) {
             try DatabasePath.createParentFolders(of: location)
         }
-        return opened.keep(try storeCall { () throws(TabStoreError) in try Self.open(location, options: .init()) })
+        return opened.keep(try open(location, options: .init()))
     }
 
     /// A file path, or a `postgresql://` / `postgres://` URL for a server.
-    static func open(_ location: String, options: TabStore.Options) throws(TabStoreError) -> TabStore {
-        if TabStore.isPostgresURL(location) {
-            return try TabStore(postgresURL: location, options: options)
+    private func open(_ location: String, options: TabStore.Options) throws(CLIError) -> TabStore {
+        guard DatabasePath.isServerURL(location) else {
+            return try storeCall { () throws(TabStoreError) in try TabStore(path: location, options: options) }
         }
-        return try TabStore(path: location, options: options)
+        switch servers {
+        case let .opened(open):
+            return try storeCall { () throws(TabStoreError) in try open(location, options) }
+        case let .handedOver(companion):
+            // The runner hands such a run over before the command starts, unless the
+            // command is declared as opening no database.
+            throw .companionUnavailable("'\(command)' opens no server database here; \(companion) does")
+        }
+    }
+
+    /// The companion to hand this run to: the command opens a database, the database is on
+    /// a server, and this executable hands those over. A location that cannot be resolved
+    /// stays here, to be reported as this executable would.
+    func companion(for spec: CommandSpec) -> String? {
+        guard spec.opensDatabase, case let .handedOver(companion) = servers,
+              let location = try? resolvedPath(), DatabasePath.isServerURL(location)
+        else { return nil }
+        return companion
     }
 
     private func resolvedPath() throws(CLIError) -> String {

@@ -30,7 +30,9 @@ import TabStoreTestSupport
             arguments.insert(contentsOf: ["--db", sandbox.database], at: Int(random.next() % UInt64(arguments.count + 1)))
             // After `--`, `--db` is a title: such runs use the default database under HOME.
             let environment = Environment.fixed(["HOME": sandbox.folder + "/home"])
-            let result = Runner.run(RawArguments(arguments: arguments, firstInvalidPosition: nil), environment: environment)
+            let result = Runner.run(
+                RawArguments(arguments: arguments, firstInvalidPosition: nil), environment: environment,
+                servers: .handedOver(toCompanion: "tabstore-postgres"))
             counts[result.exitCode, default: 0] += 1
             if let problem = Self.problem(with: result) { problems.append("\(arguments): \(problem)") }
         }

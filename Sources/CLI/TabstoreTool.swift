@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `tabstore` process: what each executable's main runs.
+public enum TabstoreTool {
+    /// Runs the command line this process was given, prints what it printed and exits with
+    /// its code. `servers` says how this executable serves a database on a PostgreSQL server.
+    public static func main(servers: ServerStores) -> Never {
+        reserveStandardDescriptors()
+        let raw = RawArguments.fromProcess()
+        var result = Runner.run(raw, environment: .process, servers: servers)
+        if let companion = result.handOver {
+            // Returns only when the companion could not be started.
+            let error = Companion.replaceProcess(with: companion)
+            result = Runner.failure(error, json: result.json, program: Program.spec)
+        }
+        if let watch = result.watch { watch.run(printingFirst: result) }
+        ProcessOutput.finish(result, json: result.json)
+    }
+}
