@@ -52,27 +52,26 @@ enum TabStoreSampleApp {
         withExtendedLifetime(screen) {}
     }
 
+    /// What each tab opens: the app's own type, kept as the tab's payload.
+    struct Route: Codable {
+        var path: String
+        var icon: String
+    }
+
     /// The tabs the app starts with, each with the screen it opens and its icon.
-    static let defaultTabs: [(title: String, payload: [String: String])] = [
-        ("Home", ["route": "/home", "icon": "house"]),
-        ("All menu", ["route": "/menu", "icon": "list"]),
-        ("Reviews", ["route": "/reviews", "icon": "star"]),
-        ("Photos", ["route": "/photos", "icon": "photo"]),
+    static let defaultTabs: [(title: String, route: Route)] = [
+        ("Home", Route(path: "/home", icon: "house")),
+        ("All menu", Route(path: "/menu", icon: "list")),
+        ("Reviews", Route(path: "/reviews", icon: "star")),
+        ("Photos", Route(path: "/photos", icon: "photo")),
     ]
 
-    /// Makes the set with its default tabs at the first launch; later launches keep it.
-    // SLOT: the store cannot yet add tabs with a payload each in one call, nor make a set
-    // only when it is missing. Once it can, this whole function is one call, atomic:
-    //   try store.ensureSet("main", defaultTabs: defaultTabs.map { NewTabValue(title: $0.title, payload: $0.payload) })
-    // and `defaultTabs` can hold a Codable `Route` per tab instead of a dictionary.
+    /// Makes the set with its default tabs at the first launch, in one write; later
+    /// launches keep it as the user left it.
     static func addDefaultTabs(to store: TabStore) throws(TabStoreError) {
-        do {
-            try store.createSet("main")
-        } catch .setAlreadyExists {
-            return
-        }
-        try store.add(defaultTabs.map(\.title), to: "main")
-        for tab in defaultTabs { try store.setPayload(tab.payload, for: .title(tab.title), in: "main") }
+        var tabs: [NewTab] = []
+        for tab in defaultTabs { tabs.append(try NewTab(tab.title, payload: tab.route)) }
+        try store.ensureSet("main", defaultTabs: tabs)
     }
 }
 
@@ -91,7 +90,7 @@ final class Screen {
     private func draw() {
         let (text, reselection, error) = withObservationTracking {
             let tabs = bar.tabs.map { $0.isSelected ? "[\($0.title)]" : $0.title }.joined(separator: " | ")
-            let route = bar.selectedTab?.payload["route"] ?? "nothing"
+            let route = (try? bar.selectedTab?.payload(as: TabStoreSampleApp.Route.self))?.path ?? "nothing"
             return (tabs + "  showing \(route)" + (bar.hasPendingEdits ? " (saving)" : ""), bar.reselection, bar.editError)
         } onChange: {
             Task { @MainActor in self.draw() }

@@ -22,6 +22,30 @@ public struct Tab: Sendable, Hashable, Codable, Identifiable {
     }
 }
 
+/// A tab to add: its title and payload; it gets a fresh id.
+///
+/// For example:
+/// ```swift
+/// try store.add([NewTab("Home", payload: ["route": "/home"]), NewTab("Reviews", payload: ["route": "/reviews"])], to: "main")
+/// ```
+public struct NewTab: Sendable, Hashable {
+    public let title: String
+    /// At most ``TabStore/payloadLimit`` bytes of keys and values.
+    public var payload: [String: String]
+    /// The id the tab gets: fresh, or a removed or imported tab's own.
+    package var uuid: TabID
+
+    public init(_ title: String, payload: [String: String] = [:]) {
+        self.init(title: title, uuid: TabID(), payload: payload)
+    }
+
+    package init(title: String, uuid: TabID = TabID(), payload: [String: String] = [:]) {
+        self.title = title
+        self.uuid = uuid
+        self.payload = payload
+    }
+}
+
 /// A named, ordered list of tabs with at most one selected, as stored.
 public struct TabSet: Sendable, Hashable, Codable {
     public let name: String

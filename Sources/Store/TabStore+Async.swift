@@ -71,6 +71,22 @@ extension TabStore {
         }
     }
 
+    /// Adds tabs with a payload each; as the synchronous call does.
+    @discardableResult
+    public func add(
+        _ tabs: [NewTab], to setName: String, at index: Int = -1, ifRevision: Int? = nil, creatingSet: Bool = false
+    ) async throws(TabStoreError) -> TabSetEdit {
+        try await onWriteQueue { () throws(TabStoreError) in
+            try self.add(tabs, to: setName, at: index, ifRevision: ifRevision, creatingSet: creatingSet)
+        }
+    }
+
+    /// The set, made with its default tabs when missing; as the synchronous call does.
+    @discardableResult
+    public func ensureSet(_ setName: String, defaultTabs: [NewTab]) async throws(TabStoreError) -> TabSetEdit {
+        try await onWriteQueue { () throws(TabStoreError) in try self.ensureSet(setName, defaultTabs: defaultTabs) }
+    }
+
     /// Creates an empty set; as the synchronous call does.
     @discardableResult
     public func createSet(_ setName: String) async throws(TabStoreError) -> TabSetEdit {
@@ -114,6 +130,15 @@ extension TabStore {
         _ payload: [String: String], for ref: TabRef, in setName: String, ifRevision: Int? = nil
     ) async throws(TabStoreError) -> TabSetEdit {
         try await onWriteQueue { () throws(TabStoreError) in try self.setPayload(payload, for: ref, in: setName, ifRevision: ifRevision) }
+    }
+
+    /// Replaces a tab's payload with a typed value; as the synchronous call does.
+    @discardableResult
+    public func setPayload<Payload: Encodable>(
+        _ payload: Payload, for ref: TabRef, in setName: String, ifRevision: Int? = nil
+    ) async throws(TabStoreError) -> TabSetEdit {
+        let entries = try encodePayload(payload)
+        return try await onWriteQueue { () throws(TabStoreError) in try self.setPayload(entries, for: ref, in: setName, ifRevision: ifRevision) }
     }
 
     /// Gives a tab a new title; as the synchronous call does.

@@ -31,6 +31,36 @@ extension TabStore {
         ))
     }
 
+    /// Adds tabs with a payload each, in one write; otherwise as ``add(_:to:at:payload:ifRevision:creatingSet:)-9b5m6``.
+    ///
+    /// For example:
+    /// ```swift
+    /// try store.add([NewTab("Home", payload: ["route": "/home"]), NewTab("Map", payload: ["route": "/map"])], to: "main")
+    /// ```
+    /// - Throws: what ``add(_:to:at:payload:ifRevision:creatingSet:)-9b5m6`` throws.
+    @discardableResult
+    public func add(
+        _ tabs: [NewTab], to setName: String, at index: Int = -1, ifRevision: Int? = nil, creatingSet: Bool = false
+    ) throws(TabStoreError) -> TabSetEdit {
+        try edit(AddRule(tabs, to: setName, at: index, ifRevision: ifRevision, creatingSet: creatingSet))
+    }
+
+    /// The set, made with `defaultTabs` (the first selected) when it is missing, left as it
+    /// is when it exists: one call at every launch, in one write, so two processes launching
+    /// at once make it once.
+    ///
+    /// For example:
+    /// ```swift
+    /// let bar = try store.ensureSet("main", defaultTabs: [NewTab("Home"), NewTab("Reviews")])
+    /// ```
+    /// - Returns: the set; its event is `.added` when this call made it, nil when it was there.
+    /// - Throws: `TabStoreError.invalidSetName`, `.invalidTitle`, `.repeatedTitle`,
+    ///   `.payloadTooLarge`, `.emptyPayloadKey`, or a database error.
+    @discardableResult
+    public func ensureSet(_ setName: String, defaultTabs: [NewTab]) throws(TabStoreError) -> TabSetEdit {
+        try edit(EnsureSetRule(setName, tabs: defaultTabs))
+    }
+
     /// Makes an empty set. Creating a set that exists is `.setAlreadyExists`.
     ///
     /// - Throws: `TabStoreError.setAlreadyExists`, `.invalidSetName`, or a database error.

@@ -40,6 +40,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case payloadTooLarge(bytes: Int, limit: Int)
     /// A payload key that is empty.
     case emptyPayloadKey
+    /// A typed payload that cannot be stored (not a flat value) or read as the type asked.
+    case invalidPayload(reason: String)
     /// An import document that is not the export format.
     case invalidDocument(reason: String)
     /// `backup` copies a database file; `database` is a server.
@@ -102,7 +104,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// True for problems with the database file rather than with the request.
     public var isDatabaseProblem: Bool {
         switch self {
-        case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
+        case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .backupNeedsFile, .fileExists, .fileIsTheDatabase,
              .databaseNotFound:
@@ -126,6 +128,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "no tab with id \(id) in set \(quoted(set))"
         case let .payloadTooLarge(bytes, limit):
             return "tab data of \(bytes) bytes is over the limit of \(limit) bytes (keys and values, UTF-8)"
+        case let .invalidPayload(reason):
+            return "invalid tab data: \(reason)"
         case .emptyPayloadKey:
             return "a tab data key is empty"
         case let .indexOutOfRange(index, count, set):

@@ -91,3 +91,39 @@ extension WritePlan {
         return (try createSet(snapshot), true)
     }
 }
+
+/// Making a set with its first tabs when it is missing, and leaving it as it is when it
+/// exists: what an app runs at every launch for a bar that must be there. In one write, so
+/// two processes launching at once make it once.
+package struct EnsureSetRule: SetRule {
+    package typealias Outcome = TabEvent?
+
+    package let setName: String
+    package let tabs: [NewTab]
+
+    package init(_ setName: String, tabs: [NewTab]) {
+        self.setName = setName
+        self.tabs = tabs
+    }
+
+    package func validate() throws(TabStoreError) {
+        for tab in tabs {
+            try validTitle(tab.title)
+            try validPayload(tab.payload)
+        }
+    }
+
+    package var request: SnapshotRequest { SnapshotRequest(setName: setName) }
+
+    /// `.added` when the set was made, nil when it was there (nothing written).
+    package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
+        guard snapshot.record == nil else { return nil }
+        try requireDistinct(tabs.map(\.title), in: nil)
+        var set = try plan.createSet(snapshot)
+        let keys = plan.insertTabs(tabs, at: 0, in: &set, count: 0)
+        if !keys.isEmpty { plan.edit(setName) { $0.select(0) } }
+        let event = TabEvent.added(titles: tabs.map(\.title), index: 0)
+        plan.commitChange(to: set, selecting: keys.first, event: event)
+        return event
+    }
+}

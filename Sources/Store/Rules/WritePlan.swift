@@ -91,18 +91,7 @@ package enum TabKey: Hashable, Sendable {
     case position(Int)
 }
 
-/// A tab about to be inserted: a new one (fresh id) or one coming back with its id.
-package struct NewTab: Sendable, Hashable {
-    package let title: String
-    package var uuid = TabID()
-    package var payload: [String: String] = [:]
 
-    package init(title: String, uuid: TabID = TabID(), payload: [String: String] = [:]) {
-        self.title = title
-        self.uuid = uuid
-        self.payload = payload
-    }
-}
 
 /// A removed tab to remember, at its index before the removal.
 package struct ClosingTab: Sendable, Hashable {
