@@ -52,6 +52,10 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case notADatabase(path: String)
     case corrupt(path: String)
     case readOnly(path: String)
+    /// The file could be used, but its folder is not writable, and SQLite needs to create
+    /// the database's `-wal` and `-shm` files there: to write (`forWriting`), or to read
+    /// changes still waiting in its `-wal` file. Reads of a file without such changes work.
+    case folderNotWritable(path: String, folder: String, forWriting: Bool)
     case diskFull(path: String)
     /// Still locked by another connection after the busy timeout.
     case busy(path: String)
@@ -104,7 +108,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .backupNeedsFile, .fileExists, .fileIsTheDatabase,
              .databaseNotFound:
             return false
-        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
+        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server:
             return true
@@ -170,6 +174,11 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "database \(path) is corrupt"
         case let .readOnly(path):
             return "database \(path) is read-only"
+        case let .folderNotWritable(path, folder, forWriting):
+            if forWriting {
+                return "cannot write database \(path): its folder \(folder) is not writable, and SQLite needs to create the database's -wal and -shm files there"
+            }
+            return "cannot read database \(path): its folder \(folder) is not writable, and SQLite needs to create the database's -shm file there to read the changes in its -wal file"
         case let .diskFull(path):
             return "cannot write \(path): the disk is full"
         case let .busy(path):

@@ -1,6 +1,11 @@
 import Dispatch
 import Synchronization
 import TabStoreSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A SQLite file (or an in-memory database) as a backend: a writer connection, and a
 /// read-only reader connection so reads never wait behind a write.
@@ -14,15 +19,29 @@ final class SQLiteBackend: TabStoreBackend {
     /// That connection, opened at the first read: a command that only writes (most CLI
     /// runs) never pays for it.
     private let ownReader = Mutex<SerializedDatabase?>(nil)
+    /// Why writes cannot be made, when they cannot: the file or its folder is read-only,
+    /// or an older file is read through an upgraded copy. Said before trying.
+    private let writeRefusal: TabStoreError?
+    /// The file's own schema version when reads go to an upgraded copy of it.
+    private let fileVersion: Int?
 
     var location: String { path }
 
     init(path: String, options: TabStore.Options) throws(TabStoreError) {
         self.path = path
         self.options = options
-        let database = try Self.open(path: path, options: options)
-        hasOwnReader = try Self.needsOwnReader(database)
-        writer = SerializedDatabase(database)
+        let opened = try Self.open(path: path, options: options)
+        writeRefusal = opened.writeRefusal
+        fileVersion = opened.fileVersion
+        // A read-only connection or a copy in memory serves its own reads.
+        hasOwnReader = opened.writeRefusal == nil ? try Self.needsOwnReader(opened.database) : false
+        writer = SerializedDatabase(opened.database)
+    }
+
+    deinit {
+        // The read-only connection closes first: the writer, closing last, checkpoints
+        // and removes the -wal and -shm files, which a read-only connection cannot.
+        ownReader.withLock { $0 = nil }
     }
 
     /// The connection reads use.
@@ -37,7 +56,8 @@ final class SQLiteBackend: TabStoreBackend {
     }
 
     func write<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        try writer.withDatabase { database throws(TabStoreError) in
+        if let writeRefusal { throw writeRefusal }
+        return try writer.withDatabase { database throws(TabStoreError) in
             try database.writeTransaction { () throws(TabStoreError) in try body(database) }
         }
     }
@@ -78,7 +98,7 @@ final class SQLiteBackend: TabStoreBackend {
             } catch .corrupt {
                 problems.append("(the check stopped: the file is too damaged to read further)")
             }
-            return StoreInfo(path: path, schemaVersion: version, setCount: sets, quickCheck: problems.joined(separator: "; "))
+            return StoreInfo(path: path, schemaVersion: fileVersion ?? version, setCount: sets, quickCheck: problems.joined(separator: "; "))
         }
     }
 
@@ -104,7 +124,7 @@ final class SQLiteBackend: TabStoreBackend {
     /// spent: parts of opening take locks without SQLite's busy handler (turning a new
     /// file to WAL upgrades a read lock to a write lock; exclusive locking takes its lock
     /// once), so a race between first openers would otherwise fail at once.
-    private static func open(path: String, options: TabStore.Options) throws(TabStoreError) -> Database {
+    private static func open(path: String, options: TabStore.Options) throws(TabStoreError) -> OpenedFile {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: options.busyTimeout)
         while true {
@@ -116,17 +136,15 @@ final class SQLiteBackend: TabStoreBackend {
         }
     }
 
-    private static func openOnce(path: String, options: TabStore.Options) throws(TabStoreError) -> Database {
+    /// Opens the file, recognises it as tabstore's (or empty) before anything is written
+    /// to it, then brings its schema up to date.
+    private static func openOnce(path: String, options: TabStore.Options) throws(TabStoreError) -> OpenedFile {
         let create = options.createsMissingFile ? SQLITE_OPEN_CREATE : 0
         var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
         database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
+        var writeRefusal: TabStoreError?
         var schema: SchemaState
         do {
-            schema = try database.schemaState()
-        } catch .cannotOpen where database.isReadOnly {
-            // A WAL database on a read-only file system cannot create its -shm file.
-            // Read it as immutable instead: nobody can be writing to it anyway.
-            database = try Database(path: path, uri: immutableURI(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
             schema = try database.schemaState()
         } catch .diskFull {
             // The first read writes nothing but the -shm file, which cannot be sized on a
@@ -136,18 +154,112 @@ final class SQLiteBackend: TabStoreBackend {
             database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
             try database.lockExclusively()
             schema = try database.schemaState()
+        } catch let error where error.isOpeningFailure && !isWritableFolder(folder(of: path)) {
+            // SQLite could not create the -shm (or -wal) file beside the database: its
+            // folder is not writable (a read-only mount, another user's folder).
+            (database, writeRefusal) = try openWithoutSideFiles(path: path, fileIsWritable: !database.isReadOnly)
+            schema = try database.schemaState()
         }
-        try schema.check(path: path)
-        if !database.isReadOnly {
+        let found = try database.recognise(schema)
+        // Reading never writes: an empty file is no database yet, as a missing one.
+        if found == .empty && !options.createsMissingFile { throw .databaseNotFound(path: path) }
+        if writeRefusal == nil && database.isReadOnly { writeRefusal = .readOnly(path: path) }
+        if writeRefusal == nil {
             try database.useWriteAheadLog()
         }
         try database.enforceForeignKeys(syncingFully: options.durability == .full)
-        if schema.version < Migration.latestVersion {
-            if database.isReadOnly { throw .readOnly(path: path) }
-            try database.migrate()
+        let version = if case let .tabStore(version) = found { version } else { 0 }
+        guard version < Migration.latestVersion else {
+            return OpenedFile(database: database, writeRefusal: writeRefusal)
         }
-        return database
+        if let writeRefusal {
+            // An older tabstore file that cannot be upgraded where it is: read a copy
+            // upgraded in memory. An empty file cannot be made a database.
+            guard case .tabStore = found else { throw writeRefusal }
+            return OpenedFile(
+                database: try upgradedCopy(of: database, from: version),
+                writeRefusal: writeRefusal, fileVersion: version
+            )
+        }
+        try database.migrate(from: version)
+        return OpenedFile(database: database)
     }
+
+    /// A read-only connection for a database whose folder is not writable. The file
+    /// alone holds every committed change when there is no `-wal` file, or an empty one:
+    /// it is then read as immutable (nothing can be writing to it without those files).
+    /// Changes waiting in a `-wal` file cannot be read without a `-shm` file: refused,
+    /// naming the folder. Writes are refused naming the folder when the file itself
+    /// is writable.
+    private static func openWithoutSideFiles(
+        path: String, fileIsWritable: Bool
+    ) throws(TabStoreError) -> (Database, writeRefusal: TabStoreError) {
+        let folder = folder(of: path)
+        if fileSize(path + "-wal") ?? 0 > 0 {
+            throw .folderNotWritable(path: path, folder: folder, forWriting: false)
+        }
+        let database = try Database(path: path, uri: immutableURI(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+        let refusal: TabStoreError = fileIsWritable
+            ? .folderNotWritable(path: path, folder: folder, forWriting: true) : .readOnly(path: path)
+        return (database, refusal)
+    }
+
+    /// The older tabstore file `source` holds (at schema `version`), copied into memory
+    /// and upgraded there: the file is left as it is.
+    private static func upgradedCopy(of source: Database, from version: Int) throws(TabStoreError) -> Database {
+        // Opened as :memory:, named as the file in errors.
+        let copy = try Database(path: source.path, uri: ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        do throws(BackupFailure) {
+            try source.backUp(into: copy, pagesPerStep: -1) { _, _ in }
+        } catch {
+            switch error {
+            case let .reading(failure), let .writing(failure): throw failure
+            }
+        }
+        try copy.enforceForeignKeys(syncingFully: false)
+        try copy.migrate(from: version)
+        return copy
+    }
+}
+
+/// A connection opened on a database file, with what it allows.
+private struct OpenedFile {
+    let database: Database
+    /// Why writes cannot be made through it, when they cannot.
+    var writeRefusal: TabStoreError?
+    /// The file's schema version when `database` is an upgraded copy of it.
+    var fileVersion: Int?
+}
+
+/// The size of the file at `path`, or `nil` when there is none.
+private func fileSize(_ path: String) -> Int? {
+    var status = stat()
+    return stat(path, &status) == 0 ? Int(status.st_size) : nil
+}
+
+/// Whether files can be created in `folder` (not on a read-only mount, not another user's).
+private func isWritableFolder(_ folder: String) -> Bool {
+    access(folder, W_OK) == 0
+}
+
+private extension TabStoreError {
+    /// What SQLite says when it cannot open or create a database's -shm or -wal file.
+    var isOpeningFailure: Bool {
+        switch self {
+        case .cannotOpen, .readOnly: true
+        default: false
+        }
+    }
+}
+
+/// The folder that holds `path`, as the user would name it.
+private func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else {
+        // A bare name is in the working folder: name it.
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        return getcwd(&buffer, buffer.count) != nil ? String(cString: buffer) : "."
+    }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
 }
 
 /// `file:` URI for `path` with `immutable=1`; reserved and non-ASCII bytes percent-encoded.
