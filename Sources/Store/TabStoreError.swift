@@ -225,8 +225,9 @@ extension TabStoreError.NameProblem: CustomStringConvertible {
     }
 }
 
-/// `"text"` with control characters escaped and long text shortened, so that an
-/// error naming it stays on one readable line.
+/// `"text"` with control characters and `"` escaped and long text shortened, so that an
+/// error naming it stays on one readable line. A backslash is shown as it is: doubled,
+/// the message would show a name other than the one typed and stored.
 func quoted(_ text: String) -> String {
     "\"" + escapingControlCharacters(text, andQuotes: true, limit: 60) + "\""
 }
@@ -234,7 +235,7 @@ func quoted(_ text: String) -> String {
 /// `text` with line breaks, tabs, other control characters and those that reorder or
 /// break a displayed line written as escapes, and in a name with nothing visible its
 /// invisible scalars too (and
-/// `"` and `\` too when `andQuotes`), cut after `limit` characters with `…`. Also used
+/// `"` too when `andQuotes`), cut after `limit` characters with `…`. Also used
 /// by the CLI, whose messages must stay on one line too.
 package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, limit: Int = .max) -> String {
     // A name with nothing visible would show as empty quotes: spell out its invisible scalars.
@@ -247,7 +248,6 @@ package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, 
         }
         switch scalar {
         case "\"" where andQuotes: result += "\\\""
-        case "\\" where andQuotes: result += "\\\\"
         case "\n": result += "\\n"
         case "\t": result += "\\t"
         case "\r": result += "\\r"

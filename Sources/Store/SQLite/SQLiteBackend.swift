@@ -139,6 +139,7 @@ final class SQLiteBackend: TabStoreBackend {
     /// Opens the file, recognises it as tabstore's (or empty) before anything is written
     /// to it, then brings its schema up to date.
     private static func openOnce(path: String, options: TabStore.Options) throws(TabStoreError) -> OpenedFile {
+        if let problem = notAFile(path) { throw .cannotOpen(path: path, reason: problem) }
         let create = options.createsMissingFile ? SQLITE_OPEN_CREATE : 0
         var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
         database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
@@ -229,6 +230,25 @@ private struct OpenedFile {
     var writeRefusal: TabStoreError?
     /// The file's schema version when `database` is an upgraded copy of it.
     var fileVersion: Int?
+}
+
+/// Why `path` cannot hold a database although something is there: SQLite would open a
+/// named pipe or a device and fail at the first read with "disk I/O error" (or, on
+/// /dev/null, take it for an empty database). `nil` for a regular file, or nothing
+/// (whether that may be created is decided later).
+private func notAFile(_ path: String) -> String? {
+    guard path != ":memory:" else { return nil }
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+        return errno == ELOOP ? "its symbolic links form a loop (\(String(cString: strerror(ELOOP))))" : nil
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "it is a directory"
+    case S_IFIFO: return "it is a named pipe (FIFO), not a file"
+    case S_IFSOCK: return "it is a socket, not a file"
+    default: return "it is a device, not a file"
+    }
 }
 
 /// The size of the file at `path`, or `nil` when there is none.
