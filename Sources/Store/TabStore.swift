@@ -37,8 +37,9 @@ public final class TabStore: Sendable {
         /// How often observers look for changes made by other connections and processes
         /// (one `PRAGMA data_version` read; the journal is read only when it moved).
         public var changePollInterval: Duration
-        /// Whether opening a path where no file exists creates the database there. When
-        /// false, opening throws `.databaseNotFound` and creates nothing.
+        /// Whether opening a path where no database exists yet (no file, or an empty one)
+        /// creates the database there. When false, opening throws `.databaseNotFound` and
+        /// creates and writes nothing: what a reader wants.
         public var createsMissingFile: Bool
 
         public init(
@@ -69,12 +70,15 @@ public final class TabStore: Sendable {
     let readQueue = DispatchQueue(label: "tabstore.read")
 
     /// Opens the database at `path`, creating it (but not its folder) when missing unless
-    /// `options.createsMissingFile` is false, and brings its schema up to date.
+    /// `options.createsMissingFile` is false, and brings its schema up to date. Nothing is
+    /// written to a file before it is recognised as tabstore's (or empty). An older file
+    /// that cannot be written is read through a copy upgraded in memory; its writes throw.
     ///
     /// - Throws: `TabStoreError.schemaTooNew` when the file was written by a newer
-    ///   tabstore (the file is left untouched), `.notADatabase`, `.notATabStore`,
-    ///   `.corrupt`, `.cannotOpen`, `.databaseNotFound`, `.readOnly` (a read-only file
-    ///   that needs migrating), `.busy`.
+    ///   tabstore (the file is left untouched), `.notADatabase`, `.notATabStore` (another
+    ///   program's file, left untouched), `.corrupt`, `.cannotOpen`, `.databaseNotFound`,
+    ///   `.readOnly` (an empty read-only file to create a database in), `.folderNotWritable`
+    ///   (changes in the `-wal` that cannot be read without a `-shm` file), `.busy`.
     public convenience init(path: String, options: Options = Options()) throws(TabStoreError) {
         self.init(backend: try SQLiteBackend(path: path, options: options), options: options)
     }
