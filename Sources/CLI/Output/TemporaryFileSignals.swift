@@ -13,6 +13,9 @@ import Darwin
 /// so that SIGTERM ends the run instead of waiting forever.
 enum TemporaryFileSignals {
     static func install() {
+        // Reaches the pending-file record once here, so that the handler never is the first
+        // to (its lazy initialization is not safe in a handler); nothing is pending yet.
+        AtomicFile.removeTemporaryFileForSignal()
         var signals = sigset_t()
         sigemptyset(&signals)
         for number in [SIGINT, SIGTERM] {

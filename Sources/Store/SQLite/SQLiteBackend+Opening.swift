@@ -111,7 +111,6 @@ extension SQLiteBackend {
     }
 }
 
-
 /// A connection opened on a database file, with what it allows.
 struct OpenedFile {
     let database: Database
