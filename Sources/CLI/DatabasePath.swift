@@ -1,12 +1,17 @@
 /// Where the database lives: `--db`, else `$TABSTORE_DB`, else
 /// `$XDG_DATA_HOME/tabstore/tabs.sqlite`, else `$HOME/.local/share/tabstore/tabs.sqlite`.
 enum DatabasePath {
-    /// The path to open. A set but empty `TABSTORE_DB` is a usage error (like `--db ''`):
-    /// falling through to the user's real database would act on data nobody named. Empty
+    /// The path to open. An empty `--db` or a set but empty `TABSTORE_DB` is a usage
+    /// error: falling through to the user's real database would act on data nobody named. Empty
     /// XDG variables count as unset, and a relative `XDG_DATA_HOME` is ignored, as the
     /// XDG spec says.
     static func resolve(option: String?, environment: Environment, command: String? = nil) throws(CLIError) -> String {
-        if let option { return option }
+        if let option {
+            guard !option.isEmpty else {
+                throw .usage(UsageError(message: "--db is empty; leave it out or give a path", command: command))
+            }
+            return option
+        }
         if let path = environment.value("TABSTORE_DB") {
             guard !path.isEmpty else {
                 throw .usage(UsageError(message: "TABSTORE_DB is set but empty; unset it or give a path", command: command))

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,8 +29,9 @@ package enum AtomicFile {
     ///
     /// Without `replacing`, the final step links the new file into place, which fails if
     /// `path` appeared meanwhile: an existing file is never overwritten.
-    /// - Throws: `Failure`; the temporary file is removed (a killed process leaves it
-    ///   behind as `.NAME.tmp-PID`, never in place of `path`).
+    /// - Throws: `Failure`; the temporary file is removed (a process killed with SIGKILL
+    ///   leaves it behind as `.NAME.tmp-PID`, never in place of `path`; see
+    ///   ``removeTemporaryFileForSignal()`` for other signals).
     /// `database` is never replaced: renaming a copy over a live database would leave
     /// every process that has it open writing to a file nobody will read again.
     package static func create(
@@ -45,6 +47,9 @@ package enum AtomicFile {
         if !replacing && lstat(path, &status) == 0 { throw .exists }
         let (folder, name) = split(path)
         let temporary = folder + "/." + name + ".tmp-\(getpid())"
+        // Published before the file exists, taken back once it is gone or in place.
+        pendingTemporaryFile.store(Int(bitPattern: strdup(temporary)), ordering: .sequentiallyConsistent)
+        defer { free(UnsafeMutablePointer<CChar>(bitPattern: pendingTemporaryFile.exchange(0, ordering: .sequentiallyConsistent))) }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .system(errno) }
         var isOpen = true
@@ -65,6 +70,21 @@ package enum AtomicFile {
             if isOpen { close(descriptor) }
             unlink(temporary)
             throw error
+        }
+    }
+
+    /// The temporary file `create` is writing, for a signal handler to remove: the address
+    /// of a C string (0 for none), owned by whoever takes it out (`exchange`), so the
+    /// handler and `create` never both use it.
+    private static let pendingTemporaryFile = Atomic<Int>(0)
+
+    /// Removes the temporary file being written, if any. Safe in a signal handler (an
+    /// atomic exchange and `unlink`): a program that ends on SIGINT or SIGTERM calls it
+    /// first, so the signal leaves no `.NAME.tmp-PID` behind. The string is not freed
+    /// here (`free` is not safe in a handler): the process is about to end.
+    package static func removeTemporaryFileForSignal() {
+        if let path = UnsafeMutablePointer<CChar>(bitPattern: pendingTemporaryFile.exchange(0, ordering: .sequentiallyConsistent)) {
+            unlink(path)
         }
     }
 

@@ -38,8 +38,9 @@ public final class TabStore: Sendable {
         /// How often observers look for changes made by other connections and processes
         /// (one `PRAGMA data_version` read; the journal is read only when it moved).
         public var changePollInterval: Duration
-        /// Whether opening a path where no file exists creates the database there (and the
-        /// folders above it). When false, opening throws `.databaseNotFound` and creates nothing.
+        /// Whether opening a path where no database exists yet (no file, or an empty one)
+        /// creates the database there (and the folders above it). When false, opening throws
+        /// `.databaseNotFound` and creates and writes nothing: what a reader wants.
         public var createsMissingFile: Bool
 
         public init(
@@ -76,13 +77,9 @@ public final class TabStore: Sendable {
     /// The sets this store last wrote or read, at their revisions (see `KnownSets`).
     let knownSets = Mutex(KnownSets())
 
-    /// Opens the database at `path`, creating it and its missing folders (mode 0700) unless
-    /// `options.createsMissingFile` is false, and brings its schema up to date.
-    ///
-    /// - Throws: `TabStoreError.schemaTooNew` when the file was written by a newer
-    ///   tabstore (the file is left untouched), `.notADatabase`, `.notATabStore`,
-    ///   `.corrupt`, `.cannotOpen` (also for a folder that cannot be made), `.databaseNotFound`,
-    ///   `.readOnly` (a read-only file that needs migrating), `.busy`.
+        /// Whether opening a path where no database exists yet (no file, or an empty one)
+        /// creates the database there (and the folders above it). When false, opening throws
+        /// `.databaseNotFound` and creates and writes nothing: what a reader wants.
     public convenience init(path: String, options: Options = Options()) throws(TabStoreError) {
         if options.createsMissingFile { try createMissingFolders(above: path) }
         self.init(backend: try SQLiteBackend(path: path, options: options), options: options)

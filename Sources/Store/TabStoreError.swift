@@ -54,6 +54,10 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case notADatabase(path: String)
     case corrupt(path: String)
     case readOnly(path: String)
+    /// The file could be used, but its folder is not writable, and SQLite needs to create
+    /// the database's `-wal` and `-shm` files there: to write (`forWriting`), or to read
+    /// changes still waiting in its `-wal` file. Reads of a file without such changes work.
+    case folderNotWritable(path: String, folder: String, forWriting: Bool)
     case diskFull(path: String)
     /// Still locked by another connection after the busy timeout.
     case busy(path: String)
@@ -109,7 +113,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .backupNeedsFile, .fileExists, .fileIsTheDatabase,
              .databaseNotFound:
             return false
-        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .diskFull, .busy,
+        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .internalFailure:
             return true
@@ -177,6 +181,11 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "database \(path) is corrupt"
         case let .readOnly(path):
             return "database \(path) is read-only"
+        case let .folderNotWritable(path, folder, forWriting):
+            if forWriting {
+                return "cannot write database \(path): its folder \(folder) is not writable, and SQLite needs to create the database's -wal and -shm files there"
+            }
+            return "cannot read database \(path): its folder \(folder) is not writable, and SQLite needs to create the database's -shm file there to read the changes in its -wal file"
         case let .diskFull(path):
             return "cannot write \(path): the disk is full"
         case let .busy(path):
@@ -225,8 +234,9 @@ extension TabStoreError.NameProblem: CustomStringConvertible {
     }
 }
 
-/// `"text"` with control characters escaped and long text shortened, so that an
-/// error naming it stays on one readable line.
+/// `"text"` with control characters and `"` escaped and long text shortened, so that an
+/// error naming it stays on one readable line. A backslash is shown as it is: doubled,
+/// the message would show a name other than the one typed and stored.
 func quoted(_ text: String) -> String {
     "\"" + escapingControlCharacters(text, andQuotes: true, limit: 60) + "\""
 }
@@ -234,7 +244,7 @@ func quoted(_ text: String) -> String {
 /// `text` with line breaks, tabs, other control characters and those that reorder or
 /// break a displayed line written as escapes, and in a name with nothing visible its
 /// invisible scalars too (and
-/// `"` and `\` too when `andQuotes`), cut after `limit` characters with `…`. Also used
+/// `"` too when `andQuotes`), cut after `limit` characters with `…`. Also used
 /// by the CLI, whose messages must stay on one line too.
 package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, limit: Int = .max) -> String {
     // A name with nothing visible would show as empty quotes: spell out its invisible scalars.
@@ -247,7 +257,6 @@ package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, 
         }
         switch scalar {
         case "\"" where andQuotes: result += "\\\""
-        case "\\" where andQuotes: result += "\\\\"
         case "\n": result += "\\n"
         case "\t": result += "\\t"
         case "\r": result += "\\r"

@@ -14,7 +14,7 @@ import Testing
 
     @Test func noTitlesCreatesAnEmptySet() {
         let sandbox = Sandbox()
-        #expect(sandbox.run("add", "empty") == .ok("added 0 tabs to empty\n"))
+        #expect(sandbox.run("add", "empty") == .ok("created set empty (no tabs)\n"))
         #expect(sandbox.run("list") == .ok("empty  0 tabs  -\n"))
     }
 

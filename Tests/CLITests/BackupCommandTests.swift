@@ -94,6 +94,43 @@ import TabStoreTestSupport
     }
 }
 
+/// Issue 17: SIGTERM (or Ctrl-C) in the middle of writing left the temporary
+/// `.FILE.tmp-PID` behind. The run still ends by the signal, and leaves nothing.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace to hold the run at its fsync"))
+struct InterruptedWriteTests {
+    @Test(arguments: [SIGTERM, SIGINT], [["backup"], ["export", "--output"]])
+    func aSignalRemovesTheTemporaryFile(signal: Int32, command: [String]) throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews")
+        let out = sandbox.folder + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        // strace holds every fsync for two seconds: the temporary file is written and
+        // waits to be synced when the signal comes.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
+        process.arguments = ["-f", "-o", "/dev/null", "-e", "trace=fsync", "-e", "inject=fsync:delay_enter=2000000",
+                             TabstoreBinary.path, "--db", sandbox.database] + command + [out + "/copy"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var temporary: String?
+        for _ in 0..<500 where temporary == nil {
+            temporary = try FileManager.default.contentsOfDirectory(atPath: out).first { $0.hasPrefix(".copy.tmp-") }
+            if temporary == nil { usleep(10_000) }
+        }
+        let name = try #require(temporary, "no temporary file appeared")
+        let pid = try #require(Int32(name.dropFirst(".copy.tmp-".count)))
+        #expect(kill(pid, signal) == 0)
+        process.waitUntilExit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == [])
+        // strace ends as its tracee did: by the signal.
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal
+            || process.terminationStatus == 128 + signal, "\(process.terminationReason) \(process.terminationStatus)")
+        #expect(sandbox.list("main") == "* 0  Home\n  1  Reviews\n")
+    }
+}
+
 /// A copy is never written over the database it is copied from: the rename would leave
 /// every process that has the database open writing to a file nobody reads again.
 @Suite struct BackupOntoTheDatabaseTests {

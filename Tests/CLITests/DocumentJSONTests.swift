@@ -67,7 +67,8 @@ import TabStoreKit
     @Test(arguments: [
         ("[]", "the document must be an object, not an array"),
         (#"{"format":"other","version":1,"sets":[]}"#, #""format" must be "tabstore""#),
-        (#"{"format":"tabstore","version":3,"sets":[]}"#, #""version" must be 1 or 2"#),
+        (#"{"format":"tabstore","version":3,"sets":[]}"#, #""version" 3 is from a newer tabstore (this one reads 1 or 2); upgrade tabstore"#),
+        (#"{"format":"tabstore","version":0,"sets":[]}"#, #""version" must be 1 or 2"#),
         (#"{"format":"tabstore","version":1}"#, #"the document: missing "sets""#),
         (#"{"format":"tabstore","version":1,"sets":[],"x":1}"#, #"the document: unknown key "x""#),
         (#"{"format":"tabstore","version":1,"sets":{}}"#, #""sets" must be an array"#),

@@ -128,7 +128,7 @@ import Testing
 
     @Test(arguments: [
         ("", "invalid import document: not valid JSON at byte 0: unexpected end of input"),
-        (#"{"format":"tabstore","version":3,"sets":[]}"#, #"invalid import document: \"version\" must be 1 or 2"#),
+        (#"{"format":"tabstore","version":3,"sets":[]}"#, #"invalid import document: \"version\" 3 is from a newer tabstore (this one reads 1 or 2); upgrade tabstore"#),
         (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":3,"tabs":["x"]}]}"#,
          "invalid import document: sets[0].selectedIndex must be an index in 0...0"),
     ])

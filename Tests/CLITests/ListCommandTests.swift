@@ -49,10 +49,10 @@ import Testing
         #expect(output.stdout.hasSuffix("   9  j\n* 10  k\n"))
     }
 
-    @Test func anEmptySetListsNoTabs() {
+    @Test func anEmptySetSaysItHasNoTabs() {
         let sandbox = Sandbox()
         sandbox.add("empty")
-        #expect(sandbox.run("list", "empty") == .ok(""))
+        #expect(sandbox.run("list", "empty") == .ok("(no tabs)\n"))
         #expect(sandbox.run("list", "empty", "--json") == .ok(#"{"name":"empty","revision":1,"selectedIndex":null,"tabs":[]}"# + "\n"))
     }
 

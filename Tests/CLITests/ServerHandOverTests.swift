@@ -71,8 +71,8 @@ import Testing
         let url = "postgresql://db.example/tabs"
         let cases: [(arguments: [String], variables: [String: String], firstLine: String)] = [
             (["select", "main"], ["TABSTORE_DB": url], "tabstore: error: Missing expected argument '<tab>'"),
-            (["--db", url, "list", "--bogus"], [:], "tabstore: error: Unknown option '--bogus'"),
-            (["--db", "", "list"], ["TABSTORE_DB": url], "tabstore: error: The value '' is invalid for '--db <path>'"),
+            (["--db", url, "list", "--bogus"], [:], "tabstore: error: Unknown option '--bogus'; if '--bogus' is a title or name, put '--' before it"),
+            (["--db", "", "list"], ["TABSTORE_DB": url], "tabstore: error: --db is empty; leave it out or give a path"),
             (["list"], ["TABSTORE_DB": ""], "tabstore: error: TABSTORE_DB is set but empty; unset it or give a path"),
         ]
         for (arguments, variables, firstLine) in cases {

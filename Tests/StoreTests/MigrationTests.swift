@@ -236,7 +236,7 @@ import Testing
                 """)
         }
         let store = try TabStore(path: path)
-        #expect(try pragma("PRAGMA user_version", path) == "7")
+        #expect(try pragma("PRAGMA user_version", path) == String(Migration.latestVersion))
         let a = try store.tabSet(named: "a"), b = try store.tabSet(named: "b")
         #expect(picture(a) == ["Home", "*홈", "Mail"] && a.revision == 3)
         #expect(picture(b) == ["*X"])

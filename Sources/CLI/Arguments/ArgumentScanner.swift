@@ -29,7 +29,9 @@ struct Invocation: Sendable, Equatable {
 ///
 /// Rules: `--` ends options; `-1` (a negative integer) is a value, never an option; an
 /// option's value is the rest after `=` or the next argument unless that looks like an
-/// option; global options are accepted anywhere, a command's options after its name;
+/// option, but `--title`, `--index` and `--id` take the next argument whatever it is
+/// (`--title --json` is the tab titled "--json"); global options are accepted anywhere,
+/// a command's options after its name;
 /// `-h`/`--help` and `--version` win over every error but an unknown subcommand.
 struct ArgumentScanner {
     let program: ProgramSpec
@@ -86,7 +88,8 @@ struct ArgumentScanner {
         guard let option = option(named: name, command: state.command) else {
             let known = (program.globalOptions + (state.command?.options ?? [])).map(\.name)
             let typed = String(name.drop { $0 == "-" })
-            let suggestion = Suggestion.nearest(to: typed, in: known).map { "; did you mean '--\($0)'?" } ?? ""
+            let suggestion = Suggestion.nearest(to: typed, in: known).map { "; did you mean '--\($0)'?" }
+                ?? dashHint(for: argument, name: name, state: state)
             state.fail(UsageError(message: "Unknown option \(shown(name))\(suggestion)", command: commandName))
             return false
         }
@@ -99,12 +102,12 @@ struct ArgumentScanner {
             return false
         }
         // The value follows `=`, else it is the next argument unless that looks like an
-        // option; a title or index is the next argument unless that is a declared option,
-        // so `--title -x` is the title "-x" (as `--title=-x` is).
+        // option. A title, index or id is the next argument whatever it is: `--title -x`
+        // is the title "-x" and `--title --json` the title "--json" (as `--title=--json`
+        // is); taking a declared option there would act on a tab nobody named.
         let usesNext = inlineValue == nil && next.map { next in
-            guard next != "--" else { return false }
-            if option.kind.isPositionalSpelling { return !isDeclaredOption(next, command: state.command) }
-            return !looksLikeOption(next)
+            if option.kind.isPositionalSpelling { return true }
+            return next != "--" && !looksLikeOption(next)
         } == true
         guard let value = inlineValue ?? (usesNext ? next : nil) else {
             state.fail(UsageError(message: "Missing value for '\(option.label)'", command: commandName))
@@ -142,10 +145,24 @@ struct ArgumentScanner {
         return usesNext
     }
 
-    /// `--json`, `--db=x`, `-h`: an option this command line would accept.
-    private func isDeclaredOption(_ argument: String, command: CommandSpec?) -> Bool {
-        let name = argument.hasPrefix("--") ? String(argument.prefix { $0 != "=" }) : argument
-        return option(named: name, command: command) != nil
+    /// For an unknown option where the command would still take a title or name: how to
+    /// give one that starts with '-' (`add main -x`). Nothing where no such argument is
+    /// left to fill (`select main 0 -x`), nor for another command's option (`list --force`).
+    private func dashHint(for argument: String, name: String, state: ScanState) -> String {
+        guard let command = state.command else { return "" }
+        let elsewhere = program.commands.flatMap(\.options).contains { "--\($0.name)" == name || $0.short.map { "-\($0)" } == name }
+        guard !elsewhere else { return "" }
+        var room = -state.positionals.count
+        for declared in command.arguments {
+            if case .integer = declared.kind { continue }
+            switch declared.arity {
+            case .required, .optional: room += 1
+            case .zeroOrMore, .oneOrMore: room = .max
+            }
+            if room == .max { break }
+        }
+        guard room > 0 else { return "" }
+        return "; if \(shown(argument)) is a title or name, put '--' before it"
     }
 
     private func option(named name: String, command: CommandSpec?) -> OptionSpec? {

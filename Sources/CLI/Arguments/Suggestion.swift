@@ -1,14 +1,17 @@
 /// "Did you mean": the known name nearest to a mistyped one, as git and
 /// swift-argument-parser answer an unknown command.
 enum Suggestion {
-    /// The candidate within a small edit distance of `typed` (one edit for names of up to
-    /// four characters, two for longer ones); the first in `candidates` order on a tie;
-    /// `nil` when none is that close.
+    /// The candidate within a small edit distance of `typed`, ignoring case (one edit for
+    /// names of up to four characters, two for longer ones); the first in `candidates`
+    /// order on a tie; `nil` when none is that close.
     static func nearest(to typed: String, in candidates: [String]) -> String? {
         let limit = typed.count <= 4 ? 1 : 2
         var best: (name: String, distance: Int)?
+        // Case is not a letter apart: 'LIST' and '--JSON' are 'list' and '--json' typed
+        // with caps lock on, whatever their length.
+        let folded = Array(typed.lowercased())
         for candidate in candidates {
-            let distance = editDistance(Array(typed), Array(candidate))
+            let distance = editDistance(folded, Array(candidate.lowercased()))
             if distance <= limit, distance < (best?.distance ?? .max) {
                 best = (candidate, distance)
             }

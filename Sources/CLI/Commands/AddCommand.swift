@@ -9,7 +9,9 @@ enum AddCommand: TextCommand {
         new tab becomes the selected one. Titles are taken as they are, digits included. \
         With no title, only creates the set.
 
-        Prints 'added N tabs to SET' ('1 tab' for one). With --json, the set:
+        Prints 'added N tabs to SET' ('1 tab' for one); with no title, 'created set SET \
+        (no tabs)', or 'nothing changed: no titles to add to SET' when it exists. With \
+        --json, the set:
           {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
         """,
         arguments: [
@@ -34,6 +36,10 @@ enum AddCommand: TextCommand {
         let store = try context.openOrCreateStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.add(titles, to: setName, at: index, ifRevision: revision, creatingSet: true) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
+        if titles.isEmpty {
+            // No event: the set was there already and nothing was added.
+            return edit.event == nil ? "nothing changed: no titles to add to \(setName)\n" : "created set \(setName) (no tabs)\n"
+        }
         return "added \(counted(titles.count, "tab", "tabs")) to \(setName)\n"
     }
 }

@@ -8,8 +8,9 @@ enum BackupCommand: TextCommand {
         A consistent copy made with SQLite's online backup API while other processes \
         keep working; 'tabstore --db FILE' reads it. The copy is written to a temporary \
         file beside FILE, synced, then renamed into place: after a failure or a kill, \
-        FILE is its old self or the complete copy, never half of one (a kill may leave \
-        the temporary '.FILE.tmp-PID' behind). A database on a PostgreSQL server is \
+        FILE is its old self or the complete copy, never half of one. SIGINT and \
+        SIGTERM remove the temporary '.FILE.tmp-PID' before the run ends; only SIGKILL \
+        (or a power cut) leaves it behind. A database on a PostgreSQL server is \
         not copied (exit 1): use 'tabstore export', or pg_dump.
 
         When standard error is a terminal, a backup that takes more than about half a \
@@ -31,6 +32,7 @@ enum BackupCommand: TextCommand {
         let store = try context.openExistingStore()
         let progress = ProgressLine.onStandardError(label: "backup", unit: "pages", json: context.json)
         defer { progress.finish() }
+        TemporaryFileSignals.install()
         try storeCall { () throws(TabStoreError) in
             try store.backup(to: path, replacing: arguments.flag("force")) { progress.update($0.copiedPages, of: $0.pageCount) }
         }

@@ -25,6 +25,7 @@ enum CompleteCommand: TextCommand {
         let shell = try arguments.text("shell")
         var words = arguments.texts("words")
         if words.isEmpty { words = [""] }
+        let typed = words[words.count - 1]
         // bash and zsh hand over words as typed; fish has unquoted all but the current one.
         words = words.enumerated().map { index, word in
             shell != "fish" || index == words.count - 1 ? unquotedShellWord(word) : word
@@ -41,7 +42,7 @@ enum CompleteCommand: TextCommand {
                 return tabSet?.tabs.enumerated().map { .init(value: $1.title, description: "tab \($0)") } ?? []
             }
         )
-        return CompletionScript.answer(completer.complete(words), shell: shell)
+        return CompletionScript.answer(completer.complete(words), shell: shell, typed: typed)
     }
 
     /// Runs `body` with the database the command line names, only if that file exists;

@@ -47,6 +47,7 @@ enum ExportCommand: TabstoreCommand {
         let bytes = Array((document.json() + "\n").utf8)
         let progress = ProgressLine.onStandardError(label: "export", unit: "bytes", json: context.json)
         defer { progress.finish() }
+        TemporaryFileSignals.install()
         try storeCall { () throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
                 try AtomicFile.create(output, replacing: arguments.flag("force"), sparing: store.location) { _, descriptor throws(AtomicFile.Failure) in

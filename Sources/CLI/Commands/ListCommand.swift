@@ -10,7 +10,7 @@ enum ListCommand: TextCommand {
           {"sets":[{"name","tabCount","selectedIndex","selectedTitle","revision"}]}
 
         With SET: one line per tab, in order: '*' on the selected tab, the index, the \
-        title. With --json:
+        title; '(no tabs)' for an empty set, as 'show' says. With --json:
           {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
         """,
         arguments: [.set("The set whose tabs to list; all sets when omitted.").withArity(.optional)]
@@ -29,6 +29,7 @@ enum ListCommand: TextCommand {
 
     /// `* 0  Home`, index right-aligned.
     static func tabLines(_ set: TabSet) -> String {
+        if set.tabs.isEmpty { return "(no tabs)\n" }
         let indexWidth = String(max(set.tabs.count - 1, 0)).count
         return set.tabs.enumerated().map { index, tab in
             "\(tab.isSelected ? "*" : " ") \(rightAligned(String(index), to: indexWidth))  \(tab.title)\n"

@@ -8,7 +8,8 @@ enum MoveCommand: TextCommand {
         TO is the index the tab ends at; negative counts from the end, so -1 moves it \
         last.
 
-        Prints 'moved TITLE to TO'. With --json, the set:
+        Prints 'moved TITLE to TO', or 'nothing changed: TITLE is already at TO' when \
+        it was (nothing is written, still exit 0). With --json, the set:
           {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
         """,
         arguments: [
@@ -28,9 +29,9 @@ enum MoveCommand: TextCommand {
         let edit = try storeCall { () throws(TabStoreError) in try store.move(ref, to: destination, in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         if case let .moved(title, _, to)? = edit.event { return "moved \(title) to \(to)\n" }
-        // No event: the tab already stood at the destination.
+        // No event: the tab already stood at the destination, so it is the tab there.
         let index = destination < 0 ? destination + edit.tabs.count : destination
         let title = edit.tabs.indices.contains(index) ? edit.tabs[index].title : "the tab"
-        return "moved \(title) to \(index)\n"
+        return "nothing changed: \(title) is already at \(index)\n"
     }
 }

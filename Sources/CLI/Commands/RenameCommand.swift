@@ -5,7 +5,8 @@ enum RenameCommand: TextCommand {
         name: "rename",
         abstract: "Give a tab a new title.",
         discussion: """
-        Prints 'renamed OLD to NEW'. With --json, the set:
+        Prints 'renamed OLD to NEW', or 'nothing changed: the tab is already titled NEW' \
+        when it was (nothing is written, still exit 0). With --json, the set:
           {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
         """,
         arguments: [
@@ -25,7 +26,7 @@ enum RenameCommand: TextCommand {
         let edit = try storeCall { () throws(TabStoreError) in try store.rename(ref, to: newTitle, in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         // No event: the tab already had that title.
-        guard case let .renamed(_, oldTitle, _)? = edit.event else { return "renamed \(newTitle) to \(newTitle)\n" }
+        guard case let .renamed(_, oldTitle, _)? = edit.event else { return "nothing changed: the tab is already titled \(newTitle)\n" }
         return "renamed \(oldTitle) to \(newTitle)\n"
     }
 }

@@ -5,7 +5,8 @@ enum RenameSetCommand: TextCommand {
         name: "rename-set",
         abstract: "Give a whole set a new name.",
         discussion: """
-        Prints 'renamed set OLD to NEW'. With --json:
+        Prints 'renamed set OLD to NEW', or 'nothing changed: the set is already named \
+        NEW' for its own name (nothing is written, still exit 0). With --json:
           {"set":NEW,"previousName":OLD}
         """,
         arguments: [.set(), ArgumentSpec(name: "new-name", kind: .text, help: "The set's new name.")],
@@ -18,10 +19,12 @@ enum RenameSetCommand: TextCommand {
         let newName = try arguments.text("new-name")
         let revision = arguments.ifRevision
         let store = try context.openStore()
-        _ = try storeCall { () throws(TabStoreError) in try store.renameSet(setName, to: newName, ifRevision: revision) }
+        let edit = try storeCall { () throws(TabStoreError) in try store.renameSet(setName, to: newName, ifRevision: revision) }
         if context.json {
             return JSONValue.object([("set", .string(newName)), ("previousName", .string(setName))]).line
         }
+        // No event: the set already had that name.
+        if edit.event == nil { return "nothing changed: the set is already named \(newName)\n" }
         return "renamed set \(setName) to \(newName)\n"
     }
 }

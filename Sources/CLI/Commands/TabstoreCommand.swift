@@ -82,10 +82,7 @@ struct CommandContext {
     }
 
     private func resolvedPath() throws(CLIError) -> String {
-        if databaseOption == "" {
-            throw .usage(UsageError(message: "The value '' is invalid for '--db <path>'", command: command))
-        }
-        return try DatabasePath.resolve(option: databaseOption, environment: environment, command: command)
+        try DatabasePath.resolve(option: databaseOption, environment: environment, command: command)
     }
 }
 
@@ -143,7 +140,7 @@ extension OptionSpec {
     /// lines, like `--title`: it guards a command rather than saying what it does.
     static let ifRevision = OptionSpec(
         name: "if-revision", kind: .integer(valueName: "revision", minimum: 0),
-        help: "Change nothing and fail (exit 1) unless the set is still at this revision (see 'list <set> --json' or 'history'); 'add' counts a missing set as revision 0.",
+        help: "Change nothing and fail (exit 1) unless the set is still at this revision (see 'list <set> --json' or 'history'). For a missing set, 'add' counts the revision its name was left at: 0 for a name never used, else where the set that last had it was removed or renamed away.",
         isInUsage: false
     )
 }

@@ -30,6 +30,14 @@ struct Completer {
         if let option = line.pendingOption {
             return values(option.kind == .titleArgument ? .titles : option.completion, line: line, current: current)
         }
+        // `--db=PA`: the value after `=`, offered as the whole word.
+        if !line.optionsEnded, current.hasPrefix("--"), let equals = current.firstIndex(of: "="),
+           let option = line.option(named: String(current[..<equals]), program: program), option.kind != .flag {
+            let prefix = String(current[...equals])
+            let result = values(option.kind == .titleArgument ? .titles : option.completion, line: line, current: String(current[current.index(after: equals)...]))
+            guard case let .candidates(candidates) = result else { return result }
+            return .candidates(candidates.map { Candidate(value: prefix + $0.value, description: $0.description) })
+        }
         if !line.optionsEnded && current.hasPrefix("-") && !isIntegerLiteral(current) {
             let options = (line.command?.options ?? []) + program.globalOptions
             return matching(options.map { Candidate(value: "--\($0.name)", description: firstSentence($0.help)) }, current)
@@ -102,9 +110,7 @@ private struct LineSoFar {
         } else if !optionsEnded && looksLikeOption(word) {
             let equals = word.hasPrefix("--") ? word.firstIndex(of: "=") : nil
             let name = equals.map { String(word[..<$0]) } ?? word
-            let options = program.globalOptions + (command?.options ?? [])
-            let option = options.first { "--\($0.name)" == name || $0.short.map { "-\($0)" } == name }
-            guard let option, option.kind != .flag else { return true }
+            guard let option = option(named: name, program: program), option.kind != .flag else { return true }
             if let equals {
                 takeValue(String(word[word.index(after: equals)...]), of: option)
             } else {
@@ -117,6 +123,12 @@ private struct LineSoFar {
             positionals.append(word)
         }
         return true
+    }
+
+    /// The option `--name` or `-n` stands for on this line, global or the command's.
+    func option(named name: String, program: ProgramSpec) -> OptionSpec? {
+        let options = program.globalOptions + (command?.options ?? [])
+        return options.first { "--\($0.name)" == name || $0.short.map { "-\($0)" } == name }
     }
 
     private mutating func takeValue(_ value: String, of option: OptionSpec) {

@@ -13,8 +13,11 @@ enum CompletionScript {
         }
     }
 
-    /// The answer's first line is `files` or `words`; for bash the words follow one a line
-    /// as they are, and the script quotes them for the command line.
+    /// The answer's first line is `files`, `words` or `quoted`. After `words` the words
+    /// follow one a line as they are, and the script quotes them for the command line and
+    /// drops what bash splits off at `:` or `=`. After `quoted` (the word has an open quote:
+    /// bash's editor replaces only what follows it) each line is already what goes after
+    /// the quote, closing quote included.
     static func bash(_ program: String) -> String {
         let function = "_\(identifier(program))"
         return """
@@ -35,12 +38,18 @@ enum CompletionScript {
                 fi
                 line=${rest:${#word}}
             done
+            # A word that ends at a break (`--db=`, `work:`) is replaced from after it.
+            [[ ${#cur} == 1 && $COMP_WORDBREAKS == *"$cur"* ]] && cur=
             local -a answer
             mapfile -t answer < <(\(program) __complete bash -- "${words[@]:1}" 2>/dev/null)
             COMPREPLY=()
             if [[ ${answer[0]} == files ]]; then
                 compopt -o filenames 2>/dev/null
                 mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+                return 0
+            fi
+            if [[ ${answer[0]} == quoted ]]; then
+                COMPREPLY=("${answer[@]:1}")
                 return 0
             fi
             # Bash replaces only the part after the last break; drop what comes before it.
@@ -68,6 +77,8 @@ enum CompletionScript {
             local -a answer candidates
             answer=("${(@f)$(\(program) __complete zsh -- "${(@)words[2,CURRENT]}" 2>/dev/null)}")
             if [[ ${answer[1]} == files ]]; then
+                # In `--db=PA` the path starts after the `=`.
+                compset -P '--[^=]#='
                 _files
                 return
             fi
@@ -94,7 +105,13 @@ enum CompletionScript {
             set -l current (commandline -ct)
             set -l answer (\(program) __complete fish -- $words "$current" 2>/dev/null)
             if test "$answer[1]" = files
-                __fish_complete_path "$current"
+                # In `--db=PA` the path starts after the `=`.
+                if string match -qr -- '^--[^=]*=' "$current"
+                    set -l parts (string split -m 1 = -- "$current")
+                    __fish_complete_path "$parts[2]" | string replace -r -- '^' "$parts[1]="
+                else
+                    __fish_complete_path "$current"
+                end
             else
                 printf '%s\\n' $answer[2..-1]
             end
@@ -104,9 +121,17 @@ enum CompletionScript {
         """
     }
 
-    /// The answer `__complete` prints for `shell`.
-    static func answer(_ result: Completer.Result, shell: String) -> String {
+    /// The answer `__complete` prints for `shell`, completing the word `typed` (as typed,
+    /// quotes and all).
+    static func answer(_ result: Completer.Result, shell: String, typed: String) -> String {
         guard case let .candidates(candidates) = result else { return "files\n" }
+        if shell == "bash", let (quote, before) = openQuote(in: typed) {
+            // The closing quote goes in too: bash adds one only when what it inserted does
+            // not already end with that character, and an escaped one ('\'' or \") does.
+            return "quoted\n" + candidates.map { candidate in
+                quotedInside(quote, String(candidate.value.dropFirst(before.count))) + String(quote) + "\n"
+            }.joined()
+        }
         return "words\n" + candidates.map { candidate in
             switch shell {
             case "zsh":

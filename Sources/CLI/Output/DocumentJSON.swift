@@ -12,6 +12,9 @@ extension TabStoreDocument {
     ///
     /// - Throws: `TabStoreError.invalidDocument` naming the first problem and where it is.
     init(json bytes: [UInt8]) throws(TabStoreError) {
+        if let encoding = wideEncoding(of: bytes) {
+            throw .invalidDocument(reason: "it is \(encoding) text; tabstore reads UTF-8 (convert it, for example with iconv -f \(encoding) -t UTF-8)")
+        }
         let root: JSONValue
         do {
             // Editors on some systems start a UTF-8 file with a byte order mark.
@@ -25,6 +28,9 @@ extension TabStoreDocument {
             throw .invalidDocument(reason: "\"format\" must be \"\(Self.format)\"")
         }
         guard case let .int(version)? = members["version"], Self.readableVersions.contains(version) else {
+            if case let .int(version)? = members["version"], version > Self.readableVersions.upperBound {
+                throw .invalidDocument(reason: "\"version\" \(version) is from a newer tabstore (this one reads 1 or 2); upgrade tabstore")
+            }
             throw .invalidDocument(reason: "\"version\" must be 1 or 2")
         }
         guard case let .array(sets)? = members["sets"] else {
@@ -150,4 +156,25 @@ private enum DocumentReader {
 /// `"key"`, escaped and shortened as the library's messages quote names.
 private func quoted(_ text: String) -> String {
     "\"" + escapingControlCharacters(text, andQuotes: true, limit: 60) + "\""
+}
+
+/// `UTF-16LE`, `UTF-16BE`, `UTF-32LE` or `UTF-32BE` when `bytes` are text in one of
+/// those (by its byte order mark, or by the zero bytes an ASCII character has in them,
+/// as JSON starts with one), `nil` else. Such a file is valid JSON to many editors, and
+/// "not valid JSON at byte 0" would not say why.
+private func wideEncoding(of bytes: [UInt8]) -> String? {
+    if bytes.starts(with: [0xFF, 0xFE, 0, 0]) { return "UTF-32LE" }
+    if bytes.starts(with: [0, 0, 0xFE, 0xFF]) { return "UTF-32BE" }
+    if bytes.starts(with: [0xFF, 0xFE]) { return "UTF-16LE" }
+    if bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16BE" }
+    if bytes.count >= 4 {
+        let zeros = bytes.prefix(4).map { $0 == 0 }
+        if zeros == [false, true, true, true] { return "UTF-32LE" }
+        if zeros == [true, true, true, false] { return "UTF-32BE" }
+    }
+    if bytes.count >= 2 {
+        if bytes[0] != 0 && bytes[1] == 0 { return "UTF-16LE" }
+        if bytes[0] == 0 && bytes[1] != 0 { return "UTF-16BE" }
+    }
+    return nil
 }

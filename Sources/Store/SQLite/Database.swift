@@ -198,6 +198,12 @@ final class Database {
         try transaction("BEGIN", body)
     }
 
+    /// Runs `body` in a read transaction unless one is already open (inside a write
+    /// transaction, say): its reads see one state of the file either way.
+    func inOneSnapshot<T>(_ body: () throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        sqlite3_get_autocommit(handle) != 0 ? try readTransaction(body) : try body()
+    }
+
     private func transaction<T>(
         _ begin: StaticString, _ body: () throws(TabStoreError) -> T
     ) throws(TabStoreError) -> T {

@@ -23,18 +23,16 @@ final class OnlineBackup {
         if !finished { sqlite3_backup_finish(backup) }
     }
 
-    /// Copies up to `pages` pages.
-    /// - Returns: `true` when the copy is complete, `false` when pages remain or the
-    ///   source was briefly locked (call again).
-    /// - Throws: the failure, as SQLite reports it on the destination connection.
+    /// Copies up to `pages` pages (all of them when negative).
+    /// - Returns: `true` when the copy is complete, `false` when pages remain.
+    /// - Throws: the failure, as SQLite reports it on the destination connection. A lock
+    ///   is waited for by the source connection's busy handler inside the step, so
+    ///   `SQLITE_BUSY` means it was not released within the busy timeout.
     func step(pages: Int32) throws(SQLiteError) -> Bool {
         let code = sqlite3_backup_step(backup, pages)
         switch code {
         case SQLITE_DONE: return true
         case SQLITE_OK: return false
-        case _ where code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED:
-            sqlite3_sleep(5)
-            return false
         default:
             finished = true
             sqlite3_backup_finish(backup)
@@ -65,18 +63,49 @@ extension Database {
         return destination
     }
 
-    /// Copies every page of this database into `destination`, `pagesPerStep` at a time,
-    /// calling `progress(copiedPages, pageCount)` after each step and once at the end.
+    /// Copies every page of this database into `destination`, `pagesPerStep` at a time
+    /// (all at once when negative), calling `progress(copiedPages, pageCount)` after each
+    /// step and once at the end.
+    ///
+    /// The copy is of one snapshot: a read transaction stays open across the steps.
+    /// Without it each step starts a read of its own, and a step that finds the database
+    /// changed restarts the copy: under steady writes by other processes, and always for
+    /// a reader whose view of the WAL index cannot be trusted (a `-shm` file it may not
+    /// write, such as another user's read-only database), the copy never ended.
+    /// - Throws: `.reading` for a failure to read this database (locked past the busy
+    ///   timeout, damaged), `.writing` for one of the copy, told about `destination`.
     func backUp(
         into destination: Database, pagesPerStep: Int, progress: (Int, Int) -> Void
-    ) throws(SQLiteError) {
-        let backup = try OnlineBackup(from: handle, to: destination.handle)
-        while try !backup.step(pages: Int32(clamping: pagesPerStep)) {
-            progress(backup.pageCount - backup.remaining, backup.pageCount)
+    ) throws(BackupFailure) {
+        var copyFailure: TabStoreError?
+        do {
+            try readTransaction { () throws(TabStoreError) in
+                // The first read takes the snapshot that the steps then copy.
+                _ = try schemaState()
+                do throws(SQLiteError) {
+                    let backup = try OnlineBackup(from: handle, to: destination.handle)
+                    while try !backup.step(pages: Int32(clamping: pagesPerStep)) {
+                        progress(backup.pageCount - backup.remaining, backup.pageCount)
+                    }
+                    progress(backup.pageCount, backup.pageCount)
+                    try backup.finish()
+                } catch {
+                    if error.isBackupSourceFailure { throw error.storeError(path: path) }
+                    let failure = error.storeError(path: destination.path)
+                    copyFailure = failure
+                    throw failure
+                }
+            }
+        } catch {
+            throw copyFailure.map(BackupFailure.writing) ?? .reading(error)
         }
-        progress(backup.pageCount, backup.pageCount)
-        try backup.finish()
     }
+}
+
+/// Why a backup failed: reading the database, or writing the copy.
+enum BackupFailure: Error {
+    case reading(TabStoreError)
+    case writing(TabStoreError)
 }
 
 extension SQLiteError {

@@ -14,15 +14,29 @@ final class SQLiteBackend: TabStoreBackend {
     /// That connection, opened at the first read: a command that only writes (most CLI
     /// runs) never pays for it.
     private let ownReader = Mutex<SerializedDatabase?>(nil)
+    /// Why writes cannot be made, when they cannot: the file or its folder is read-only,
+    /// or an older file is read through an upgraded copy. Said before trying.
+    private let writeRefusal: TabStoreError?
+    /// The file's own schema version when reads go to an upgraded copy of it.
+    private let fileVersion: Int?
 
     var location: String { path }
 
     init(path: String, options: TabStore.Options) throws(TabStoreError) {
         self.path = path
         self.options = options
-        let database = try Self.open(path: path, options: options)
-        hasOwnReader = try Self.needsOwnReader(database)
-        writer = SerializedDatabase(database)
+        let opened = try Self.open(path: path, options: options)
+        writeRefusal = opened.writeRefusal
+        fileVersion = opened.fileVersion
+        // A read-only connection or a copy in memory serves its own reads.
+        hasOwnReader = opened.writeRefusal == nil ? try Self.needsOwnReader(opened.database) : false
+        writer = SerializedDatabase(opened.database)
+    }
+
+    deinit {
+        // The read-only connection closes first: the writer, closing last, checkpoints
+        // and removes the -wal and -shm files, which a read-only connection cannot.
+        ownReader.withLock { $0 = nil }
     }
 
     /// The connection reads use.
@@ -39,7 +53,8 @@ final class SQLiteBackend: TabStoreBackend {
     func write(
         progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
     ) throws(TabStoreError) -> WritePlan {
-        try writer.withDatabase { database throws(TabStoreError) in
+        if let writeRefusal { throw writeRefusal }
+        return try writer.withDatabase { database throws(TabStoreError) in
             try database.writeTransaction { () throws(TabStoreError) in
                 let plan = try planning(database)
                 try database.execute(plan, progress: progress)
@@ -84,7 +99,7 @@ final class SQLiteBackend: TabStoreBackend {
             } catch .corrupt {
                 problems.append("(the check stopped: the file is too damaged to read further)")
             }
-            return StoreInfo(location: path, schemaVersion: version, setCount: sets, storageCheck: problems.joined(separator: "; "))
+            return StoreInfo(location: path, schemaVersion: fileVersion ?? version, setCount: sets, storageCheck: problems.joined(separator: "; "))
         }
     }
 
@@ -105,72 +120,7 @@ final class SQLiteBackend: TabStoreBackend {
         database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
         return database
     }
-
-    /// Opens, retrying while another connection holds a lock until the busy timeout is
-    /// spent: parts of opening take locks without SQLite's busy handler (turning a new
-    /// file to WAL upgrades a read lock to a write lock; exclusive locking takes its lock
-    /// once), so a race between first openers would otherwise fail at once.
-    private static func open(path: String, options: TabStore.Options) throws(TabStoreError) -> Database {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: options.busyTimeout)
-        while true {
-            do {
-                return try openOnce(path: path, options: options)
-            } catch .busy where clock.now < deadline {
-                Database.sleep(milliseconds: 5)
-            }
-        }
-    }
-
-    private static func openOnce(path: String, options: TabStore.Options) throws(TabStoreError) -> Database {
-        let create = options.createsMissingFile ? SQLITE_OPEN_CREATE : 0
-        var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
-        database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
-        var schema: SchemaState
-        do {
-            schema = try database.schemaState()
-        } catch .cannotOpen where database.isReadOnly {
-            // A WAL database on a read-only file system cannot create its -shm file.
-            // Read it as immutable instead: nobody can be writing to it anyway.
-            database = try Database(path: path, uri: immutableURI(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
-            schema = try database.schemaState()
-        } catch .diskFull {
-            // The first read writes nothing but the -shm file, which cannot be sized on a
-            // full disk. Exclusive locking keeps the WAL index in this process's memory
-            // instead (no -shm): reads work, and writes fail with "the disk is full".
-            database = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
-            database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
-            try database.lockExclusively()
-            schema = try database.schemaState()
-        }
-        try schema.check(path: path)
-        if !database.isReadOnly {
-            try database.useWriteAheadLog()
-        }
-        try database.enforceForeignKeys(syncingFully: options.durability == .full)
-        if schema.version < Migration.latestVersion {
-            if database.isReadOnly { throw .readOnly(path: path) }
-            try database.migrate()
-        }
-        return database
-    }
 }
-
-/// `file:` URI for `path` with `immutable=1`; reserved and non-ASCII bytes percent-encoded.
-private func immutableURI(_ path: String) -> String {
-    var uri = "file:"
-    for byte in path.utf8 {
-        switch byte {
-        case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0x80...:
-            let hex = String(byte, radix: 16, uppercase: true)
-            uri += "%" + (hex.count == 1 ? "0" + hex : hex)
-        default:
-            uri.unicodeScalars.append(Unicode.Scalar(byte))
-        }
-    }
-    return uri + "?immutable=1"
-}
-
 
 extension TabStore {
     /// Runs `body` with a file store's writer connection (for tests, which look at

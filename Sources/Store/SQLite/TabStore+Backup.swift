@@ -36,7 +36,11 @@ extension TabStore {
         try file.withWriter { source throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
                 try AtomicFile.create(path, replacing: replacing, sparing: location) { temporary, _ throws(AtomicFile.Failure) in
-                    try copy(source, to: temporary, finalPath: path, reportingTo: progress)
+                    do throws(TabStoreError) {
+                        try copy(source, to: temporary, finalPath: path, reportingTo: progress)
+                    } catch {
+                        throw .content(error)
+                    }
                 }
             } catch {
                 throw error.storeError(path: path)
@@ -49,20 +53,22 @@ extension TabStore {
 
     private func copy(
         _ source: Database, to temporary: String, finalPath: String, reportingTo progress: (BackupProgress) -> Void
-    ) throws(AtomicFile.Failure) {
+    ) throws(TabStoreError) {
         let destination: Database
         do {
             destination = try Database.openBackupDestination(path: temporary)
         } catch {
-            throw .content(error.aboutWriting(finalPath))
+            throw error.aboutWriting(finalPath)
         }
-        do {
+        do throws(BackupFailure) {
             try source.backUp(into: destination, pagesPerStep: Self.pagesPerStep) { copied, total in
                 progress(BackupProgress(copiedPages: copied, pageCount: total))
             }
         } catch {
-            if error.isBackupSourceFailure { throw .content(error.storeError(path: path)) }
-            throw .content(error.storeError(path: temporary).aboutWriting(finalPath))
+            switch error {
+            case let .reading(failure): throw failure
+            case let .writing(failure): throw failure.aboutWriting(finalPath)
+            }
         }
     }
 }

@@ -21,9 +21,9 @@ import Testing
         // Unknown commands and options.
         Case(["selcet", "main", "0"], 2, "Unknown subcommand 'selcet'; did you mean 'select'?"),
         Case([""], 2, "Unknown subcommand ''"),
-        Case(["SELECT", "main", "0"], 2, "Unknown subcommand 'SELECT'"),
+        Case(["SELECT", "main", "0"], 2, "Unknown subcommand 'SELECT'; did you mean 'select'?"),
         Case(["select", "main", "0", "--force"], 2, "Unknown option '--force'"),
-        Case(["list", "-x"], 2, "Unknown option '-x'"),
+        Case(["list", "-x"], 2, "Unknown option '-x'; if '-x' is a title or name, put '--' before it"),
         Case(["add", "main", "x", "--at"], 2, "Missing value for '--at <index>'"),
         Case(["add", "main", "x", "--at", "one"], 2, "The value 'one' is invalid for '--at <index>'"),
         Case(["add", "main", "x", "--at", "1.5"], 2, "The value '1.5' is invalid for '--at <index>'"),

@@ -1,0 +1,34 @@
+import TabStoreKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// SIGINT and SIGTERM still end a run that writes a file (`backup`, `export --output`),
+/// as they would, but first remove the temporary file it was writing: an interrupted
+/// run leaves neither a torn FILE nor a `.FILE.tmp-PID` beside it. A signal the parent
+/// set to be ignored (a background job's SIGINT) stays ignored; one it left blocked (a
+/// process started from a thread that blocks signals inherits its mask) is unblocked,
+/// so that SIGTERM ends the run instead of waiting forever.
+enum TemporaryFileSignals {
+    static func install() {
+        // Reaches the pending-file record once here, so that the handler never is the first
+        // to (its lazy initialization is not safe in a handler); nothing is pending yet.
+        AtomicFile.removeTemporaryFileForSignal()
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for number in [SIGINT, SIGTERM] {
+            sigaddset(&signals, number)
+            let previous = signal(number) { number in
+                AtomicFile.removeTemporaryFileForSignal()
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(number, SIG_IGN)
+            }
+        }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+}
