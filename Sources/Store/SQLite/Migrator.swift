@@ -7,8 +7,9 @@ struct SchemaState {
     /// `PRAGMA application_id`: ``SQLiteSchema/applicationID`` on tabstore's files from
     /// version ``SQLiteSchema/stampedSince`` on, 0 where no program set one.
     let applicationID: Int
-    /// Tables, indexes, views and triggers, SQLite's own (`sqlite_*`) left out.
-    let objects: Int
+    /// Tables, indexes, views and triggers, SQLite's own (`sqlite_*`) left out; not
+    /// counted (nil) on a file with tabstore's mark, which needs no count to be recognised.
+    let objects: Int?
 }
 
 /// Whose a file is, as far as opening it needs to know.
@@ -43,22 +44,22 @@ enum SQLiteSchema {
 }
 
 extension Database {
-    /// Reads the schema version, the mark and how much schema there is in one statement.
-    /// This is also the first read of the file, where a file that is not a database is
-    /// found out.
+    /// Reads the schema version, the mark and (on a file without the mark) how much schema
+    /// there is, in one snapshot. This is also the first read of the file, where a file
+    /// that is not a database is found out. The version and the mark are header fields
+    /// (`PRAGMA`s read them without loading the schema); counting the schema loads it,
+    /// which a marked file at the latest version, the common case, does not need yet.
     func schemaState() throws(TabStoreError) -> SchemaState {
-        let state = try firstRow(
-            """
-            SELECT (SELECT user_version FROM pragma_user_version),
-                   (SELECT application_id FROM pragma_application_id),
-                   (SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\')
-            """
-        ) { row in
-            SchemaState(version: row.int(0), applicationID: row.int(1), objects: row.int(2))
+        try inOneSnapshot { () throws(TabStoreError) in
+            let version = try firstRow("PRAGMA user_version") { $0.int(0) }
+            let applicationID = try firstRow("PRAGMA application_id") { $0.int(0) }
+            guard let version, let applicationID else { throw .corrupt(path: path) }
+            guard applicationID != SQLiteSchema.applicationID else {
+                return SchemaState(version: version, applicationID: applicationID, objects: nil)
+            }
+            let objects = try firstRow("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") { $0.int(0) }
+            return SchemaState(version: version, applicationID: applicationID, objects: objects ?? 0)
         }
-        // A query without FROM always yields its one row.
-        guard let state else { throw .corrupt(path: path) }
-        return state
     }
 
     /// Every schema object but SQLite's own, one line each, in a fixed order: two files
