@@ -2,7 +2,7 @@ import TabStoreKit
 
 extension TabStore {
     /// Opens the tabstore database on a PostgreSQL server, creating its tables when the
-    /// database has none (unless `options.createsMissingFile` is false) and bringing its
+    /// database has none (unless `options.createsMissingDatabase` is false) and bringing its
     /// schema up to date. The same API, rules, events and errors as a file, plus what a
     /// network adds (`.serverUnavailable`, `.connectionLost`, `.server`).
     ///

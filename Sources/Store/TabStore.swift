@@ -30,31 +30,52 @@ public final class TabStore: Sendable {
             case normal
         }
 
+        /// When a returned write is safe: for a file, its `PRAGMA synchronous`; on a server,
+        /// whether a commit waits for the server's WAL flush (`synchronous_commit`).
         public var durability: Durability
         /// How long a call waits for another connection's lock before failing with `.busy`.
         public var busyTimeout: Duration
         /// How many removed tabs each set remembers for `reopen`.
         public var closedTabLimit: Int
-        /// How often observers look for changes made by other connections and processes
-        /// (one `PRAGMA data_version` read; the journal is read only when it moved).
+        /// How often observers look for changes made by other connections and processes where
+        /// the database gives no notice of them (a file's notifications, a server's `LISTEN`
+        /// do): each look is one cheap read, and the journal is read only when it moved.
         public var changePollInterval: Duration
-        /// Whether opening a path where no database exists yet (no file, or an empty one)
-        /// creates the database there (and the folders above it). When false, opening throws
-        /// `.databaseNotFound` and creates and writes nothing: what a reader wants.
-        public var createsMissingFile: Bool
+        /// Whether opening a database that does not exist yet (no file, or an empty one;
+        /// on a server, no tabstore tables) creates it (a file with the folders above it).
+        /// When false, opening throws `.databaseNotFound` and creates and writes nothing:
+        /// what a reader wants.
+        public var createsMissingDatabase: Bool
+
+        @available(*, deprecated, renamed: "createsMissingDatabase")
+        public var createsMissingFile: Bool {
+            get { createsMissingDatabase }
+            set { createsMissingDatabase = newValue }
+        }
 
         public init(
             durability: Durability = .full,
             busyTimeout: Duration = .seconds(5),
             closedTabLimit: Int = 25,
             changePollInterval: Duration = .milliseconds(50),
-            createsMissingFile: Bool = true
+            createsMissingDatabase: Bool = true
         ) {
             self.durability = durability
             self.busyTimeout = busyTimeout
             self.closedTabLimit = closedTabLimit
             self.changePollInterval = changePollInterval
-            self.createsMissingFile = createsMissingFile
+            self.createsMissingDatabase = createsMissingDatabase
+        }
+
+        @available(*, deprecated, renamed: "init(durability:busyTimeout:closedTabLimit:changePollInterval:createsMissingDatabase:)")
+        public init(
+            durability: Durability = .full, busyTimeout: Duration = .seconds(5), closedTabLimit: Int = 25,
+            changePollInterval: Duration = .milliseconds(50), createsMissingFile: Bool
+        ) {
+            self.init(
+                durability: durability, busyTimeout: busyTimeout, closedTabLimit: closedTabLimit,
+                changePollInterval: changePollInterval, createsMissingDatabase: createsMissingFile
+            )
         }
     }
 
@@ -77,11 +98,19 @@ public final class TabStore: Sendable {
     /// The sets this store last wrote or read, at their revisions (see `KnownSets`).
     let knownSets = Mutex(KnownSets())
 
-        /// Whether opening a path where no database exists yet (no file, or an empty one)
-        /// creates the database there (and the folders above it). When false, opening throws
-        /// `.databaseNotFound` and creates and writes nothing: what a reader wants.
+    /// Opens the database at `path`, creating it and its missing folders (mode 0700) unless
+    /// `options.createsMissingDatabase` is false, and brings its schema up to date. Nothing is
+    /// written to a file before it is recognised as tabstore's (or empty). An older file
+    /// that cannot be written is read through a copy upgraded in memory; its writes throw.
+    ///
+    /// - Throws: `TabStoreError.schemaTooNew` when the file was written by a newer
+    ///   tabstore (the file is left untouched), `.notADatabase`, `.notATabStore` (another
+    ///   program's file, left untouched), `.corrupt`, `.cannotOpen` (also for a folder that
+    ///   cannot be made), `.databaseNotFound`, `.readOnly` (an empty read-only file to create
+    ///   a database in), `.folderNotWritable` (changes in the `-wal` that cannot be read
+    ///   without a `-shm` file), `.busy`.
     public convenience init(path: String, options: Options = Options()) throws(TabStoreError) {
-        if options.createsMissingFile { try createMissingFolders(above: path) }
+        if options.createsMissingDatabase { try createMissingFolders(above: path) }
         self.init(backend: try SQLiteBackend(path: path, options: options), options: options)
     }
 

@@ -68,7 +68,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case fileIsTheDatabase(path: String)
     /// A file a backup or export writes could not be written; the old file, if any, is intact.
     case cannotWrite(path: String, reason: String)
-    /// No file at `path`, when opened with `createsMissingFile: false`.
+    /// No file at `path`, when opened with `createsMissingDatabase: false`.
     case databaseNotFound(path: String)
     /// Any other SQLite failure, with its extended result code and message.
     /// `sql` is the statement that failed, for debugging: `description` leaves it out.

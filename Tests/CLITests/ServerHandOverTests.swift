@@ -87,7 +87,7 @@ import Testing
     @Test func anExecutableThatOpensServersNeverHandsOver() {
         let asked = Mutex<[String]>([])
         let servers = ServerStores.opened { url, options throws(TabStoreError) in
-            asked.withLock { $0.append("\(url) creating: \(options.createsMissingFile)") }
+            asked.withLock { $0.append("\(url) creating: \(options.createsMissingDatabase)") }
             return try TabStore.inMemory()
         }
         let environment = Environment.fixed(["HOME": "/nonexistent-home"])

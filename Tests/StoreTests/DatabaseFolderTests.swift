@@ -22,7 +22,7 @@ import TabStoreTestSupport
 
     @Test func aStoreThatMayNotCreateItsFileMakesNoFolder() throws {
         let path = folder.file("missing/tabs.sqlite")
-        let error = thrownError { () throws(TabStoreError) in try TabStore(path: path, options: .init(createsMissingFile: false)) }
+        let error = thrownError { () throws(TabStoreError) in try TabStore(path: path, options: .init(createsMissingDatabase: false)) }
         #expect(error == .databaseNotFound(path: path))
         #expect(!FileManager.default.fileExists(atPath: folder.file("missing")))
     }

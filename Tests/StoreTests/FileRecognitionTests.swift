@@ -63,8 +63,8 @@ import TabStoreTestSupport
         try genuineFile(version: version, at: path)
         try sqlite(path, lookalike.change(version))
         let before = try #require(contents(path))
-        for createsMissingFile in [true, false] {
-            #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path, options: .init(createsMissingFile: createsMissingFile)) }
+        for createsMissingDatabase in [true, false] {
+            #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path, options: .init(createsMissingDatabase: createsMissingDatabase)) }
                 == .notATabStore(path: path))
         }
         #expect(contents(path) == before)
@@ -104,12 +104,12 @@ import TabStoreTestSupport
         #expect(contents(path) == before)
     }
 
-    /// Reading never writes: with `createsMissingFile: false` an empty file is no database
+    /// Reading never writes: with `createsMissingDatabase: false` an empty file is no database
     /// yet, as a missing one is, and stays empty.
     @Test func anEmptyFileIsNoDatabaseYetForAStoreThatCreatesNothing() throws {
         let path = folder.file()
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path, options: .init(createsMissingFile: false)) }
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path, options: .init(createsMissingDatabase: false)) }
             == .databaseNotFound(path: path))
         #expect(contents(path) == Data())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tabs.sqlite"])

@@ -35,7 +35,7 @@ import Testing
     @Test func aStoreOpensAtAFileURLMakingItsFoldersAndRefusesAnyOtherURL() throws {
         let url = URL(fileURLWithPath: folder.path).appending(path: "App Support/tabs.sqlite")
         let store = try TabStore(url: url)
-        #expect(store.path == folder.path + "/App Support/tabs.sqlite")
+        #expect(store.location == folder.path + "/App Support/tabs.sqlite")
         let web = try #require(URL(string: "https://example.com/tabs.sqlite"))
         #expect(thrownError { () throws(TabStoreError) in try TabStore(url: web) }
             == .cannotOpen(path: "https://example.com/tabs.sqlite", reason: "not a file URL"))

@@ -33,10 +33,10 @@ import Testing
         let second = bar.move(fromOffsets: [0], toOffset: 3)
         #expect(picture(bar.tabs) == ["*All menu", "Reviews", "Home"] && bar.hasPendingEdits)
         // For a while, nothing is written and no write lock is taken.
-        let other = try TabStore(path: store.path, options: options)
+        let other = try TabStore(path: store.location, options: options)
         var writeLocks: [String] = []
         for _ in 0..<30 {
-            writeLocks += try Self.writeLocksHeld(on: store.path)
+            writeLocks += try Self.writeLocksHeld(on: store.location)
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(writeLocks == [])
@@ -53,7 +53,7 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func suspendReturnsOnceTheWriteRunningWhenItWasCalledHasEnded() async throws {
         let store = try makeStore()
-        let lock = try WriteLockHolder(path: store.path)
+        let lock = try WriteLockHolder(path: store.location)
         let running = Task { try await store.select(2, in: "main") }
         // Let the write reach SQLite's wait for the lock.
         try await Task.sleep(for: .milliseconds(100))

@@ -41,7 +41,7 @@ import Testing
         let store = try makeStore()
         let bar = try await TabBarModel.load(store: store, setName: "main")
         #expect(shown(bar) == ["*Home", "All menu", "Reviews"])
-        try dropTable("tab", at: store.path)
+        try dropTable("tab", at: store.location)
         await #expect(throws: TabStoreError.self) { try await TabBarModel.load(store: store, setName: "main") }
         let broken = TabBarModel(store: store, setName: "main")
         #expect(broken.tabs.isEmpty)
@@ -58,7 +58,7 @@ import Testing
     func aTapShowsAtOnceWhileAnotherProcessHoldsTheLockAndIsConfirmedWhenTheWriteEnds() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
-        let lock = try WriteLockHolder(path: store.path)
+        let lock = try WriteLockHolder(path: store.location)
         let pending = bar.select(bar.tabs[2].id)
         #expect(shown(bar) == ["Home", "All menu", "*Reviews"])
         #expect(bar.hasPendingEdits && bar.revision == 1)
@@ -77,13 +77,13 @@ import Testing
     func aTapTheStoreRefusesIsTakenBackWithTheError() async throws {
         let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(300)))
         let bar = TabBarModel(store: store, setName: "main")
-        let lock = try WriteLockHolder(path: store.path)
+        let lock = try WriteLockHolder(path: store.location)
         let pending = bar.select(1)
         #expect(shown(bar) == ["Home", "*All menu", "Reviews"])
-        await #expect(throws: TabStoreError.busy(path: store.path)) { try await pending.result }
+        await #expect(throws: TabStoreError.busy(path: store.location)) { try await pending.result }
         #expect(shown(bar) == ["*Home", "All menu", "Reviews"])
-        #expect(bar.editError == .busy(path: store.path) && !bar.hasPendingEdits)
-        #expect(bar.editError?.description == "database \(store.path) is still locked by another process after the busy timeout")
+        #expect(bar.editError == .busy(path: store.location) && !bar.hasPendingEdits)
+        #expect(bar.editError?.description == "database \(store.location) is still locked by another process after the busy timeout")
         try lock.release()
     }
 
@@ -91,7 +91,7 @@ import Testing
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
         let reviews = bar.tabs[2].id
-        let other = try TabStore(path: store.path, options: options)
+        let other = try TabStore(path: store.location, options: options)
         // The synchronous remove, then the tap, with no suspension between: the bar cannot
         // have heard of the removal yet.
         let remove = { () throws(TabStoreError) in _ = try other.remove(["Reviews"], from: "main") }
@@ -108,7 +108,7 @@ import Testing
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
         var changes = store.changes(in: "main").makeAsyncIterator()
-        let lock = try WriteLockHolder(path: store.path)
+        let lock = try WriteLockHolder(path: store.location)
         let tracked = Counter()
         withObservationTracking { _ = bar.reselection } onChange: { tracked.increment() }
         let home = bar.tabs[0]
@@ -129,7 +129,7 @@ import Testing
     func tapsMadeWhileLockedReachTheStoreInOrderAndTheBarNeverGoesBack() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
-        let lock = try WriteLockHolder(path: store.path)
+        let lock = try WriteLockHolder(path: store.location)
         let taps = [1, 2, 0, 2].map { bar.select($0) }
         #expect(bar.selectedIndex == 2)
         try lock.release()
@@ -149,7 +149,7 @@ import Testing
         let store = try makeStore()
         try await store.add(["Photos"], to: "main")
         let bar = TabBarModel(store: store, setName: "main")
-        let other = try TabStore(path: store.path, options: options)
+        let other = try TabStore(path: store.location, options: options)
         try await other.add(["Map"], to: "main", at: 0)
         // Home before Photos, as the bar showed them: by offsets in the stored set it would be Map.
         let pending = bar.move(fromOffsets: [0], toOffset: 3)
@@ -201,7 +201,7 @@ import Testing
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
         // Another connection, as a widget or the CLI would be.
-        let other = try TabStore(path: store.path, options: options)
+        let other = try TabStore(path: store.location, options: options)
         try await other.select(.index(2), in: "main")
         await waitUntil({ bar.selectedIndex }) { $0 == 2 }
         #expect(bar.tabs.map(\.isSelected) == [false, false, true])

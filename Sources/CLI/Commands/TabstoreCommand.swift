@@ -44,7 +44,7 @@ struct CommandContext {
     /// Opens the database, or fails with `.databaseNotFound` when there is none.
     func openExistingStore() throws(CLIError) -> TabStore {
         let location = try resolvedPath()
-        return opened.keep(try open(location, options: .init(createsMissingFile: false)))
+        return opened.keep(try open(location, options: .init(createsMissingDatabase: false)))
     }
 
     /// Opens the database, creating it and its folders when missing: for `add` and `import`.

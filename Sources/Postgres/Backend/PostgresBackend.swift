@@ -33,7 +33,7 @@ final class PostgresBackend: TabStoreBackend {
         self.options = options
         let first = try PostgresSlot.connect(url, options: options)
         location = first.server
-        try PostgresMigrator(connection: first).migrate(creating: options.createsMissingFile)
+        try PostgresMigrator(connection: first).migrate(creating: options.createsMissingDatabase)
         spare = Mutex(first)
         writer = Mutex(PostgresSlot(url: url, options: options))
         reader = Mutex(PostgresSlot(url: url, options: options))

@@ -28,7 +28,7 @@ extension SQLiteBackend {
     /// to it, then brings its schema up to date.
     private static func openOnce(path: String, options: TabStore.Options) throws(TabStoreError) -> OpenedFile {
         if let problem = notAFile(path) { throw .cannotOpen(path: path, reason: problem) }
-        let create = options.createsMissingFile ? SQLITE_OPEN_CREATE : 0
+        let create = options.createsMissingDatabase ? SQLITE_OPEN_CREATE : 0
         var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
         database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
         var writeRefusal: TabStoreError?
@@ -51,7 +51,7 @@ extension SQLiteBackend {
         }
         let found = try database.recognise(schema)
         // Reading never writes: an empty file is no database yet, as a missing one.
-        if found == .empty && !options.createsMissingFile { throw .databaseNotFound(path: path) }
+        if found == .empty && !options.createsMissingDatabase { throw .databaseNotFound(path: path) }
         if writeRefusal == nil && database.isReadOnly { writeRefusal = .readOnly(path: path) }
         if writeRefusal == nil {
             try database.useWriteAheadLog()
