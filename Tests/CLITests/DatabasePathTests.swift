@@ -110,4 +110,22 @@ import Testing
         #expect(sandbox.runWithoutDatabase(["list"]) == .ok(""))
         #expect(!sandbox.exists(sandbox.folder + "/home"))
     }
+
+    /// A refused `add` or `import` creates nothing either: the edit is tried on an empty
+    /// database first, so a mistyped --db with a bad title leaves no folder behind.
+    @Test(arguments: [
+        (["add", "s", ""], "tabstore: error: invalid title \"\": it is empty\n"),
+        (["add", "", "x"], "tabstore: error: invalid set name \"\": it is empty\n"),
+        (["add", "s", "x", "--if-revision", "5"], "tabstore: error: set \"s\" does not exist, so it is not at revision 5\n"),
+        (["add", "s", "x", "--at", "1"], "tabstore: error: insertion index 1 is out of range for set \"s\" (valid: 0...0 or -1...-1)\n"),
+    ])
+    func aRefusedAddCreatesNoDatabase(arguments: [String], message: String) {
+        let sandbox = Sandbox()
+        let typo = sandbox.folder + "/typo/deeper/typo.sqlite"
+        #expect(sandbox.runWithoutDatabase(["--db", typo] + arguments) == .failure(1, message))
+        #expect(!sandbox.exists(sandbox.folder + "/typo"))
+        // The same edit, made valid, creates the database.
+        #expect(sandbox.runWithoutDatabase(["--db", typo, "add", "s", "x"]).code == 0)
+        #expect(sandbox.exists(typo))
+    }
 }

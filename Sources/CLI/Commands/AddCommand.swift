@@ -33,8 +33,11 @@ enum AddCommand: TextCommand {
         let titles = arguments.texts("title")
         let index = arguments.integerOption("at") ?? -1
         let revision = arguments.ifRevision
-        let store = try context.openOrCreateStore()
-        let edit = try storeCall { () throws(TabStoreError) in try store.add(titles, to: setName, at: index, ifRevision: revision, creatingSet: true) }
+        let add = { (store: TabStore) throws(TabStoreError) -> TabSetEdit in
+            try store.add(titles, to: setName, at: index, ifRevision: revision, creatingSet: true)
+        }
+        let store = try context.openOrCreateStore { store throws(TabStoreError) in _ = try add(store) }
+        let edit = try storeCall { () throws(TabStoreError) in try add(store) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         if titles.isEmpty {
             // No event: the set was there already and nothing was added.

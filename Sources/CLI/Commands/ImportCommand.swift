@@ -43,7 +43,7 @@ enum ImportCommand: TextCommand {
         }
         // Read the document before opening the store: a bad one must not even create the database.
         let document = try storeCall { () throws(TabStoreError) in try TabStoreDocument(json: bytes) }
-        let store = try context.openOrCreateStore()
+        let store = try context.openOrCreateStore { store throws(TabStoreError) in _ = try store.importDocument(document, replace: replace) }
         let written = try storeCall { () throws(TabStoreError) in
             try store.importDocument(document, replace: replace) { done, total in progress.update(done, of: total) }
         }

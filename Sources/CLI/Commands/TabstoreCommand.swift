@@ -48,7 +48,15 @@ struct CommandContext {
     }
 
     /// Opens the database, creating it and its folders when missing: for `add` and `import`.
-    func openOrCreateStore() throws(CLIError) -> TabStore {
+    /// Where there is none yet, `edit` is first tried on an empty database in memory: an
+    /// edit that would be refused creates no file and no folder (a failed command changes
+    /// nothing, a mistyped --db included).
+    func openOrCreateStore(rehearsing edit: (TabStore) throws(TabStoreError) -> Void) throws(CLIError) -> TabStore {
+        do {
+            return try openExistingStore()
+        } catch .store(.databaseNotFound) {
+            try storeCall { () throws(TabStoreError) in try edit(try TabStore.inMemory()) }
+        }
         let location = try resolvedPath()
         if !DatabasePath.isServerURL(location) {
             try DatabasePath.createParentFolders(of: location)
