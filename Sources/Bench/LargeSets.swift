@@ -135,7 +135,13 @@ struct LargeSets {
         // An app writing the document with the coder it uses also pays for the encoding.
         let encoder = JSONEncoder()
         let exportJSON = try medianMilliseconds(runs: runs) { _ = try encoder.encode(store.export([Fixture.setName])) }
+        // `info`'s check of every set's rules, on a database of 10,000 sets.
+        let manySets = try TabStore(path: folder.file("many-sets.sqlite"))
+        try manySets.importDocument(TabStoreDocument(sets: (0..<Self.largeCount).map { .init(name: "set \($0)", selectedIndex: 0, tabs: ["a", "b", "c"]) }))
+        let info = try medianMilliseconds(runs: runs) { _ = try manySets.info() }
         return [
+            Row("infoManySets", "info (quick_check and the rule check), 10,000 sets", unit: .milliseconds, tabstore: info,
+                ratio: .none, target: .value(atMost: 200)),
             Row("listLarge", "list (tabSet(named:)), 10,000-tab set, read before by the store", unit: .milliseconds, tabstore: list,
                 ratio: .none, target: .value(atMost: 50)),
             Row("listLargeFirst", "list (tabSet(named:)), 10,000-tab set, first read by a store", unit: .milliseconds,

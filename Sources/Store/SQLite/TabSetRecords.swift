@@ -192,8 +192,14 @@ extension Database: TabRecords, SnapshotReader {
             SELECT s.name, s.base, s.revision, count(t.id), count(DISTINCT t.position), min(t.position), max(t.position),
                    s.selected_tab_id IS NOT NULL,
                    EXISTS (SELECT 1 FROM tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
-                   (SELECT revision FROM change WHERE set_id = s.id ORDER BY id DESC LIMIT 1)
+                   max(n.revision)
             FROM tab_set s LEFT JOIN tab t ON t.set_id = s.id
+            -- Each set's newest change, found in one pass over the journal (which has no
+            -- index on set_id: a lookup per set scanned it once per set).
+            LEFT JOIN (
+                SELECT c.set_id, c.revision FROM change c
+                JOIN (SELECT set_id, max(id) AS id FROM change WHERE set_id IS NOT NULL GROUP BY set_id) m ON m.id = c.id
+            ) n ON n.set_id = s.id
             GROUP BY s.id ORDER BY s.name
             """
         ) { row in
