@@ -30,6 +30,10 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// committed since the read that returned it.
     func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead
 
+    /// Why other connections' changes cannot be seen through this backend, when they
+    /// cannot (a file read as it was when opened): observing then fails with it.
+    var changesUnseen: TabStoreError? { get }
+
     /// Starts calling `handler` on `queue` whenever another connection may have
     /// committed (a hint: the journal is the truth), until the returned wake-up is cancelled.
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup

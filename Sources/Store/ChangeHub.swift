@@ -78,6 +78,14 @@ final class ChangeHub: Sendable {
     func subscribeValue<Value: Sendable & Equatable>(
         setName: String?, read: @escaping @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
     ) -> TabStoreStream<Value> {
+        if let unseen = backend.changesUnseen {
+            // Other changes cannot be seen: the value there is, then the reason no other will come.
+            let (stream, continuation) = TabStoreStream<Value>.make(keepingOnlyNewest: false)
+            if ValueFeed(continuation: continuation, read: read).refresh(on: backend, setName: setName) {
+                continuation.finish(throwing: unseen)
+            }
+            return stream
+        }
         let (stream, continuation) = TabStoreStream<Value>.make(keepingOnlyNewest: true)
         let feed = ValueFeed(continuation: continuation, read: read)
         // Under the delivery lock: no commit's value can overtake the first one.
@@ -99,6 +107,7 @@ final class ChangeHub: Sendable {
 
     /// Adds an observer under a new key; the first one starts the wake-ups.
     private func register(_ add: (inout State, Int) -> Void) throws(TabStoreError) -> Int {
+        if let unseen = backend.changesUnseen { throw unseen }
         let newestID = try backend.read { records throws(TabStoreError) in try records.lastChangeID() }
         return state.withLock { state -> Int in
             if state.isIdle {

@@ -58,6 +58,9 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// the database's `-wal` and `-shm` files there: to write (`forWriting`), or to read
     /// changes still waiting in its `-wal` file. Reads of a file without such changes work.
     case folderNotWritable(path: String, folder: String, forWriting: Bool)
+    /// Observing (`changes`, `observe`, a ``TabBarModel``) a database whose other
+    /// processes' changes cannot be seen here: reads show it as it was when opened.
+    case cannotFollowChanges(path: String, reason: String)
     case diskFull(path: String)
     /// Still locked by another connection after the busy timeout.
     case busy(path: String)
@@ -113,7 +116,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .backupNeedsFile, .fileExists, .fileIsTheDatabase,
              .databaseNotFound:
             return false
-        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .diskFull, .busy,
+        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .internalFailure:
             return true
@@ -186,6 +189,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
                 return "cannot write database \(path): its folder \(folder) is not writable, and SQLite needs to create the database's -wal and -shm files there"
             }
             return "cannot read database \(path): its folder \(folder) is not writable, and SQLite needs to create the database's -shm file there to read the changes in its -wal file"
+        case let .cannotFollowChanges(path, reason):
+            return "cannot follow changes to database \(path): \(reason)"
         case let .diskFull(path):
             return "cannot write \(path): the disk is full"
         case let .busy(path):

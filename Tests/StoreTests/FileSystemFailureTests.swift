@@ -66,4 +66,30 @@ import TabStoreTestSupport
             return
         }
     }
+
+    /// On a read-only file system the file is read as it was when opened (no -shm can be
+    /// made to see other writers): observing says so instead of waiting forever. A value
+    /// observer gets the value there is, then the reason no other will come.
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    func observingADatabaseReadAsItWasSaysSo() async throws {
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 1024))
+        let path = mount.path + "/tabs.sqlite"
+        do {
+            let writer = try TabStore(path: path)
+            try await writer.add(["Home", "Menu"], to: "s", creatingSet: true)
+        }
+        #expect(mount.remountReadOnly())
+        let store = try TabStore(path: path)
+        let unseen = TabStoreError.cannotFollowChanges(
+            path: path, reason: "its folder \(mount.path) is not writable, and SQLite needs its -shm file there to see other processes' changes"
+        )
+        #expect(unseen.description == "cannot follow changes to database \(path): its folder \(mount.path) is not writable, and SQLite needs its -shm file there to see other processes' changes")
+        var changes = store.changes(in: "s").makeAsyncIterator()
+        await #expect(throws: unseen) { _ = try await changes.next() }
+        var values = store.observe("s").makeAsyncIterator()
+        #expect(try await values.next()??.tabs.map(\.title) == ["Home", "Menu"])
+        await #expect(throws: unseen) { _ = try await values.next() }
+        // One-shot reads still work.
+        #expect(picture(try await store.tabSet(named: "s")) == ["*Home", "Menu"])
+    }
 }

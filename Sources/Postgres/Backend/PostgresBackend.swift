@@ -146,6 +146,9 @@ final class PostgresBackend: TabStoreBackend {
         }
     }
 
+    /// Every change is seen: the listener and the journal are the server's.
+    var changesUnseen: TabStoreError? { nil }
+
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
         PostgresListener(url: url, options: options, pollInterval: pollInterval, queue: queue, handler: handler)
     }

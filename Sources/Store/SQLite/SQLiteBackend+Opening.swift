@@ -32,6 +32,7 @@ extension SQLiteBackend {
         var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
         database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
         var writeRefusal: TabStoreError?
+        var changesUnseen: TabStoreError?
         var schema: SchemaState
         do {
             schema = try database.schemaState()
@@ -48,6 +49,10 @@ extension SQLiteBackend {
             // folder is not writable (a read-only mount, another user's folder).
             (database, writeRefusal) = try openWithoutSideFiles(path: path, fileIsWritable: !database.isReadOnly)
             schema = try database.schemaState()
+            changesUnseen = .cannotFollowChanges(
+                path: path,
+                reason: "its folder \(folder(of: path)) is not writable, and SQLite needs its -shm file there to see other processes' changes"
+            )
         }
         let found = try database.recognise(schema)
         // Reading never writes: an empty file is no database yet, as a missing one.
@@ -59,7 +64,7 @@ extension SQLiteBackend {
         try database.enforceForeignKeys(syncingFully: options.durability == .full)
         let version = if case let .tabStore(version) = found { version } else { 0 }
         guard version < Migration.latestVersion else {
-            return OpenedFile(database: database, writeRefusal: writeRefusal)
+            return OpenedFile(database: database, writeRefusal: writeRefusal, changesUnseen: changesUnseen)
         }
         if let writeRefusal {
             // An older tabstore file that cannot be upgraded where it is: read a copy
@@ -67,7 +72,10 @@ extension SQLiteBackend {
             guard case .tabStore = found else { throw writeRefusal }
             return OpenedFile(
                 database: try upgradedCopy(of: database, from: version),
-                writeRefusal: writeRefusal, fileVersion: version
+                writeRefusal: writeRefusal, fileVersion: version,
+                changesUnseen: changesUnseen ?? .cannotFollowChanges(
+                    path: path, reason: "it is older than this tabstore and cannot be upgraded where it is, so a copy upgraded in memory is read"
+                )
             )
         }
         try database.migrate(from: version)
@@ -118,6 +126,9 @@ struct OpenedFile {
     var writeRefusal: TabStoreError?
     /// The file's schema version when `database` is an upgraded copy of it.
     var fileVersion: Int?
+    /// Why other processes' changes cannot be seen through it, when they cannot: it shows
+    /// the database as it was when opened.
+    var changesUnseen: TabStoreError?
 }
 
 /// Why `path` cannot hold a database although something is there: SQLite would open a

@@ -19,6 +19,7 @@ final class SQLiteBackend: TabStoreBackend {
     private let writeRefusal: TabStoreError?
     /// The file's own schema version when reads go to an upgraded copy of it.
     private let fileVersion: Int?
+    let changesUnseen: TabStoreError?
 
     var location: String { path }
 
@@ -28,6 +29,7 @@ final class SQLiteBackend: TabStoreBackend {
         let opened = try Self.open(path: path, options: options)
         writeRefusal = opened.writeRefusal
         fileVersion = opened.fileVersion
+        changesUnseen = opened.changesUnseen
         // A read-only connection or a copy in memory serves its own reads.
         hasOwnReader = opened.writeRefusal == nil ? try Self.needsOwnReader(opened.database) : false
         writer = SerializedDatabase(opened.database)
