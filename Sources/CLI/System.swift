@@ -1,3 +1,4 @@
+import Synchronization
 import TabStoreKit
 // The few POSIX calls the CLI needs, without Foundation: start-up time is the product.
 #if canImport(Glibc)
@@ -37,6 +38,7 @@ func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
 /// and is reported instead of landing in a file.
 func reserveStandardDescriptors() {
     for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+        if descriptor == STDIN_FILENO { standardInputWasClosed.store(true, ordering: .relaxed) }
         let placeholder = open("/dev/null", O_RDONLY)
         if placeholder >= 0 && placeholder != descriptor {
             dup2(placeholder, descriptor)
@@ -45,10 +47,15 @@ func reserveStandardDescriptors() {
     }
 }
 
+/// Whether the process started with standard input closed (`<&-`): reading it is then
+/// an error (EBADF), not the empty text of the placeholder that holds its number.
+let standardInputWasClosed = Atomic<Bool>(false)
+
 /// All bytes of the file at `path`, or of standard input when `path` is `-`.
 /// - Throws: the `errno` of the failed call.
 /// More than `limit` bytes is an error (EFBIG): `import /dev/zero` must end, not eat memory.
 func readAllBytes(path: String, limit: Int) throws(SystemError) -> [UInt8] {
+    if path == "-" && standardInputWasClosed.load(ordering: .relaxed) { throw SystemError(code: EBADF) }
     let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY)
     guard descriptor >= 0 else { throw SystemError(code: errno) }
     defer { if descriptor != STDIN_FILENO { close(descriptor) } }

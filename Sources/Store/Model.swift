@@ -26,7 +26,7 @@ public struct Tab: Sendable, Hashable, Codable, Identifiable {
 ///
 /// For example:
 /// ```swift
-/// try store.add([NewTab("Home", payload: ["route": "/home"]), NewTab("Reviews", payload: ["route": "/reviews"])], to: "main")
+/// try store.add([NewTab("Home", payload: ["route": "/home"]), NewTab("Reviews", payload: ["route": "/reviews"])], to: "main", creatingSet: true)
 /// ```
 public struct NewTab: Sendable, Hashable {
     public let title: String

@@ -35,7 +35,7 @@ extension TabStore {
     ///
     /// For example:
     /// ```swift
-    /// try store.add([NewTab("Home", payload: ["route": "/home"]), NewTab("Map", payload: ["route": "/map"])], to: "main")
+    /// try store.add([NewTab("Home", payload: ["route": "/home"]), NewTab("Map", payload: ["route": "/map"])], to: "main", creatingSet: true)
     /// ```
     /// - Throws: what ``add(_:to:at:payload:ifRevision:creatingSet:)-9b5m6`` throws.
     @discardableResult

@@ -6,7 +6,7 @@ import Synchronization
 /// For example:
 /// ```swift
 /// let store = try TabStore(path: "/path/tabs.sqlite")
-/// try store.add(["Home", "All menu", "Reviews"], to: "store-detail")
+/// try store.add(["Home", "All menu", "Reviews"], to: "store-detail", creatingSet: true)
 /// let change = try store.select(.index(2), in: "store-detail")
 /// change.updates   // [(0, Home, not selected), (2, Reviews, selected)]
 /// ```

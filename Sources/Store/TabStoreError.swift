@@ -44,6 +44,10 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case invalidPayload(reason: String)
     /// An import document that is not the export format.
     case invalidDocument(reason: String)
+    /// An import document gives a tab (at `place`, as `sets[0].ids[2]`) an id that a tab
+    /// of another set already has: a document exported from this database and imported
+    /// under another name, say. Without its `ids` the document's tabs get new ones.
+    case tabIDInUse(id: TabID, set: String, place: String)
     /// `backup` copies a database file; `database` is a server.
     case backupNeedsFile(database: String)
 
@@ -113,7 +117,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         switch self {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
-             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .backupNeedsFile, .fileExists, .fileIsTheDatabase,
+             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .fileIsTheDatabase,
              .databaseNotFound:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .cannotFollowChanges, .diskFull, .busy,
@@ -169,6 +173,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "set \(quoted(set)) has no removed tab to reopen"
         case let .invalidDocument(reason):
             return "invalid import document: \(reason)"
+        case let .tabIDInUse(id, set, place):
+            return "cannot import \(place): id \(id) already belongs to a tab in set \(quoted(set)) (leave out the document's \"ids\" to give its tabs new ones)"
         case let .backupNeedsFile(database):
             return "backup copies a database file, and \(database) is a server; use 'tabstore export' (or pg_dump) instead"
         case let .schemaTooNew(path, found, supported):

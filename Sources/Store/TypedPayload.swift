@@ -7,7 +7,7 @@
 /// For example:
 /// ```swift
 /// struct Route: Codable { var path: String; var icon: String; var badge: Int? }
-/// try store.add([NewTab("Home", payload: Route(path: "/home", icon: "house"))], to: "main")
+/// try store.add([try NewTab("Home", payload: Route(path: "/home", icon: "house"))], to: "main", creatingSet: true)
 /// let route = try store.tabSet(named: "main").tabs[0].payload(as: Route.self)
 /// ```
 extension Tab {

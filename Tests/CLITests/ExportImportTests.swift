@@ -66,6 +66,28 @@ import Testing
         """
 
     /// Issue 9: with --json every output is one line of JSON, the document included.
+    /// A document whose ids another set's tabs now have (exported, then the set renamed)
+    /// is refused for what it is, with the way out, and writes nothing.
+    @Test func anImportWhoseIDsAnotherSetHoldsSaysHowToImportIt() throws {
+        let sandbox = Sandbox()
+        sandbox.add("a", "x", "y")
+        let document = sandbox.run("export").stdout
+        #expect(sandbox.run("rename-set", "a", "b").code == 0)
+        let refused = sandbox.run("import", "-", "--replace", stdin: document)
+        #expect(refused.code == 1)
+        #expect(refused.stderr.hasPrefix("tabstore: error: cannot import sets[0].ids[0]: id "))
+        #expect(refused.stderr.hasSuffix(#" already belongs to a tab in set "b" (leave out the document's "ids" to give its tabs new ones)"# + "\n"))
+        #expect(sandbox.run("list") == .ok("b  2 tabs  x\n"))
+    }
+
+    /// A closed standard input is not an empty document: it says so, and creates nothing.
+    @Test func importFromAClosedStandardInputSaysItIsClosed() {
+        let sandbox = Sandbox()
+        let run = sandbox.runProcess("/bin/sh", ["-c", "exec \"$0\" --db \"$1\" import - <&-", TabstoreBinary.path, sandbox.database])
+        #expect(run == .failure(1, "tabstore: error: cannot read standard input: Bad file descriptor\n"))
+        #expect(!sandbox.exists(sandbox.database))
+    }
+
     @Test func exportIsPrettyAndOneLineWithJSON() throws {
         let sandbox = filled()
         let pretty = sandbox.run("export")

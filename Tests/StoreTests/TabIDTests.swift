@@ -76,7 +76,7 @@ import TabStoreKit
         let id = try store.add(["A"], to: "one", creatingSet: true).tabs[0].id
         let document = TabStoreDocument(sets: [.init(name: "two", selectedIndex: 0, tabs: ["Z"], ids: [id])])
         #expect(thrownError { () throws(TabStoreError) in try store.importDocument(document) }
-            == .invalidDocument(reason: "sets[0].ids[0]: id \(id) is the id of a tab in set \"one\""))
+            == .tabIDInUse(id: id, set: "one", place: "sets[0].ids[0]"))
         #expect(try store.tabSets().map(\.name) == ["one"])
         let twice = TabStoreDocument(sets: [.init(name: "two", selectedIndex: 0, tabs: ["Y", "Z"], ids: [id, id])])
         #expect(thrownError { () throws(TabStoreError) in try twice.validate() }

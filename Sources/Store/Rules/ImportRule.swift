@@ -71,7 +71,7 @@ extension WritePlan {
         guard let ids = entry.ids else { return }
         for (index, id) in ids.enumerated() {
             if let holder = holders[id], !freed.contains(id) {
-                throw .invalidDocument(reason: "sets[\(place)].ids[\(index)]: id \(id) is the id of a tab in set \(quoted(holder))")
+                throw .tabIDInUse(id: id, set: holder, place: "sets[\(place)].ids[\(index)]")
             }
         }
         if !ids.isEmpty { append(.forgetClosedTabs(withIDs: ids)) }
