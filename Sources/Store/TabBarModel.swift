@@ -306,7 +306,8 @@ public final class TabBarModel {
         if let name = shown?.name, setName != name { setName = name }
         if tabs != newTabs { tabs = newTabs }
         if selectedIndex != newIndex { selectedIndex = newIndex }
-        if let newRevision = stored?.revision, revision != newRevision { revision = newRevision }
+        let newRevision = stored?.revision ?? 0
+        if revision != newRevision { revision = newRevision }
     }
 }
 

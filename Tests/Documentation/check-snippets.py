@@ -55,7 +55,7 @@ def main():
                               capture_output=True, text=True).stdout.strip()
     built = os.path.join(bin_path, "Modules")
     if not os.path.exists(os.path.join(built, "TabStoreFoundation.swiftmodule")):
-        sys.exit("check-snippets: build first (swift build): no modules in " + modules)
+        sys.exit("check-snippets: build first (swift build): no modules in " + built)
     failures, counts = [], {"manifest": 0, "file": 0, "statements": 0}
     with tempfile.TemporaryDirectory() as work:
         # Each file block is compiled as a module of its own (two may declare the same

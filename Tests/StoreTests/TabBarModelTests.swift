@@ -37,6 +37,18 @@ import Testing
         #expect(bar.observationError == nil)
     }
 
+    /// A set removed elsewhere leaves an empty bar at revision 0, as one never made.
+    @Test func aRemovedSetLeavesAnEmptyBarAtRevisionZero() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        #expect(bar.revision == 1)
+        let other = try TabStore(path: store.location, options: options)
+        try await other.removeSet("main")
+        // The tabs and the revision change in one refresh.
+        await waitUntil({ bar.tabs.isEmpty }, { $0 })
+        #expect(bar.selectedIndex == nil && bar.lastSelectedIndex == 0 && bar.revision == 0)
+    }
+
     @Test func loadAwaitsTheFirstValueAndThrowsWhenItCannotBeRead() async throws {
         let store = try makeStore()
         let bar = try await TabBarModel.load(store: store, setName: "main")
