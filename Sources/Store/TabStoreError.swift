@@ -156,7 +156,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         case let .duplicateTitle(title, set):
             return "set \(quoted(set)) already has a tab titled \(quoted(title))"
         case let .repeatedTitle(title):
-            return "duplicate title \(quoted(title)) in the arguments"
+            return "title \(quoted(title)) is given twice"
         case let .invalidTitle(title, problem):
             return "invalid title \(quoted(title)): \(problem)"
         case let .invalidSetName(name, problem):

@@ -77,7 +77,7 @@ import Testing
         #expect(sandbox.run("add", "main", "Blue", "Red") == .failure(1,
             "tabstore: error: set \"main\" already has a tab titled \"Red\"\n"))
         #expect(sandbox.run("add", "main", "Blue", "Blue") == .failure(1,
-            "tabstore: error: duplicate title \"Blue\" in the arguments\n"))
+            "tabstore: error: title \"Blue\" is given twice\n"))
         #expect(sandbox.list("main") == "* 0  Red\n")
     }
 
@@ -100,7 +100,7 @@ import Testing
 
     @Test func aTitleRepeatedInTheArgumentsIsNamedAsSuch() {
         let sandbox = Sandbox()
-        #expect(sandbox.run("add", "r", "A", "A") == .failure(1, "tabstore: error: duplicate title \"A\" in the arguments\n"))
+        #expect(sandbox.run("add", "r", "A", "A") == .failure(1, "tabstore: error: title \"A\" is given twice\n"))
         #expect(sandbox.run("list") == .ok(""))
     }
 

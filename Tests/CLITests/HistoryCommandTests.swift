@@ -82,6 +82,8 @@ import Testing
         ])
     }
 
+    /// The old name keeps what happened under it, up to the rename; the new one, after the
+    /// set is removed, what happened under it and the rename that brought the set there.
     @Test func setRenamesAndRemovalsAreKeptUnderTheOldName() {
         let sandbox = Sandbox()
         sandbox.add("main", "Home")
@@ -95,6 +97,7 @@ import Testing
         #expect(sandbox.run("history", "other").stdout.split(separator: "\n").map { WatchCommandTests.masked(String($0)) } == [
             "4  TIME  removed set",
             "3  TIME  added 1 tab at 1: Map",
+            "2  TIME  renamed set main -> other",
         ])
     }
 

@@ -86,8 +86,12 @@ import Testing
     /// The companion's own main opens the server in process, with the options each command asks for.
     @Test func anExecutableThatOpensServersNeverHandsOver() {
         let asked = Mutex<[String]>([])
+        let created = Mutex(false)
         let servers = ServerStores.opened { url, options throws(TabStoreError) in
             asked.withLock { $0.append("\(url) creating: \(options.createsMissingDatabase)") }
+            // A server database without tabstore's tables until a store that may create them opens it.
+            guard options.createsMissingDatabase || created.withLock({ $0 }) else { throw .databaseNotFound(path: url) }
+            created.withLock { $0 = true }
             return try TabStore.inMemory()
         }
         let environment = Environment.fixed(["HOME": "/nonexistent-home"])
@@ -97,7 +101,8 @@ import Testing
         let url = "postgres://db.example/tabs"
         #expect(run(["--db", url, "add", "main", "Home"]) == RunResult(standardOutput: "added 1 tab to main\n", savedChange: true))
         #expect(run(["--db", url, "list"]) == RunResult())
-        #expect(asked.withLock { $0 } == ["\(url) creating: true", "\(url) creating: false"])
+        // add looks for the database first, and creates it only once its edit is known to succeed.
+        #expect(asked.withLock { $0 } == ["\(url) creating: false", "\(url) creating: true", "\(url) creating: false"])
     }
 
     /// The CLI's rule for a server URL is `TabStore.isPostgresURL`'s (which `tabstore` does not

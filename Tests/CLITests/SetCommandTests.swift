@@ -7,7 +7,8 @@ import Testing
         sandbox.add("main", "Home")
         #expect(sandbox.run("rename-set", "main", "메인") == .ok("renamed set main to 메인\n"))
         #expect(sandbox.run("list") == .ok("메인  1 tab   Home\n"))
-        #expect(sandbox.run("rename-set", "메인", "main", "--json") == .ok(#"{"set":"main","previousName":"메인"}"# + "\n"))
+        #expect(sandbox.run("rename-set", "메인", "main", "--json") == .ok(#"{"set":"main","previousName":"메인","changed":true}"# + "\n"))
+        #expect(sandbox.run("rename-set", "main", "main", "--json") == .ok(#"{"set":"main","previousName":"main","changed":false}"# + "\n"))
     }
 
     @Test func renameSetToAnExistingNameChangesNothing() {

@@ -61,7 +61,7 @@ import Testing
         sandbox.add("empty")
         #expect(sandbox.run("show", "empty") == .ok("(no tabs)\n"))
         #expect(sandbox.run("show", "empty", "--json") == .ok(
-            #"{"set":"empty","width":80,"contentWidth":0,"visibleWidth":0,"offset":0,"widthRatio":1.0,"leftOffsetRatio":0.0,"selectedIndex":null,"firstVisibleIndex":null,"lastVisibleIndex":null,"lines":[]}"# + "\n"))
+            #"{"set":"empty","width":80,"contentWidth":0,"visibleWidth":0,"offset":0,"widthRatio":1.0,"leftOffsetRatio":0.0,"selectedIndex":null,"firstVisibleIndex":null,"lastVisibleIndex":null,"lines":["(no tabs)"]}"# + "\n"))
     }
 
     @Test func anUnknownSetIsAnError() {

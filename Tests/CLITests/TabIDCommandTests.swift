@@ -41,7 +41,7 @@ import Testing
         let sandbox = Sandbox()
         sandbox.add("main", "Home", "Reviews")
         #expect(sandbox.run("set-data", "main", "Reviews", "route=/reviews?sort=new", "icon=star") == .ok("set 2 entries on Reviews\n"))
-        #expect(sandbox.run("set-data", "main", "1", "route=/reviews?sort=new", "icon=star") == .ok("the tab already has these 2 entries\n"))
+        #expect(sandbox.run("set-data", "main", "1", "route=/reviews?sort=new", "icon=star") == .ok("nothing changed: the tab already has this data (2 entries)\n"))
         #expect(sandbox.run("--json", "list", "main").maskingIDs == .ok(
             #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"Reviews","selected":false,"payload":{"icon":"star","route":"/reviews?sort=new"}}]}"# + "\n"))
         let id = try ids(sandbox, "main")[1]

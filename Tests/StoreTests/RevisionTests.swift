@@ -82,6 +82,19 @@ import Testing
         #expect(try store.history(of: "a").map(\.revision) == [3, 2, 1])
     }
 
+    /// Once the renamed set is removed, its history is the name's: what happened under
+    /// it, and the rename that brought the set to it.
+    @Test(arguments: StoreBackend.allCases)
+    func theHistoryOfARemovedRenamedSetKeepsItsRename(backend: StoreBackend) throws {
+        let store = try backend.makeStore()
+        try store.add(["A"], to: "m", creatingSet: true)
+        try store.renameSet("m", to: "m2")
+        try store.add(["B"], to: "m2")
+        try store.removeSet("m2")
+        #expect(try store.history(of: "m2").map(\.event.kind) == [.setRemoved, .added, .setRenamed])
+        #expect(try store.history(of: "m2").map(\.revision) == [4, 3, 2])
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aNewSetWithAnOldSetsIdDoesNotInheritItsHistory(backend: StoreBackend) throws {
         let store = try backend.makeStore()

@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func messagesForTheNewProblems() {
-        #expect(TabStoreError.repeatedTitle(title: "A").description == #"duplicate title "A" in the arguments"#)
+        #expect(TabStoreError.repeatedTitle(title: "A").description == #"title "A" is given twice"#)
         #expect(TabStoreError.invalidTitle(title: "  ", problem: .noVisibleCharacter).description
             == #"invalid title "  ": it has no visible character"#)
         // The escape keeps the message from being reordered on the screen.

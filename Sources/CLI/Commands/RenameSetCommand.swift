@@ -6,8 +6,9 @@ enum RenameSetCommand: TextCommand {
         abstract: "Give a whole set a new name.",
         discussion: """
         Prints 'renamed set OLD to NEW', or 'nothing changed: the set is already named \
-        NEW' for its own name (nothing is written, still exit 0). With --json:
-          {"set":NEW,"previousName":OLD}
+        NEW' for its own name (nothing is written, still exit 0). With --json ("changed" \
+        false for its own name):
+          {"set":NEW,"previousName":OLD,"changed"}
         """,
         arguments: [.set(), ArgumentSpec(name: "new-name", kind: .text, help: "The set's new name.")],
         options: [.ifRevision],
@@ -21,7 +22,9 @@ enum RenameSetCommand: TextCommand {
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.renameSet(setName, to: newName, ifRevision: revision) }
         if context.json {
-            return JSONValue.object([("set", .string(newName)), ("previousName", .string(setName))]).line
+            return JSONValue.object([
+                ("set", .string(newName)), ("previousName", .string(setName)), ("changed", .bool(edit.event != nil)),
+            ]).line
         }
         // No event: the set already had that name.
         if edit.event == nil { return "nothing changed: the set is already named \(newName)\n" }

@@ -9,8 +9,9 @@ enum SetDataCommand: TextCommand {
         entry, it is emptied. Each entry splits at its first '='. At most 4096 bytes \
         of keys and values (UTF-8) in all; a key is not empty.
 
-        Prints 'set N entries on TITLE' ('1 entry' for one), or 'the tab already has these N \
-        entries' when nothing changed. With --json, the set:
+        Prints 'set N entries on TITLE' ('1 entry' for one), or 'nothing changed: the tab \
+        already has this data' (or 'has no data') when it had exactly these entries. With \
+        --json, the set:
           {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
         """,
         arguments: [
@@ -45,7 +46,9 @@ enum SetDataCommand: TextCommand {
         if context.json { return JSONOutput.tabSet(edit.set).line }
         let entries = counted(payload.count, "entry", "entries")
         // No event: the tab already had exactly this data.
-        guard case let .payloadChanged(update)? = edit.event else { return "the tab already has these \(entries)\n" }
+        guard case let .payloadChanged(update)? = edit.event else {
+            return payload.isEmpty ? "nothing changed: the tab has no data\n" : "nothing changed: the tab already has this data (\(entries))\n"
+        }
         return "set \(entries) on \(update.tab.title)\n"
     }
 }

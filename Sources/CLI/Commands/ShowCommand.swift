@@ -46,8 +46,12 @@ enum ShowCommand: TextCommand {
         let set = try storeCall { () throws(TabStoreError) in try store.tabSet(named: setName) }
         let layout = TabBarLayout(titles: set.tabs.map(\.title), selectedIndex: set.selectedIndex, width: width)
         if context.json { return json(layout, set: setName).line }
-        if layout.cells.isEmpty { return "(no tabs)\n" }
-        return layout.lines(usesANSI(context.environment) ? .ansi : .plain).map { $0 + "\n" }.joined()
+        return lines(layout, usesANSI(context.environment) ? .ansi : .plain).map { $0 + "\n" }.joined()
+    }
+
+    /// What is drawn: the bar, or for an empty set one line saying so (with --json too).
+    static func lines(_ layout: TabBarLayout, _ style: TabBarLayout.Style) -> [String] {
+        layout.cells.isEmpty ? ["(no tabs)"] : layout.lines(style)
     }
 
     /// `--width`, else `$COLUMNS` (when a positive integer), else the terminal's, else 80;
@@ -75,7 +79,7 @@ enum ShowCommand: TextCommand {
             ("selectedIndex", JSONOutput.optional(layout.selectedIndex)),
             ("firstVisibleIndex", JSONOutput.optional(layout.cells.first?.index)),
             ("lastVisibleIndex", JSONOutput.optional(layout.cells.last?.index)),
-            ("lines", .array(layout.lines(.plain).map(JSONValue.string))),
+            ("lines", .array(lines(layout, .plain).map(JSONValue.string))),
         ])
     }
 }

@@ -61,7 +61,10 @@ extension PostgresRecords {
         let rows = if let setID = renamed.int(0, 0) {
             try query(Self.changeColumns + " WHERE set_id = $1 ORDER BY id DESC LIMIT $2", [setID.text, limit.text])
         } else {
-            try query(Self.changeColumns + " WHERE set_name = $1 ORDER BY id DESC LIMIT $2", [setName, limit.text])
+            try query(
+                Self.changeColumns + " WHERE set_name = $1 OR (kind = $3 AND new_title = $1) ORDER BY id DESC LIMIT $2",
+                [setName, limit.text, TabEvent.Kind.setRenamed.rawValue]
+            )
         }
         return (0..<rows.count).compactMap { Self.change(rows, $0) }
     }

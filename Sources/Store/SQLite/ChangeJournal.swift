@@ -40,8 +40,8 @@ extension Database {
 
     /// The newest `limit` changes of a set, newest first. A set that was renamed has
     /// its own changes, under whichever name; otherwise (and for a name without a set)
-    /// the changes journaled under the name, earlier sets of that name included. Either
-    /// way each revision appears once, decreasing.
+    /// the changes journaled under the name, earlier sets of that name included, and the
+    /// renames that gave a set the name. Either way each revision appears once, decreasing.
     func history(ofSet setName: String, limit: Int) throws(TabStoreError) -> [TabChange] {
         var changes: [TabChange] = []
         let renamedSetID = try firstRow(
@@ -60,9 +60,9 @@ extension Database {
             try forEachRow(read, [.int(renamedSetID), .int(limit)], row: collect)
         } else {
             let read = try statement(key: Self.historyOfNameKey) {
-                "SELECT \(JournalColumn.selectList) FROM change WHERE set_name = ? ORDER BY id DESC LIMIT ?"
+                "SELECT \(JournalColumn.selectList) FROM change WHERE set_name = ?1 OR (kind = ?3 AND new_title = ?1) ORDER BY id DESC LIMIT ?2"
             }
-            try forEachRow(read, [.text(setName), .int(limit)], row: collect)
+            try forEachRow(read, [.text(setName), .int(limit), .text(TabEvent.Kind.setRenamed.rawValue)], row: collect)
         }
         return changes
     }

@@ -76,7 +76,7 @@ import Testing
         Case(["add", "new\nset", "x"], 1, #"invalid set name "new\nset": it contains the control character U+000A"#),
         // Duplicate titles.
         Case(["add", "main", "Home"], 1, #"set "main" already has a tab titled "Home""#),
-        Case(["add", "main", "x", "x"], 1, #"duplicate title "x" in the arguments"#),
+        Case(["add", "main", "x", "x"], 1, #"title "x" is given twice"#),
         Case(["rename", "main", "0", "Reviews"], 1, #"set "main" already has a tab titled "Reviews""#),
         // Bad import documents.
         Case(["import", "/no/such/file.json"], 1, "cannot read /no/such/file.json: No such file or directory"),

@@ -71,7 +71,7 @@ import TabStoreTestSupport
         #expect(sandbox.runWithoutDatabase(["--db", file + "/sub/tabs.sqlite", "list"]) == .failure(3,
             "tabstore: error: cannot open database \(file)/sub/tabs.sqlite: a part of its folder path is a file, not a folder\n"))
         #expect(sandbox.runWithoutDatabase(["--db", file + "/sub/tabs.sqlite", "add", "main", "x"]) == .failure(3,
-            "tabstore: error: cannot create folder \(file)/sub for database \(file)/sub/tabs.sqlite: Not a directory\n"))
+            "tabstore: error: cannot open database \(file)/sub/tabs.sqlite: a part of its folder path is a file, not a folder\n"))
         #expect(FileManager.default.contents(atPath: file) == Data("x".utf8))
     }
 
