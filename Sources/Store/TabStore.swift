@@ -40,19 +40,31 @@ public final class TabStore: Sendable {
         /// Whether opening a path where no file exists creates the database there. When
         /// false, opening throws `.databaseNotFound` and creates nothing.
         public var createsMissingFile: Bool
+        /// On a server: how long it may take to answer beyond waiting for a lock (the busy
+        /// timeout), when connecting and for each request, before a call gives up with
+        /// `.serverNotAnswering` (or `.serverUnavailable` when connecting).
+        public var serverTimeout: Duration
+        /// On a server: how long a call keeps trying when its server went away before
+        /// anything was committed (a restart, a standby being promoted): it reconnects and
+        /// runs again until this much time has passed since the first failure. Zero tries once.
+        public var failoverWindow: Duration
 
         public init(
             durability: Durability = .full,
             busyTimeout: Duration = .seconds(5),
             closedTabLimit: Int = 25,
             changePollInterval: Duration = .milliseconds(50),
-            createsMissingFile: Bool = true
+            createsMissingFile: Bool = true,
+            serverTimeout: Duration = .seconds(10),
+            failoverWindow: Duration = .seconds(5)
         ) {
             self.durability = durability
             self.busyTimeout = busyTimeout
             self.closedTabLimit = closedTabLimit
             self.changePollInterval = changePollInterval
             self.createsMissingFile = createsMissingFile
+            self.serverTimeout = serverTimeout
+            self.failoverWindow = failoverWindow
         }
     }
 

@@ -44,9 +44,8 @@ struct CommandContext {
     /// Opens the database, or fails with `.databaseNotFound` when there is none.
     func openExistingStore() throws(CLIError) -> TabStore {
         let location = try resolvedPath()
-        return opened.keep(try storeCall { () throws(TabStoreError) in
-            try Self.open(location, options: .init(createsMissingFile: false))
-        })
+        let options = try serverOptions(TabStore.Options(createsMissingFile: false), for: location)
+        return opened.keep(try storeCall { () throws(TabStoreError) in try Self.open(location, options: options) })
     }
 
     /// Opens the database, creating it and its folders when missing: for `add` and `import`.
@@ -55,7 +54,8 @@ struct CommandContext {
         if !TabStore.isPostgresURL(location) {
             try DatabasePath.createParentFolders(of: location)
         }
-        return opened.keep(try storeCall { () throws(TabStoreError) in try Self.open(location, options: .init()) })
+        let options = try serverOptions(TabStore.Options(), for: location)
+        return opened.keep(try storeCall { () throws(TabStoreError) in try Self.open(location, options: options) })
     }
 
     /// A file path, or a `postgresql://` / `postgres://` URL for a server.
@@ -66,7 +66,13 @@ struct CommandContext {
         return try TabStore(path: location, options: options)
     }
 
-    private func resolvedPath() throws(CLIError) -> String {
+    /// `options` with the server settings of the environment, for a `postgresql://` URL.
+    func serverOptions(_ options: TabStore.Options, for location: String) throws(CLIError) -> TabStore.Options {
+        guard TabStore.isPostgresURL(location) else { return options }
+        return try ServerEnvironment.apply(to: options, from: environment, command: command)
+    }
+
+    func resolvedPath() throws(CLIError) -> String {
         if databaseOption == "" {
             throw .usage(UsageError(message: "The value '' is invalid for '--db <path>'", command: command))
         }

@@ -25,6 +25,7 @@ extension PostgresRecords {
     private static let nameRevisionOfName = "SELECT revision FROM name_revision WHERE name = $1"
 
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord? {
+        if cannotBeStored(name) { return nil }
         let key = ExactName(name)
         guard isWrite else { return Self.setRecord(try query(Self.readSet, [name]), name: name) }
         if let set = locked[key], set.recordIsCurrent { return set.record }
@@ -84,6 +85,7 @@ extension PostgresRecords {
     }
 
     func nameRevision(of name: String) throws(TabStoreError) -> Int {
+        if cannotBeStored(name) { return 0 }
         if let revision = locked[ExactName(name)]?.nameRevision { return revision }
         let rows = try query(Self.nameRevisionOfName, [name])
         return rows.count == 0 ? 0 : rows.requiredInt(0, 0)
@@ -162,6 +164,7 @@ extension PostgresRecords {
     }
 
     func tab(titled title: String, in set: SetRecord) throws(TabStoreError) -> TabRecord? {
+        if cannotBeStored(title) { return nil }
         if cachedTabs(of: set) != nil, let name = locked.first(where: { $0.value.record?.id == set.id })?.key {
             return locked[name]?.tab(titled: title)
         }

@@ -12,7 +12,7 @@ struct ServerFailureTests {
         server.server.stop()
         let port = server.server.port
         for command in [["list"], ["add", "s", "b"], ["info"], ["watch", "s"]] {
-            #expect(server.run(command) == .failure(3, """
+            #expect(server.run(command, environment: ["TABSTORE_FAILOVER_WINDOW": "0"]) == .failure(3, """
                 tabstore: error: cannot connect to postgresql://postgres@127.0.0.1:\(port)/db_1: connection to server at "127.0.0.1", port \(port) failed: Connection refused
 
                 """), "\(command)")
@@ -77,8 +77,8 @@ struct ServerFailureTests {
         let server = try ServerSandbox()
         let closed = try ClosedPort()
         let url = "postgresql://someone:pw-12345@127.0.0.1:\(closed.number)/tabs"
-        #expect(server.run(["add", "s", "a"], database: url) == .failure(3, """
-            tabstore: error: cannot connect to postgresql://someone@127.0.0.1:\(closed.number)/tabs: connection to server at "127.0.0.1", port \(closed.number) failed: Connection refused
+        #expect(server.run(["add", "s", "a"], database: url, environment: ["TABSTORE_FAILOVER_WINDOW": "0.5"]) == .failure(3, """
+            tabstore: error: cannot connect to postgresql://someone@127.0.0.1:\(closed.number)/tabs: connection to server at "127.0.0.1", port \(closed.number) failed: Connection refused (tried for 0.5 s)
 
             """))
     }
