@@ -131,8 +131,8 @@ public final class PostgresServer: @unchecked Sendable {
             return (state.launcher, state.processID)
         }
         guard let launcher else { return }
-        // A paused server cannot shut down.
-        for process in processes(of: processID) { kill(process, SIGCONT) }
+        // A paused server cannot shut down (nor runuser, which stops itself with its child).
+        for process in processes(of: launcher.processIdentifier) { kill(process, SIGCONT) }
         if processID > 0 { kill(processID, SIGINT) }
         let deadline = Date().addingTimeInterval(15)
         while launcher.isRunning && Date() < deadline { usleep(20_000) }
@@ -222,8 +222,11 @@ public final class PostgresServer: @unchecked Sendable {
         for process in processes(of: processID) { kill(process, SIGSTOP) }
     }
 
+    /// Continues the server's processes and its launcher (runuser stops itself when its
+    /// child stops).
     public func resume() {
-        for process in processes(of: processID) { kill(process, SIGCONT) }
+        let launcher = state.withLock { $0.launcher?.processIdentifier } ?? processID
+        for process in processes(of: launcher) { kill(process, SIGCONT) }
     }
 
     /// Kills every process of the server at once (SIGKILL), as a machine dying would: no

@@ -16,15 +16,20 @@ package struct PostgresSession: Sendable, Hashable {
     /// (`connect_timeout`), unacknowledged data (`tcp_user_timeout`), and each request.
     package var serverTimeout: Duration
 
-    /// A transaction left idle this long is ended by the server, releasing its row locks:
-    /// a client cut off mid-transaction holds its set for no longer. tabstore's own
-    /// transactions are never idle between their round trips for more than microseconds.
-    package static let idleInTransactionTimeout = Duration.seconds(2)
+    /// `idle_in_transaction_session_timeout`: a transaction left idle this long is ended by
+    /// the server, releasing its row locks, so a client cut off mid-transaction holds its set
+    /// for no longer. tabstore's own transactions are never idle between their round trips
+    /// for more than microseconds. Zero: never.
+    package var idleInTransactionTimeout: Duration
 
-    package init(lockTimeout: Duration = .seconds(5), synchronousCommit: Bool = true, serverTimeout: Duration = .seconds(10)) {
+    package init(
+        lockTimeout: Duration = .seconds(5), synchronousCommit: Bool = true, serverTimeout: Duration = .seconds(10),
+        idleInTransactionTimeout: Duration = .seconds(2)
+    ) {
         self.lockTimeout = lockTimeout
         self.synchronousCommit = synchronousCommit
         self.serverTimeout = serverTimeout
+        self.idleInTransactionTimeout = idleInTransactionTimeout
     }
 
     /// How long one request may wait for its answer: a lock wait, then the server's time.
@@ -61,7 +66,7 @@ package struct PostgresSession: Sendable, Hashable {
         let settings = [
             ("lock_timeout", String(max(lockTimeout.milliseconds, 1)) + "ms"),
             ("synchronous_commit", synchronousCommit ? "on" : "off"),
-            ("idle_in_transaction_session_timeout", String(Self.idleInTransactionTimeout.milliseconds) + "ms"),
+            ("idle_in_transaction_session_timeout", String(max(idleInTransactionTimeout.milliseconds, 0)) + "ms"),
             ("search_path", quotedIdentifier(schema)),
         ]
         let switches = settings.map { "-c " + StartupOptions.escaped($0.0 + "=" + $0.1) }
