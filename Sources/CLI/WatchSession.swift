@@ -1,6 +1,7 @@
 // The one long-running part of the CLI: `watch` prints changes until a signal.
 import Dispatch
 import TabStoreKit
+import TabStorePostgres
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,15 +10,64 @@ import Darwin
 
 /// A `watch` in progress: the store it observes and the stream of that store's changes.
 struct WatchSession: Sendable, Equatable {
-    /// Kept for the whole run: the store's observers stop when it is released.
-    let store: TabStore
-    let changes: AsyncThrowingStream<TabChange, any Error>
+    enum Source: Sendable {
+        /// The store (kept for the whole run: its observers stop when it is released) and
+        /// its changes.
+        case store(TabStore, AsyncThrowingStream<TabChange, any Error>)
+        /// A server database without tabstore's tables yet: opened once they exist.
+        case tablesToCome(url: String, options: TabStore.Options)
+    }
+
+    let source: Source
     /// The set watched, or `nil` for all sets; then each text line starts with the set's name.
     let setName: String?
     let json: Bool
 
     static func == (lhs: WatchSession, rhs: WatchSession) -> Bool {
-        lhs.store === rhs.store && lhs.setName == rhs.setName && lhs.json == rhs.json
+        let sameSource = switch (lhs.source, rhs.source) {
+        case let (.store(left, _), .store(right, _)): left === right
+        case let (.tablesToCome(left, _), .tablesToCome(right, _)): left == right
+        default: false
+        }
+        return sameSource && lhs.setName == rhs.setName && lhs.json == rhs.json
+    }
+
+    /// The store and its changes: at once, or (on another thread) once the tables exist,
+    /// with every change since they were made.
+    func opened() async throws -> (TabStore, AsyncThrowingStream<TabChange, any Error>) {
+        switch source {
+        case let .store(store, changes):
+            return (store, changes)
+        case let .tablesToCome(url, options):
+            let store = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TabStore, any Error>) in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { () throws(TabStoreError) in
+                        try TabStore.waitingForTables(postgresURL: url, options: options)
+                    })
+                }
+            }
+            return (store, store.changesFromJournalStart(in: setName))
+        }
+    }
+
+    /// The line said on a terminal when the server goes away or comes back.
+    func notice(_ change: ServerStatusChange, server: String) -> String {
+        let text: String
+        switch change {
+        case let .away(error):
+            let what = switch error {
+            case let .serverUnavailable(server, reason): "cannot connect to \(server): \(reason)"
+            case let .connectionLost(server, _): "lost the connection to \(server)"
+            case let .serverNotAnswering(server, seconds, _): "\(server) stopped answering after \(seconds) s"
+            default: error.description
+            }
+            if json { return JSONValue.object([("server", .string("away")), ("message", .string(what))]).line }
+            text = what + "; waiting for it to come back"
+        case .back:
+            if json { return JSONValue.object([("server", .string("back"))]).line }
+            text = server + " is back"
+        }
+        return "\(Program.spec.name): " + escapingControlCharacters(text) + "\n"
     }
 
     /// The line printed for one change, with its newline.
@@ -52,7 +102,13 @@ struct WatchSession: Sendable, Equatable {
         Task { @MainActor in
             // write(2) straight away, no buffer: each line is out when the change is.
             do {
-                for try await change in session.changes {
+                let (store, changes) = try await session.opened()
+                if isTerminal(STDERR_FILENO) {
+                    store.onServerStatusChange { change in
+                        DispatchQueue.main.async { ProcessOutput.printStandardError(session.notice(change, server: store.path)) }
+                    }
+                }
+                for try await change in changes {
                     if let code = ProcessOutput.printStandardOutput(session.line(for: change)) {
                         ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
                     }
@@ -67,7 +123,7 @@ struct WatchSession: Sendable, Equatable {
             }
             exit(ExitCode.success)
         }
-        withExtendedLifetime((store, source)) { dispatchMain() }
+        withExtendedLifetime((self.source, source)) { dispatchMain() }
     }
 }
 

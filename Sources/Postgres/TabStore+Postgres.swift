@@ -28,3 +28,38 @@ extension TabStore {
         DatabaseURL.isPostgres(location)
     }
 }
+
+extension TabStore {
+    /// Opens the store once tabstore's tables exist in the database, waiting for them: a
+    /// `watch` may start before the first `add`. A connection of its own listens for the
+    /// notification every write sends, and looks again each second anyway; while the
+    /// server is away it keeps trying.
+    ///
+    /// - Throws: what opening throws, but `.databaseNotFound` and the server being away.
+    package static func waitingForTables(postgresURL: String, options: Options) throws(TabStoreError) -> TabStore {
+        let url = try DatabaseURL(postgresURL)
+        let session = PostgresSession(options)
+        var listening: PostgresConnection?
+        while true {
+            do throws(TabStoreError) {
+                let connection: PostgresConnection
+                if let listening, !listening.isBroken {
+                    connection = listening
+                } else {
+                    var window = FailoverWindow(options.failoverWindow)
+                    connection = try PostgresSlot.connect(url, session: session, window: &window)
+                    do { try connection.listen(PostgresListener.channel) } catch { throw connection.storeError(error) }
+                    listening = connection
+                }
+                try PostgresMigrator(connection: connection).migrate(creating: false)
+                return try TabStore(postgresURL: postgresURL, options: options)
+            } catch .databaseNotFound {
+                _ = try? listening?.waitForNotifications(timeout: 1000)
+            } catch {
+                guard PostgresServerStatus.isAway(error) else { throw error }
+                listening = nil
+                sleep(milliseconds: 1000)
+            }
+        }
+    }
+}

@@ -109,7 +109,9 @@ final class PostgresBackend: TabStoreBackend {
                 do throws(TabStoreError) {
                     connection = try slot.connection(orSpare: spareConnection, window: &window)
                 } catch {
-                    throw lost ?? error
+                    // A refusal for good (the database dropped, the login revoked) says
+                    // more of the read than the lost connection before it.
+                    throw PostgresServerStatus.isAway(error) ? lost ?? error : error
                 }
                 let records = PostgresRecords(connection: connection, isWrite: false)
                 do throws(TabStoreError) {

@@ -43,10 +43,8 @@ struct PostgresSlot: ~Copyable {
             do {
                 return try PostgresConnection(url: url, session: session)
             } catch {
-                guard case .serverUnavailable(_, let reason) = error, ConnectFailure.kind(of: reason) == .transient,
-                      window.allowsAnotherTry() else {
-                    throw window.tried(error)
-                }
+                guard case .serverUnavailable(_, let reason) = error, ConnectFailure.kind(of: reason) == .transient else { throw error }
+                guard window.allowsAnotherTry() else { throw window.tried(error) }
                 pause = min(pause * 2, 250)
                 sleep(milliseconds: pause + Int.random(in: 0...pause / 5))
             }
