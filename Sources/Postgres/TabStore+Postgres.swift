@@ -63,3 +63,11 @@ extension TabStore {
         }
     }
 }
+
+extension TabStore {
+    /// `url` with any password it holds (in its user info, `password=` or `sslpassword=`)
+    /// left out: what a process shows of a URL it was given.
+    package static func postgresURLWithoutPassword(_ url: String) -> String {
+        DatabaseURL.withoutPassword(url)
+    }
+}

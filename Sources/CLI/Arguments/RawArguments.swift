@@ -28,6 +28,8 @@ struct RawArguments: Sendable, Equatable {
                 if raw.firstInvalidPosition == nil { raw.firstInvalidPosition = position }
             }
         }
+        // Read: no password needs to stay in the process table.
+        PasswordHiding.hidePasswordsInProcessArguments()
         return raw
     }
 }
