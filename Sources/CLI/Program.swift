@@ -37,14 +37,18 @@ enum Program {
         folders; other commands read a missing database as empty and create nothing. \
         A postgresql:// URL names a database on a PostgreSQL server (libpq5 needed; the \
         password from the URL, $PGPASSWORD or ~/.pgpass, never shown): 'add' and 'import' \
-        create tabstore's tables in it.
+        create tabstore's tables in it. A command whose server goes away before it saved \
+        anything (a restart, a standby being promoted) connects again and runs again for \
+        $TABSTORE_FAILOVER_WINDOW seconds (default 5); a server silent for \
+        $TABSTORE_SERVER_TIMEOUT seconds (default 10) beyond the busy timeout ends it.
 
         Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out of \
         range, duplicate or invalid title, empty set, set changed since --if-revision, \
         malformed import document, no database yet for info, watch or backup, backup of a \
         server); 2 usage error; 3 database problem (cannot open or create, not a tabstore \
         database, corrupt, too new, read-only, disk full, locked, damaged per info; for a \
-        server: cannot connect, a URL libpq refuses, libpq missing, connection lost); 4 the \
+        server: cannot connect, a URL libpq refuses, libpq missing, connection lost, no answer, \
+        a standby, a missing privilege); 4 the \
         output could not be written \
         (standard output, or the file of 'backup' or 'export --output'; the message says \
         when the change itself was saved). A failed command changes nothing. Errors \

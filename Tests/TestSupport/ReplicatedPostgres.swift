@@ -9,7 +9,8 @@ public final class ReplicatedPostgres: @unchecked Sendable {
 
     /// Starts both and waits until the standby streams synchronously.
     public static func start() throws(PostgresServerError) -> ReplicatedPostgres {
-        let primary = try PostgresServer.start(settings: ["synchronous_standby_names": "*", "synchronous_commit": "on"])
+        // Synchronous once the standby streams: a commit before that would wait for ever.
+        let primary = try PostgresServer.start(settings: ["synchronous_commit": "on"])
         do {
             // After a promotion the standby serves alone: it must not wait for a standby of its own.
             let standby = try PostgresServer(settings: ["synchronous_standby_names": "", "synchronous_commit": "on"], link: nil)
@@ -17,6 +18,8 @@ public final class ReplicatedPostgres: @unchecked Sendable {
                             ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", standby.dataFolder,
                              "-R", "--no-sync", "-X", "stream"], asServer: true)
             try standby.launch()
+            try primary.psql("postgres", "ALTER SYSTEM SET synchronous_standby_names = '*'")
+            try primary.psql("postgres", "SELECT pg_reload_conf()")
             let pair = ReplicatedPostgres(primary: primary, standby: standby)
             try pair.waitForSynchronousStandby()
             return pair

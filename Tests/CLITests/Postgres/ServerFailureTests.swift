@@ -21,6 +21,34 @@ struct ServerFailureTests {
         #expect(server.run("list", "s") == .ok("* 0  a\n"))
     }
 
+    /// A server restarting (or a standby being promoted behind the same address) within the
+    /// failover window: the command waits it out and succeeds.
+    @Test func aCommandOutlastsAServerRestartWithinItsWindow() throws {
+        let server = try ServerSandbox(ownServer: ())
+        server.succeed("add", "s", "a")
+        server.server.stop()
+        let add = try RunningTabstore(server.sandbox, ["add", "s", "b"], database: server.url, environment: ["TABSTORE_FAILOVER_WINDOW": "60"])
+        usleep(1_000_000)
+        try server.server.restart()
+        #expect(add.exit(timeout: .seconds(60))?.status == 0)
+        #expect(add.stdout == "added 1 tab to s\n" && add.stderr == "")
+        #expect(server.run("list", "s") == .ok("* 0  a\n  1  b\n"))
+    }
+
+    @Test(arguments: ["TABSTORE_FAILOVER_WINDOW", "TABSTORE_SERVER_TIMEOUT"])
+    func aServerVariableThatIsNotSecondsIsAUsageError(variable: String) throws {
+        let server = try ServerSandbox()
+        for value in ["abc", "-1", "3601", "1e3", ""] {
+            #expect(server.run(["list"], environment: [variable: value]) == .failure(2, """
+                tabstore: error: \(variable) must be a number of seconds from 0 to 3600, not '\(value)'
+                Usage: tabstore list [<set>]
+                See 'tabstore help list' for more.
+
+                """))
+        }
+        #expect(server.run(["list"], environment: [variable: "0.5"]) == .ok(""))
+    }
+
     @Test func aWrongPasswordIsNamedButNeverShown() throws {
         let server = try ServerSandbox()
         let user = PostgresServer.passwordUser, port = server.server.port, name = server.databaseName

@@ -6,52 +6,22 @@ import Testing
 /// its own system calls, and its arguments as every user of the machine sees them.
 @Suite(.enabled(if: PostgresServer.shouldRun, Comment(rawValue: PostgresServer.skipReason)))
 struct ServerProcessTests {
-    static var hasStrace: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") }
-
-    /// The times the process waited for the server: each run of sends on the server's
-    /// socket followed by a receive, from `strace -e trace=connect,sendto,recvfrom`.
-    static func roundTrips(inTrace trace: String, serverPort port: Int) -> Int {
-        var socket: String?
-        var trips = 0
-        var sent = false
-        for line in trace.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 1)
-            guard fields.count == 2 else { continue }
-            let call = fields[1]
-            if call.hasPrefix("connect("), call.contains("htons(\(port))") || call.contains(".s.PGSQL.\(port)") {
-                socket = String(call.dropFirst("connect(".count).prefix { $0 != "," })
-            }
-            guard let socket, call.hasPrefix("sendto(\(socket),") || call.hasPrefix("recvfrom(\(socket),"),
-                  let result = call.split(separator: "= ").last.flatMap({ Int($0.prefix { $0.isNumber }) }), result > 0 else { continue }
-            if call.hasPrefix("sendto") {
-                sent = true
-            } else if sent {
-                trips += 1
-                sent = false
-            }
-        }
-        return trips
-    }
-
     /// Once seven: the startup, two set_config, a schema check, a version read, the lock
     /// with the reads, the writes with the COMMIT. Now the startup (its settings in the
     /// startup packet), the schema check with the version, and the edit's two.
-    @Test(.enabled(if: hasStrace, "strace is not installed"))
+    @Test(.enabled(if: RoundTripTrace.isAvailable, "strace is not installed"))
     func aSelectProcessWaitsForTheServerFourTimes() throws {
         let server = try ServerSandbox()
         server.succeed("add", "s", "a", "b")
         let port = server.server.port
         let overSocket = "postgresql:///\(server.databaseName)?host=\(server.server.folder)&port=\(port)&user=postgres"
-        let trace = server.sandbox.folder + "/trace.txt"
-        for (url, expected) in [(overSocket, 4), (server.url, 5)] {
-            let output = server.sandbox.runProcess("/usr/bin/strace", [
-                "-f", "-qq", "-e", "trace=connect,sendto,recvfrom", "-e", "signal=none", "-o", trace,
-                TabstoreBinary.path, "--db", url, "select", "s", expected == 4 ? "b" : "a",
-            ])
-            #expect(output == .ok(expected == 4 ? "selected 1: b\n" : "selected 0: a\n"))
-            // Over TCP libpq first asks whether the server speaks TLS (sslmode=prefer): one more.
-            #expect(Self.roundTrips(inTrace: try String(contentsOfFile: trace, encoding: .utf8), serverPort: port) == expected, "\(url)")
-        }
+        let bySocket = try RoundTripTrace.run([TabstoreBinary.path, "--db", overSocket, "select", "s", "b"], serverPort: port)
+        #expect(bySocket.status == 0 && bySocket.output == "selected 1: b\n")
+        #expect(bySocket.roundTrips == 4)
+        // Over TCP libpq first asks whether the server speaks TLS (sslmode=prefer): one more.
+        let byTCP = try RoundTripTrace.run([TabstoreBinary.path, "--db", server.url, "select", "s", "a"], serverPort: port)
+        #expect(byTCP.status == 0 && byTCP.output == "selected 0: a\n")
+        #expect(byTCP.roundTrips == 5)
     }
 
     /// Once: the password stayed in /proc/PID/cmdline, for `ps` to show, as long as watch ran.
