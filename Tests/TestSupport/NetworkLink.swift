@@ -21,12 +21,18 @@ public final class NetworkLink: @unchecked Sendable {
         return true
     }()
 
-    /// Whether links can be made here (root with the `ip` tool); else why not.
-    public static var unavailableReason: String? {
+    /// Why links cannot be made here (not root, no `ip`, no right to make namespaces, as
+    /// in an unprivileged container), or nil when they can: found once, by making one.
+    public static let unavailableReason: String? = {
         guard getuid() == 0 else { return "network namespaces need root" }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") else { return "no /usr/sbin/ip (iproute2)" }
-        return nil
-    }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") else { return "no /usr/sbin/ip (apt-get install iproute2)" }
+        do {
+            try NetworkLink().destroy()
+            return nil
+        } catch {
+            return "cannot make a network namespace and veth pair here: \(error)"
+        }
+    }()
 
     public init() throws(PostgresServerError) {
         _ = Self.cleanupRegistered
