@@ -15,9 +15,17 @@ extension TabStore {
     /// opens one never loads it. The password comes from the URL, `PGPASSWORD` or
     /// `~/.pgpass`, as libpq reads them; no message shows it.
     ///
+    /// Every connection speaks UTF8 and uses one schema: `public`, or the first one a
+    /// `search_path` in the URL's `options` names. A call whose server goes away before it
+    /// committed anything connects again and runs again within `options.failoverWindow`;
+    /// every request has a deadline (the busy timeout and `options.serverTimeout`). A URL
+    /// of several hosts (a primary and its standbys) connects to the one that takes writes.
+    ///
     /// - Parameter postgresURL: `postgresql://` or `postgres://`, as libpq takes it.
     /// - Throws: `TabStoreError.postgresLibraryMissing`, `.invalidDatabaseURL`,
-    ///   `.serverUnavailable`, `.schemaTooNew`, `.notATabStore`, `.databaseNotFound`, `.server`.
+    ///   `.serverUnavailable`, `.schemaTooNew`, `.notATabStore`, `.databaseNotFound`,
+    ///   `.notUTF8`, `.schemaNotFound`, `.permissionDenied`, `.readOnly`, `.standby`,
+    ///   `.serverNotAnswering`, `.server`.
     public convenience init(postgresURL: String, options: Options = Options()) throws(TabStoreError) {
         self.init(backend: try PostgresBackend(url: postgresURL, options: options), options: options)
     }

@@ -111,10 +111,12 @@ struct ServerFailoverTests {
         #expect(watch.stdoutLines.map(maskingTimes) == expected)
     }
 
-    /// A COMMIT the primary took but could not yet hand to its synchronous standby (paused)
-    /// when it died: the command cannot know whether it was saved, and says so. Here it was
-    /// not: the promoted standby never received it. (Settling such an outcome by looking the
-    /// change up after reconnecting is for the journal's change ids.)
+    /// A COMMIT the primary took but could not hand to its synchronous standby (shut down
+    /// meanwhile, so it received none of it) when it died: the command cannot know whether
+    /// it was saved, and says so. Here it was not: the promoted standby never had it. (With
+    /// the standby only paused, its kernel may still take the WAL, and the same message is
+    /// true of a change that was saved. Settling it by looking the change up after
+    /// reconnecting is for the journal's change ids.)
     @Test func aCommitInFlightWhenThePrimaryDiesIsSaidToBeUnknown() throws {
         let pair = try ReplicatedPostgres.start()
         defer { pair.destroy() }
@@ -122,14 +124,13 @@ struct ServerFailoverTests {
         let url = pair.url(database: database)
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["--db", url, "add", "s", "a"]) == .ok("added 1 tab to s\n"))
-        pair.standby.pause()
-        defer { pair.standby.resume() }
+        pair.standby.stop()
         let add = try RunningTabstore(sandbox, ["add", "s", "b"], database: url)
         #expect(RunningTabstore.poll {
             (try? pair.primary.psql(database, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")) == "1\n"
         })
         pair.primary.killEveryProcess()
-        pair.standby.resume()
+        try pair.standby.restart()
         try pair.promoteStandby()
         #expect(add.exit()?.status == 3)
         #expect(add.stderr == "tabstore: error: lost the connection to \(url) while committing; the change may or may not have been saved\n")
