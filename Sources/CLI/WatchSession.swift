@@ -88,7 +88,7 @@ struct WatchSession: Sendable, Equatable {
         // Without a pipe (no descriptors left) the signals keep their default action.
         let source = SignalPipe.install(for: [SIGINT, SIGTERM]).map { wakeUp in
             let source = DispatchSource.makeReadSource(fileDescriptor: wakeUp, queue: .main)
-            source.setEventHandler { exit(ExitCode.success) }
+            source.setEventHandler { Self.end(ExitCode.success) }
             source.resume()
             return source
         }
@@ -117,13 +117,23 @@ struct WatchSession: Sendable, Equatable {
                 // The hub ends its streams only with the TabStoreError of a failed read.
                 let failure = Runner.failure(.store(error), json: session.json, program: Program.spec)
                 ProcessOutput.printStandardError(failure.standardError)
-                exit(failure.exitCode)
+                Self.end(failure.exitCode)
             } catch {
-                exit(ExitCode.database)
+                Self.end(ExitCode.database)
             }
-            exit(ExitCode.success)
+            Self.end(ExitCode.success)
         }
         withExtendedLifetime((self.source, source)) { dispatchMain() }
+    }
+}
+
+extension WatchSession {
+    /// Ends the process with `code`. `_exit`, not `exit`: the listener and the change hub
+    /// may be inside libpq on their own threads, and `exit` runs the libraries' exit
+    /// handlers under them (a watch ended by SIGINT once died of SIGSEGV under load, in a
+    /// run of every test). Every line was written with write(2): nothing is left in a buffer.
+    static func end(_ code: Int32) -> Never {
+        _exit(code)
     }
 }
 

@@ -9,12 +9,17 @@ public enum RoundTripTrace {
 
     /// Runs `command` under strace; its exit status, standard output and round trips to
     /// the server listening on `port` (over TCP or its unix socket).
-    public static func run(_ command: [String], serverPort port: Int) throws(PostgresServerError) -> (status: Int32, output: String, roundTrips: Int) {
-        let trace = NSTemporaryDirectory() + "tabstore-trace-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: trace) }
+    public static func run(_ command: [String], serverPort port: Int) throws(PostgresServerError) -> (status: Int32, output: String, roundTrips: Int, trace: String) {
+        // One file per thread (-ff): a thread's calls are never split by another's
+        // ("<unfinished ...>", "<... resumed>"), which would hide them from the count.
+        let folder = NSTemporaryDirectory() + "tabstore-trace-" + UUID().uuidString
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw PostgresServerError("cannot make \(folder): \(error)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: strace)
-        process.arguments = ["-f", "-qq", "-e", "trace=connect,sendto,recvfrom", "-e", "signal=none", "-o", trace] + command
+        process.arguments = ["-ff", "-qq", "-e", "trace=connect,sendto,recvfrom", "-e", "signal=none", "-o", folder + "/trace"] + command
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -22,19 +27,18 @@ public enum RoundTripTrace {
         do { try process.run() } catch { throw PostgresServerError("cannot run strace: \(error)") }
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, String(decoding: printed, as: UTF8.self), roundTrips(inTrace: text, serverPort: port))
+        let traces = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+            .map { (try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) ?? "" }
+        let trips = traces.map { roundTrips(inTrace: $0, serverPort: port) }.reduce(0, +)
+        return (process.terminationStatus, String(decoding: printed, as: UTF8.self), trips, traces.joined(separator: "\n"))
     }
 
-    /// The waits for the server in an strace log.
+    /// The waits for the server in one thread's strace log (lines without a pid).
     public static func roundTrips(inTrace trace: String, serverPort port: Int) -> Int {
         var socket: String?
         var trips = 0
         var sent = false
-        for line in trace.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 1)
-            guard fields.count == 2 else { continue }
-            let call = fields[1]
+        for call in trace.split(separator: "\n") {
             if call.hasPrefix("connect("), call.contains("htons(\(port))") || call.contains(".s.PGSQL.\(port)") {
                 socket = String(call.dropFirst("connect(".count).prefix { $0 != "," })
             }

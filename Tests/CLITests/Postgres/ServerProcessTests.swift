@@ -17,11 +17,11 @@ struct ServerProcessTests {
         let overSocket = "postgresql:///\(server.databaseName)?host=\(server.server.folder)&port=\(port)&user=postgres"
         let bySocket = try RoundTripTrace.run([TabstoreBinary.path, "--db", overSocket, "select", "s", "b"], serverPort: port)
         #expect(bySocket.status == 0 && bySocket.output == "selected 1: b\n")
-        #expect(bySocket.roundTrips == 4)
+        #expect(bySocket.roundTrips == 4, "\(bySocket.trace)")
         // Over TCP libpq first asks whether the server speaks TLS (sslmode=prefer): one more.
         let byTCP = try RoundTripTrace.run([TabstoreBinary.path, "--db", server.url, "select", "s", "a"], serverPort: port)
         #expect(byTCP.status == 0 && byTCP.output == "selected 0: a\n")
-        #expect(byTCP.roundTrips == 5)
+        #expect(byTCP.roundTrips == 5, "\(byTCP.trace)")
     }
 
     /// Once: the password stayed in /proc/PID/cmdline, for `ps` to show, as long as watch ran.
