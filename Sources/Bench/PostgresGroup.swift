@@ -1,3 +1,4 @@
+import Foundation
 import TabStoreKit
 import TabStorePostgres
 import TabStoreTestSupport
@@ -12,6 +13,10 @@ struct PostgresGroup {
     private static let throughputFigure = "select on PostgreSQL (loopback): TabStore vs raw libpq pipelines"
     /// The edits whose round trips are counted, with their bound: two for a write (lock and
     /// read; write and commit), one for a read.
+    private static let failoverKey = "postgresFailoverToFirstWrite"
+    private static let failoverFigure = "failover: the primary's death to the first acknowledged write on its promoted standby"
+    private static let processKey = "postgresSelectProcessRoundTrips"
+    private static let processFigure = "round trips of one `tabstore select` process on PostgreSQL (the connection counted once)"
     private static let edits: [(name: String, bound: Double)] = [
         ("select", 2), ("add", 2), ("move", 2), ("remove", 2), ("rename", 2), ("reopen", 2), ("restore", 1),
     ]
@@ -41,12 +46,24 @@ struct PostgresGroup {
         } catch {
             rows += Self.missingRoundTrips(because: "failed: \(error)")
         }
+        do {
+            rows.append(try processRoundTrips(server))
+        } catch {
+            rows.append(.missing(Self.processKey, Self.processFigure, unit: .roundTrips, target: .value(atMost: 4), because: "failed: \(error)"))
+        }
+        do {
+            rows.append(try failover())
+        } catch {
+            rows.append(.missing(Self.failoverKey, Self.failoverFigure, unit: .milliseconds, target: .value(atMost: 3000), because: "failed: \(error)"))
+        }
         return rows
     }
 
     static func missingRows(because note: String) -> [Row] {
         [.missing(throughputKey, throughputFigure, unit: .perSecond, target: .ratio(atLeast: 0.8), because: note)]
             + missingRoundTrips(because: note)
+            + [.missing(processKey, processFigure, unit: .roundTrips, target: .value(atMost: 4), because: note),
+               .missing(failoverKey, failoverFigure, unit: .milliseconds, target: .value(atMost: 3000), because: note)]
     }
 
     private static func missingRoundTrips(because note: String) -> [Row] {
@@ -132,5 +149,54 @@ struct PostgresGroup {
                 tabstore: most[edit.name].map(Double.init), ratio: .none, target: .value(atMost: edit.bound)
             )
         }
+    }
+
+    // MARK: one process, and a failover
+
+    /// The waits for the server of the built `tabstore select` on a set, counted from its
+    /// system calls (strace), over the server's unix socket: the connection's one exchange,
+    /// the schema check with the version, and the edit's two. Over TCP libpq adds one, to
+    /// ask whether the server speaks TLS.
+    private func processRoundTrips(_ server: PostgresServer) throws -> Row {
+        progress("postgres: round trips of one tabstore select process")
+        let tabstore = executableFolder() + "/tabstore"
+        guard access(tabstore, X_OK) == 0 else {
+            return .missing(Self.processKey, Self.processFigure, unit: .roundTrips, target: .value(atMost: 4),
+                            because: "no tabstore binary next to the bench: run `swift build -c release` first")
+        }
+        guard RoundTripTrace.isAvailable else {
+            return .missing(Self.processKey, Self.processFigure, unit: .roundTrips, target: .value(atMost: 4),
+                            because: "strace is not installed (apt-get install strace)")
+        }
+        let url = try server.createDatabase()
+        let database = String(url.split(separator: "/").last ?? "")
+        try TabStore(postgresURL: url).add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
+        let overSocket = "postgresql:///\(database)?host=\(server.folder)&port=\(server.port)&user=postgres"
+        let run = try RoundTripTrace.run([tabstore, "--db", overSocket, "select", Fixture.setName, "1"], serverPort: server.port)
+        guard run.status == 0 else { throw BenchError("tabstore select exited \(run.status)") }
+        return Row(Self.processKey, Self.processFigure, unit: .roundTrips, tabstore: Double(run.roundTrips), ratio: .none,
+                   target: .value(atMost: 4))
+    }
+
+    /// A primary with a synchronous standby, one store naming both: the primary is killed
+    /// (every process), the standby promoted at once, and one select waits out the
+    /// failover (its window is long enough for any promotion): from the kill to its return.
+    private func failover() throws -> Row {
+        progress("postgres: failover, the primary killed and its standby promoted")
+        let pair = try ReplicatedPostgres.start()
+        defer { pair.destroy() }
+        let database = try pair.createDatabase()
+        let store = try TabStore(postgresURL: pair.url(database: database), options: .init(failoverWindow: .seconds(60)))
+        try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
+        try store.select(.index(1), in: Fixture.setName)
+        let death = ContinuousClock.now
+        pair.primary.killEveryProcess()
+        let promotion = Thread { try? pair.promoteStandby() }
+        promotion.start()
+        try store.select(.index(0), in: Fixture.setName)
+        let elapsed = ContinuousClock.now - death
+        while !promotion.isFinished { usleep(10_000) }
+        return Row(Self.failoverKey, Self.failoverFigure, unit: .milliseconds, tabstore: Double(elapsed.milliseconds), ratio: .none,
+                   target: .value(atMost: 3000), note: "promotion started at once (pg_ctl promote); synchronous_standby_names = '*'")
     }
 }

@@ -38,7 +38,10 @@ enum Program {
         A postgresql:// URL names a database on a PostgreSQL server (served by \
         tabstore-postgres, installed beside tabstore, with libpq5; the password from the \
         URL, $PGPASSWORD or ~/.pgpass, never shown): 'add' and 'import' create tabstore's \
-        tables in it.
+        tables in it. A command whose server goes away before it saved anything (a \
+        restart, a standby being promoted) connects again and runs again for \
+        $TABSTORE_FAILOVER_WINDOW seconds (default 5); a server silent for \
+        $TABSTORE_SERVER_TIMEOUT seconds (default 10) beyond the busy timeout ends it.
 
         Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out of \
         range, duplicate or invalid title, empty set, set changed since --if-revision, \
@@ -46,7 +49,7 @@ enum Program {
         server); 2 usage error; 3 database problem (cannot open or create, not a tabstore \
         database, corrupt, too new, read-only, disk full, locked, damaged per info; for a \
         server: cannot connect, a URL libpq refuses, libpq or tabstore-postgres missing, \
-        connection lost); 4 the \
+        connection lost, no answer, a standby, a missing privilege); 4 the \
         output could not be written \
         (standard output, or the file of 'backup' or 'export --output'; the message says \
         when the change itself was saved). A failed command changes nothing. Errors \

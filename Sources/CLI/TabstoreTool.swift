@@ -11,6 +11,9 @@ public enum TabstoreTool {
     public static func main(servers: ServerStores) -> Never {
         reserveStandardDescriptors()
         let raw = RawArguments.fromProcess()
+        // Read: no password needs to stay in the process table of the process that serves
+        // a server (`tabstore` hands such a run over at once).
+        if case let .opened(server) = servers { PasswordHiding.hidePasswordsInProcessArguments(using: server.withoutPassword) }
         var result = Runner.run(raw, environment: .process, servers: servers)
         if let companion = result.handOver {
             // Returns only when the companion could not be started.

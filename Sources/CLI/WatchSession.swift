@@ -1,5 +1,6 @@
 // The one long-running part of the CLI: `watch` prints changes until a signal.
 import Dispatch
+import Synchronization
 import TabStoreKit
 #if canImport(Glibc)
 import Glibc
@@ -9,15 +10,65 @@ import Darwin
 
 /// A `watch` in progress: the store it observes and the stream of that store's changes.
 struct WatchSession: Sendable, Equatable {
-    /// Kept for the whole run: the store's observers stop when it is released.
-    let store: TabStore
-    let changes: TabStoreStream<TabChange>
+    enum Source: Sendable {
+        /// The store (kept for the whole run: its observers stop when it is released) and
+        /// its changes.
+        case store(TabStore, TabStoreStream<TabChange>)
+        /// A server database without tabstore's tables yet: opened once they exist.
+        case tablesToCome(url: String, options: TabStore.Options)
+    }
+
+    let source: Source
+    /// What this process serves a server database with; nil for a file.
+    let server: ServerSupport?
     /// The set watched, or `nil` for all sets; then each text line starts with the set's name.
     let setName: String?
     let json: Bool
 
     static func == (lhs: WatchSession, rhs: WatchSession) -> Bool {
-        lhs.store === rhs.store && lhs.setName == rhs.setName && lhs.json == rhs.json
+        let sameSource = switch (lhs.source, rhs.source) {
+        case let (.store(left, _), .store(right, _)): left === right
+        case let (.tablesToCome(left, _), .tablesToCome(right, _)): left == right
+        default: false
+        }
+        return sameSource && lhs.setName == rhs.setName && lhs.json == rhs.json
+    }
+
+    /// The store and its changes: at once, or (on another thread) once the tables exist,
+    /// with every change since they were made.
+    func opened() async throws -> (TabStore, TabStoreStream<TabChange>) {
+        switch source {
+        case let .store(store, changes):
+            return (store, changes)
+        case let .tablesToCome(url, options):
+            guard let server else { throw TabStoreError.databaseNotFound(path: url) }
+            let store = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TabStore, any Error>) in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { () throws(TabStoreError) in try server.openOnceTablesExist(url, options) })
+                }
+            }
+            return (store, store.changesFromJournalStart(in: setName))
+        }
+    }
+
+    /// The line said on a terminal when the server goes away (`away`: why) or comes back (nil).
+    func notice(away: TabStoreError?, server: String) -> String {
+        let text: String
+        switch away {
+        case let error?:
+            let what = switch error {
+            case let .serverUnavailable(server, reason): "cannot connect to \(server): \(reason)"
+            case let .connectionLost(server, _): "lost the connection to \(server)"
+            case let .serverNotAnswering(server, seconds, _): "\(server) stopped answering after \(seconds) s"
+            default: error.description
+            }
+            if json { return JSONValue.object([("server", .string("away")), ("message", .string(what))]).line }
+            text = what + "; waiting for it to come back"
+        case nil:
+            if json { return JSONValue.object([("server", .string("back"))]).line }
+            text = server + " is back"
+        }
+        return "\(Program.spec.name): " + escapingControlCharacters(text) + "\n"
     }
 
     /// The line printed for one change, with its newline.
@@ -38,10 +89,11 @@ struct WatchSession: Sendable, Equatable {
         // Without a pipe (no descriptors left) the signals keep their default action.
         let source = SignalPipe.install(for: [SIGINT, SIGTERM]).map { wakeUp in
             let source = DispatchSource.makeReadSource(fileDescriptor: wakeUp, queue: .main)
-            source.setEventHandler { exit(ExitCode.success) }
+            source.setEventHandler { Self.end(ExitCode.success) }
             source.resume()
             return source
         }
+        if case let .store(store, _) = self.source { Self.watched.withLock { $0 = store } }
         // Handlers first, notice second: whoever waits for the notice may signal at once.
         let json = self.json
         if let code = ProcessOutput.printStandardOutput(first.standardOutput) {
@@ -52,7 +104,14 @@ struct WatchSession: Sendable, Equatable {
         Task { @MainActor in
             // write(2) straight away, no buffer: each line is out when the change is.
             do {
-                for try await change in session.changes {
+                let (store, changes) = try await session.opened()
+                Self.watched.withLock { $0 = store }
+                if isTerminal(STDERR_FILENO), let server = session.server {
+                    server.onStatusChange(store) { away in
+                        DispatchQueue.main.async { ProcessOutput.printStandardError(session.notice(away: away, server: store.location)) }
+                    }
+                }
+                for try await change in changes {
                     if let code = ProcessOutput.printStandardOutput(session.line(for: change)) {
                         ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
                     }
@@ -61,13 +120,30 @@ struct WatchSession: Sendable, Equatable {
                 // The hub ends its streams only with the TabStoreError of a failed read.
                 let failure = Runner.failure(.store(error), json: session.json, program: Program.spec)
                 ProcessOutput.printStandardError(failure.standardError)
-                exit(failure.exitCode)
+                Self.end(failure.exitCode)
             } catch {
-                exit(ExitCode.database)
+                Self.end(ExitCode.database)
             }
-            exit(ExitCode.success)
+            Self.end(ExitCode.success)
         }
-        withExtendedLifetime((store, source)) { dispatchMain() }
+        withExtendedLifetime((self.source, source)) { dispatchMain() }
+    }
+}
+
+extension WatchSession {
+    /// The store being watched, once opened: folded into its file as the watch ends.
+    static let watched = Mutex<TabStore?>(nil)
+
+    /// Ends the process with `code`. The store's write-ahead log is folded into a file
+    /// first: the watch may be the last process to have the file open, and what another
+    /// process wrote then stays in the -wal until someone folds it in. `_exit`, not `exit`:
+    /// the listener and the change hub may be inside libpq on their own threads, and `exit`
+    /// runs the libraries' exit handlers under them (a watch ended by SIGINT once died of
+    /// SIGSEGV under load, in a run of every test). Every line was written with write(2):
+    /// nothing is left in a buffer.
+    static func end(_ code: Int32) -> Never {
+        watched.withLock { $0?.foldWriteAheadLog() }
+        _exit(code)
     }
 }
 

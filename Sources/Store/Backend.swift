@@ -30,6 +30,10 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// committed since the read that returned it.
     func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead
 
+    /// Moves what the database holds only in a write-ahead log into its file (a process
+    /// about to end without closing it); nothing where there is no such log.
+    func foldWriteAheadLog()
+
     /// Why other connections' changes cannot be seen through this backend, when they
     /// cannot (a file read as it was when opened): observing then fails with it.
     var changesUnseen: TabStoreError? { get }

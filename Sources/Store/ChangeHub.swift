@@ -56,14 +56,15 @@ final class ChangeHub: Sendable {
     /// Whether wake-ups currently come from file-system notifications. For tests.
     var isWatchingFiles: Bool { state.withLock { $0.wakeup?.isWatching ?? false } }
 
-    /// A new stream of the changes committed from now on.
-    func subscribe(setName: String?) -> TabStoreStream<TabChange> {
+    /// A new stream of the changes committed from now on; from after journal id `start`
+    /// instead when given and this is the first observer.
+    func subscribe(setName: String?, after start: Int? = nil) -> TabStoreStream<TabChange> {
         let (stream, continuation) = TabStoreStream<TabChange>.make(keepingOnlyNewest: false)
         // Start at the journal's end: observers see what happens after they subscribe.
         // When that cannot be read, say so rather than guess (a guess of 0 replays history).
         let key: Int
         do throws(TabStoreError) {
-            key = try register { state, key in
+            key = try register(after: start) { state, key in
                 state.observers[key] = Observer(continuation: continuation, setName: setName)
             }
         } catch {
@@ -71,6 +72,7 @@ final class ChangeHub: Sendable {
             return stream
         }
         continuation.onTermination { [weak self] in self?.unregister(key) }
+        if start != nil { queue.async { [weak self] in self?.poll() } }
         return stream
     }
 
@@ -105,10 +107,16 @@ final class ChangeHub: Sendable {
         return stream
     }
 
-    /// Adds an observer under a new key; the first one starts the wake-ups.
-    private func register(_ add: (inout State, Int) -> Void) throws(TabStoreError) -> Int {
+    /// Adds an observer under a new key; the first one starts the wake-ups, from `start`
+    /// when given, else from the journal's end.
+    private func register(after start: Int? = nil, _ add: (inout State, Int) -> Void) throws(TabStoreError) -> Int {
         if let unseen = backend.changesUnseen { throw unseen }
-        let newestID = try backend.read { records throws(TabStoreError) in try records.lastChangeID() }
+        let newestID: Int
+        if let start {
+            newestID = start
+        } else {
+            newestID = try backend.read { records throws(TabStoreError) in try records.lastChangeID() }
+        }
         return state.withLock { state -> Int in
             if state.isIdle {
                 state.lastID = newestID

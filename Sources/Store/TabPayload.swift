@@ -5,11 +5,17 @@ extension TabStore {
     public static let payloadLimit = 4096
 }
 
-/// Refuses a payload with an empty key or over `TabStore.payloadLimit` bytes.
+/// Refuses a payload with an empty key, a NUL character (which PostgreSQL's text cannot
+/// hold: one rule for every backend, so a file's export always imports into a server), or
+/// over `TabStore.payloadLimit` bytes. Keys are checked in byte order, so the error named
+/// is always the same one.
 func validPayload(_ payload: [String: String]) throws(TabStoreError) {
     var bytes = 0
-    for (key, value) in payload {
+    for key in payload.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        let value = payload[key]!
         if key.isEmpty { throw .emptyPayloadKey }
+        if key.utf8.contains(0) { throw .payloadContainsNUL(key: key, inValue: false) }
+        if value.utf8.contains(0) { throw .payloadContainsNUL(key: key, inValue: true) }
         bytes += key.utf8.count + value.utf8.count
     }
     if bytes > TabStore.payloadLimit { throw .payloadTooLarge(bytes: bytes, limit: TabStore.payloadLimit) }
@@ -60,7 +66,7 @@ extension TabStore {
     /// Replaces a tab's payload (an empty one removes it); the tab's place, title and
     /// selection stay. Setting the payload it already has changes nothing.
     ///
-    /// - Throws: `TabStoreError.payloadTooLarge`, `.emptyPayloadKey`, `.setNotFound`,
+    /// - Throws: `TabStoreError.payloadTooLarge`, `.emptyPayloadKey`, `.payloadContainsNUL`, `.setNotFound`,
     ///   `.tabNotFound`, `.tabIDNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
     public func setPayload(

@@ -19,7 +19,7 @@ extension TabStore {
     /// - Parameter ifRevision: when given, the call fails with `.revisionMismatch` unless
     ///   the set is at that revision (a missing set is at 0): optimistic concurrency.
     /// - Throws: `TabStoreError.setNotFound`, `.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.repeatedTitle`,
-    ///   `.insertionIndexOutOfRange`, `.payloadTooLarge`, `.emptyPayloadKey`, `.revisionMismatch`,
+    ///   `.insertionIndexOutOfRange`, `.payloadTooLarge`, `.emptyPayloadKey`, `.payloadContainsNUL`, `.revisionMismatch`,
     ///   `.missingSetRevision`, or a database error.
     @discardableResult
     public func add(

@@ -30,6 +30,13 @@ extension TabStore {
         hub.subscribe(setName: nil)
     }
 
+    /// Every change the journal holds, then those to come, to one set (or every set when
+    /// nil), for a store's first observer: what a `watch` that started before the database
+    /// had any tables has missed none of.
+    package func changesFromJournalStart(in setName: String?) -> TabStoreStream<TabChange> {
+        hub.subscribe(setName: setName, after: 0)
+    }
+
     /// The set's value now, then each new value committed to it, by this store or by any
     /// other connection or process; `nil` while no set has that name (before it is made,
     /// after it is removed: the sequence goes on, and a set made later under the name is

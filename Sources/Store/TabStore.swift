@@ -52,22 +52,34 @@ public final class TabStore: Sendable {
             get { createsMissingDatabase }
             set { createsMissingDatabase = newValue }
         }
+        /// On a server: how long it may take to answer beyond waiting for a lock (the busy
+        /// timeout), when connecting and for each request, before a call gives up with
+        /// `.serverNotAnswering` (or `.serverUnavailable` when connecting).
+        public var serverTimeout: Duration
+        /// On a server: how long a call keeps trying when its server went away before
+        /// anything was committed (a restart, a standby being promoted): it reconnects and
+        /// runs again until this much time has passed since the first failure. Zero tries once.
+        public var failoverWindow: Duration
 
         public init(
             durability: Durability = .full,
             busyTimeout: Duration = .seconds(5),
             closedTabLimit: Int = 25,
             changePollInterval: Duration = .milliseconds(50),
-            createsMissingDatabase: Bool = true
+            createsMissingDatabase: Bool = true,
+            serverTimeout: Duration = .seconds(10),
+            failoverWindow: Duration = .seconds(5)
         ) {
             self.durability = durability
             self.busyTimeout = busyTimeout
             self.closedTabLimit = closedTabLimit
             self.changePollInterval = changePollInterval
             self.createsMissingDatabase = createsMissingDatabase
+            self.serverTimeout = serverTimeout
+            self.failoverWindow = failoverWindow
         }
 
-        @available(*, deprecated, renamed: "init(durability:busyTimeout:closedTabLimit:changePollInterval:createsMissingDatabase:)")
+        @available(*, deprecated, renamed: "init(durability:busyTimeout:closedTabLimit:changePollInterval:createsMissingDatabase:serverTimeout:failoverWindow:)")
         public init(
             durability: Durability = .full, busyTimeout: Duration = .seconds(5), closedTabLimit: Int = 25,
             changePollInterval: Duration = .milliseconds(50), createsMissingFile: Bool
@@ -130,6 +142,15 @@ public final class TabStore: Sendable {
     public static func inMemory(options: Options = Options()) throws(TabStoreError) -> TabStore {
         try TabStore(path: ":memory:", options: options)
     }
+
+    /// Moves what only a write-ahead log holds into the database file, for a process that
+    /// ends without closing its store (the CLI's `watch`): the file then holds every change.
+    package func foldWriteAheadLog() {
+        backend.foldWriteAheadLog()
+    }
+
+    /// Why other processes' changes cannot be seen through this store, when they cannot.
+    package var changesUnseen: TabStoreError? { backend.changesUnseen }
 
     /// Runs `body` on the reader's connection: it never waits for this store's writes.
     func reading<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {

@@ -42,6 +42,9 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case emptyPayloadKey
     /// A typed payload that cannot be stored (not a flat value) or read as the type asked.
     case invalidPayload(reason: String)
+    /// A payload key, or the value of `key` when `inValue`, holds U+0000, which a
+    /// PostgreSQL server cannot store: refused by every backend alike.
+    case payloadContainsNUL(key: String, inValue: Bool)
     /// An import document that is not the export format.
     case invalidDocument(reason: String)
     /// An import document gives a tab (at `place`, as `sets[0].ids[2]`) an id that a tab
@@ -97,6 +100,19 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// Any other server error, with its SQLSTATE and message. `sql` is the statement,
     /// for debugging: `description` leaves it out.
     case server(server: String, sqlState: String, message: String, sql: String?)
+    /// The server did not answer within `seconds` (the busy timeout and the server
+    /// timeout); the connection was given up. `outcomeUnknown` as for `connectionLost`.
+    case serverNotAnswering(server: String, seconds: Int, outcomeUnknown: Bool)
+    /// The server is a standby (a read-only replica): writes need the primary.
+    case standby(server: String)
+    /// The role lacks a privilege tabstore needs: `privilege` (`SELECT`, `CREATE`...) on
+    /// `object` (`table public.tab_set`); both empty when no missing privilege was found.
+    case permissionDenied(server: String, role: String, privilege: String, object: String)
+    /// The database's encoding is not UTF8, which tabstore needs.
+    case notUTF8(server: String, encoding: String)
+    /// The schema chosen for tabstore's tables (the URL's search_path, else `public`) does
+    /// not exist.
+    case schemaNotFound(server: String, schema: String)
 
     /// tabstore broke one of its own promises (a defect to report); nothing was changed.
     case internalFailure(database: String, reason: String)
@@ -115,14 +131,15 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// True for problems with the database file rather than with the request.
     public var isDatabaseProblem: Bool {
         switch self {
-        case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
+        case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .fileIsTheDatabase,
              .databaseNotFound:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
-             .serverUnavailable, .connectionLost, .server, .internalFailure:
+             .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
+             .schemaNotFound, .internalFailure:
             return true
         }
     }
@@ -143,6 +160,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "invalid tab data: \(reason)"
         case .emptyPayloadKey:
             return "a tab data key is empty"
+        case let .payloadContainsNUL(key, inValue):
+            return "\(inValue ? "the value of tab data key" : "tab data key") \(quoted(key)) contains a NUL character (U+0000), which no database of tabstore's can store"
         case let .indexOutOfRange(index, count, set):
             return outOfRange(String(index), count: count, set: set)
         case let .indexTextOutOfRange(index, count, set):
@@ -226,6 +245,19 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "lost the connection to \(server); nothing was changed"
         case let .server(server, sqlState, message, _):
             return "PostgreSQL error \(sqlState) on \(server): \(message)"
+        case let .serverNotAnswering(server, seconds, outcomeUnknown):
+            if outcomeUnknown { return "\(server) stopped answering after \(seconds) s while committing; the change may or may not have been saved" }
+            return "\(server) stopped answering after \(seconds) s; nothing was changed"
+        case let .standby(server):
+            return "\(server) is a standby server (a read-only replica) and cannot take writes; use the primary"
+        case let .permissionDenied(server, role, privilege, object):
+            if privilege.isEmpty { return "role \(quoted(role)) lacks a privilege tabstore needs on \(server)" }
+            if privilege == "OWNER" { return "role \(quoted(role)) must own \(object) in \(server) to upgrade tabstore's schema" }
+            return "role \(quoted(role)) lacks the \(privilege) privilege on \(object) in \(server)"
+        case let .notUTF8(server, encoding):
+            return "database \(server) is encoded in \(encoding); tabstore needs a UTF8 database (CREATE DATABASE ... ENCODING 'UTF8')"
+        case let .schemaNotFound(server, schema):
+            return "schema \(quoted(schema)) does not exist in database \(server); create it, or name another in the URL's search_path"
         case let .internalFailure(database, reason):
             return "tabstore failed on \(database): \(reason) (a defect in tabstore: please report it)"
         }

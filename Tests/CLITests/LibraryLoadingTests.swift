@@ -60,9 +60,13 @@ import Testing
     ]
 
     /// The programs started and the files opened by a traced run, from every process and thread.
-    static func traced(_ sandbox: Sandbox, _ binary: String, _ arguments: [String]) -> (output: Output, lines: [String]) {
+    static func traced(
+        _ sandbox: Sandbox, _ binary: String, _ arguments: [String], environment: [String: String] = [:]
+    ) -> (output: Output, lines: [String]) {
         let trace = sandbox.folder + "/trace"
-        let output = sandbox.runProcess("/usr/bin/strace", ["-f", "-qq", "-e", "trace=execve,open,openat", "-o", trace, binary] + arguments)
+        let output = sandbox.runProcess(
+            "/usr/bin/strace", ["-f", "-qq", "-e", "trace=execve,open,openat", "-o", trace, binary] + arguments, environment: environment
+        )
         let lines = ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         return (output, lines)
     }
@@ -89,7 +93,8 @@ import Testing
         let sandbox = Sandbox()
         let port = try ClosedPort()
         let url = "postgresql://app@127.0.0.1:\(port.number)/tabs"
-        let (output, lines) = Self.traced(sandbox, TabstoreBinary.path, ["--db", url, "list"])
+        // Tried once: nothing will ever listen there.
+        let (output, lines) = Self.traced(sandbox, TabstoreBinary.path, ["--db", url, "list"], environment: ["TABSTORE_FAILOVER_WINDOW": "0"])
         #expect(output == .failure(3, """
             tabstore: error: cannot connect to \(url): connection to server at "127.0.0.1", port \(port.number) failed: Connection refused
 

@@ -12,10 +12,20 @@ final class RunningTabstore: @unchecked Sendable {
 
     /// Starts `tabstore --db <database> ARGUMENTS...` with the sandbox's environment;
     /// the database is the sandbox's file unless `database` names another (a server URL).
-    init(_ sandbox: Sandbox, _ arguments: [String], database: String? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: TabstoreBinary.path)
-        process.arguments = ["--db", database ?? sandbox.database] + arguments
+    convenience init(_ sandbox: Sandbox, _ arguments: [String], database: String? = nil, environment: [String: String] = [:]) throws {
+        try self.init(sandbox, executable: TabstoreBinary.path, ["--db", database ?? sandbox.database] + arguments, environment: environment)
+    }
+
+    /// Starts `shell` under a pseudo-terminal (`script`): its stdout is what the terminal shows.
+    convenience init(onTerminal sandbox: Sandbox, _ shell: String, environment: [String: String] = [:]) throws {
+        try self.init(sandbox, executable: "/usr/bin/script", ["-qefc", shell, "/dev/null"], environment: environment)
+    }
+
+    init(_ sandbox: Sandbox, executable: String, _ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": sandbox.folder + "/home", "LANG": "C.UTF-8"]
+            .merging(environment) { $1 }
         let stdoutPipe = Pipe(), stderrPipe = Pipe()
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
@@ -50,6 +60,20 @@ final class RunningTabstore: @unchecked Sendable {
             usleep(10_000)
         }
         return condition(self)
+    }
+
+    /// The process's id, while it runs.
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Polls until `condition` holds; false when `timeout` passes first.
+    static func poll(timeout: Duration = .seconds(20), until condition: () -> Bool) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
     }
 
     func send(_ signal: Int32) {

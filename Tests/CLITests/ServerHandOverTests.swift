@@ -87,13 +87,16 @@ import Testing
     @Test func anExecutableThatOpensServersNeverHandsOver() {
         let asked = Mutex<[String]>([])
         let created = Mutex(false)
-        let servers = ServerStores.opened { url, options throws(TabStoreError) in
+        let open = { @Sendable (url: String, options: TabStore.Options) throws(TabStoreError) -> TabStore in
             asked.withLock { $0.append("\(url) creating: \(options.createsMissingDatabase)") }
             // A server database without tabstore's tables until a store that may create them opens it.
             guard options.createsMissingDatabase || created.withLock({ $0 }) else { throw .databaseNotFound(path: url) }
             created.withLock { $0 = true }
             return try TabStore.inMemory()
         }
+        let servers = ServerStores.opened(by: ServerSupport(
+            open: open, openOnceTablesExist: open, onStatusChange: { _, _ in }, withoutPassword: { $0 }
+        ))
         let environment = Environment.fixed(["HOME": "/nonexistent-home"])
         let run = { (arguments: [String]) in
             Runner.run(RawArguments(arguments: arguments, firstInvalidPosition: nil), environment: environment, servers: servers)

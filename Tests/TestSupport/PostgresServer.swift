@@ -40,7 +40,13 @@ public final class PostgresServer: @unchecked Sendable {
 
     public let folder: String
     public let port: Int
-    private let binaries: String
+    /// Where clients reach it over TCP: 127.0.0.1, or its address inside a network namespace.
+    public let host: String
+    /// The namespace it runs in (behind a link a test can cut), if any.
+    public let link: NetworkLink?
+    /// Server settings besides the tests' defaults (`-c name=value` when it starts).
+    public let settings: [String: String]
+    let binaries: String
     private let state = Mutex(State())
 
     private struct State {
@@ -49,10 +55,31 @@ public final class PostgresServer: @unchecked Sendable {
         var databases = 0
     }
 
-    /// A new server of its own (for tests that stop, restart or break it).
-    public static func start() throws(PostgresServerError) -> PostgresServer {
-        guard let binaries else {
-            throw PostgresServerError(isRequired ? "TABSTORE_REQUIRE_POSTGRES=1, but /usr/lib/postgresql/*/bin/initdb is missing" : skipReason)
+    /// A new server of its own (for tests that stop, restart or break it), with `settings`
+    /// besides the defaults, inside `link`'s network namespace when given.
+    public static func start(settings: [String: String] = [:], behind link: NetworkLink? = nil) throws(PostgresServerError) -> PostgresServer {
+        let server = try PostgresServer(settings: settings, link: link)
+        try server.run(server.binaries + "/initdb",
+                       ["-D", server.dataFolder, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"], asServer: true)
+        // Password logins for one role over TCP; the rest stays trusted. First match wins.
+        // Behind a link, clients come from the link's other end.
+        let rules = server.dataFolder + "/pg_hba.conf"
+        let trusted = (try? String(contentsOfFile: rules, encoding: .utf8)) ?? ""
+        let linked = link.map { "host all all \($0.clientAddress)/32 trust\n" } ?? ""
+        do {
+            try ("host all \(passwordUser) 127.0.0.1/32 scram-sha-256\n" + linked + trusted).write(toFile: rules, atomically: false, encoding: .utf8)
+        } catch {
+            throw PostgresServerError("cannot write \(rules): \(error)")
+        }
+        try server.launch()
+        try server.psql("postgres", "CREATE ROLE \(passwordUser) LOGIN PASSWORD '\(password)'")
+        return server
+    }
+
+    /// A folder of its own (owned by postgres when running as root) and a free port.
+    init(settings: [String: String], link: NetworkLink?) throws(PostgresServerError) {
+        guard let binaries = Self.binaries else {
+            throw PostgresServerError(Self.isRequired ? "TABSTORE_REQUIRE_POSTGRES=1, but /usr/lib/postgresql/*/bin/initdb is missing" : Self.skipReason)
         }
         var template = Array((NSTemporaryDirectory() + "tabstore-pg-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw PostgresServerError("mkdtemp failed: errno \(errno)") }
@@ -63,34 +90,20 @@ public final class PostgresServer: @unchecked Sendable {
                 throw PostgresServerError("cannot give \(folder) to postgres: errno \(errno)")
             }
         }
-        let server = PostgresServer(folder: folder, port: try freePort(), binaries: binaries)
-        try server.run(binaries + "/initdb", ["-D", server.dataFolder, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"],
-                       asServer: true)
-        // Password logins for one role over TCP; the rest stays trusted. First match wins.
-        let rules = server.dataFolder + "/pg_hba.conf"
-        let trusted = (try? String(contentsOfFile: rules, encoding: .utf8)) ?? ""
-        do {
-            try ("host all \(passwordUser) 127.0.0.1/32 scram-sha-256\n" + trusted).write(toFile: rules, atomically: false, encoding: .utf8)
-        } catch {
-            throw PostgresServerError("cannot write \(rules): \(error)")
-        }
-        try server.launch()
-        try server.psql("postgres", "CREATE ROLE \(passwordUser) LOGIN PASSWORD '\(password)'")
-        return server
-    }
-
-    private init(folder: String, port: Int, binaries: String) {
         self.folder = folder
-        self.port = port
+        self.port = try Self.freePort()
         self.binaries = binaries
+        self.settings = settings
+        self.link = link
+        host = link?.serverAddress ?? "127.0.0.1"
         Self.running.withLock { $0.append(self) }
     }
 
-    private var dataFolder: String { folder + "/data" }
+    var dataFolder: String { folder + "/data" }
 
-    /// `postgresql://user[:password]@127.0.0.1:port/database`.
+    /// `postgresql://user[:password]@host:port/database`.
     public func url(database: String, user: String = "postgres", password: String? = nil) -> String {
-        "postgresql://\(user)\(password.map { ":" + $0 } ?? "")@127.0.0.1:\(port)/\(database)"
+        "postgresql://\(user)\(password.map { ":" + $0 } ?? "")@\(host):\(port)/\(database)"
     }
 
     /// A new empty database, so that tests do not see each other's data: its URL.
@@ -103,11 +116,12 @@ public final class PostgresServer: @unchecked Sendable {
         return url(database: name)
     }
 
-    /// Runs `sql` with psql on `database`, as the superuser: its output (unaligned, no headers).
+    /// Runs `sql` with psql on `database`, as the superuser, through the server's unix socket
+    /// (which no cut link or namespace stands in front of): its output (unaligned, no headers).
     @discardableResult
-    public func psql(_ database: String, _ sql: String) throws(PostgresServerError) -> String {
-        try run(binaries + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port),
-                                     "-U", "postgres", "-d", database, "-c", sql], asServer: false)
+    public func psql(_ database: String, _ sql: String, user: String = "postgres") throws(PostgresServerError) -> String {
+        try run(binaries + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port),
+                                     "-U", user, "-d", database, "-c", sql], asServer: false)
     }
 
     /// Stops the server (fast shutdown: sessions are ended), killing it if it lingers.
@@ -117,6 +131,8 @@ public final class PostgresServer: @unchecked Sendable {
             return (state.launcher, state.processID)
         }
         guard let launcher else { return }
+        // A paused server cannot shut down (nor runuser, which stops itself with its child).
+        for process in processes(of: launcher.processIdentifier) { kill(process, SIGCONT) }
         if processID > 0 { kill(processID, SIGINT) }
         let deadline = Date().addingTimeInterval(15)
         while launcher.isRunning && Date() < deadline { usleep(20_000) }
@@ -140,15 +156,19 @@ public final class PostgresServer: @unchecked Sendable {
         Self.running.withLock { $0.removeAll { $0 === self } }
     }
 
-    private func launch() throws(PostgresServerError) {
+    func launch() throws(PostgresServerError) {
         let log = folder + "/server.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let arguments = ["-D", dataFolder, "-k", folder, "-p", String(port), "-c", "listen_addresses=127.0.0.1",
-                         "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off",
-                         "-c", "max_connections=200"]
+        var values = ["listen_addresses": host, "fsync": "off", "full_page_writes": "off", "synchronous_commit": "off",
+                      "max_connections": "200"]
+        values.merge(settings) { $1 }
+        let arguments = ["-D", dataFolder, "-k", folder, "-p", String(port)]
+            + values.sorted { $0.key < $1.key }.flatMap { ["-c", $0.key + "=" + $0.value] }
+        var command = (getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [binaries + "/postgres"] + arguments
+        if let link { command = ["/usr/sbin/ip", "netns", "exec", link.namespace] + command }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: getuid() == 0 ? "/usr/sbin/runuser" : binaries + "/postgres")
-        process.arguments = getuid() == 0 ? ["-u", "postgres", "--", binaries + "/postgres"] + arguments : arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.standardOutput = FileHandle(forWritingAtPath: log)
         process.standardError = FileHandle(forWritingAtPath: log)
         process.standardInput = FileHandle.nullDevice
@@ -173,9 +193,56 @@ public final class PostgresServer: @unchecked Sendable {
         throw PostgresServerError("postgres did not become ready within 60 s; see \(log)")
     }
 
+    /// The postmaster's process id while it runs (0 when stopped).
+    public var processID: pid_t { state.withLock { $0.processID } }
+
+    /// The postmaster and every process under it (the backends, the WAL writer...).
+    func processes(of root: pid_t) -> [pid_t] {
+        guard root > 0 else { return [] }
+        var parents: [pid_t: pid_t] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry),
+                  let status = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = status.lastIndex(of: ")") else { continue }
+            let fields = status[status.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = pid_t(fields[1]) { parents[pid] = parent }
+        }
+        var found = [root]
+        var index = 0
+        while index < found.count {
+            found += parents.filter { $0.value == found[index] }.map(\.key)
+            index += 1
+        }
+        return found
+    }
+
+    /// Stops every process of the server where it stands (SIGSTOP), as a hung machine
+    /// would; the kernel still accepts and acknowledges connections. Undo with `resume`.
+    public func pause() {
+        for process in processes(of: processID) { kill(process, SIGSTOP) }
+    }
+
+    /// Continues the server's processes and its launcher (runuser stops itself when its
+    /// child stops).
+    public func resume() {
+        let launcher = state.withLock { $0.launcher?.processIdentifier } ?? processID
+        for process in processes(of: launcher) { kill(process, SIGCONT) }
+    }
+
+    /// Kills every process of the server at once (SIGKILL), as a machine dying would: no
+    /// shutdown, no last word to its clients beyond the kernel closing their sockets.
+    public func killEveryProcess() {
+        let (launcher, root) = state.withLock { state in
+            defer { state.launcher = nil; state.processID = 0 }
+            return (state.launcher, state.processID)
+        }
+        for process in processes(of: root) { kill(process, SIGKILL) }
+        launcher?.waitUntilExit()
+    }
+
     /// Runs a program to its end; its standard output, or an error with its standard error.
     @discardableResult
-    private func run(_ program: String, _ arguments: [String], asServer: Bool) throws(PostgresServerError) -> String {
+    func run(_ program: String, _ arguments: [String], asServer: Bool) throws(PostgresServerError) -> String {
         let process = Process()
         let switchUser = asServer && getuid() == 0
         process.executableURL = URL(fileURLWithPath: switchUser ? "/usr/sbin/runuser" : program)

@@ -41,7 +41,7 @@ enum ManPage {
         ("COLUMNS", "The width 'show' draws in when --width is not given."),
         ("NO_COLOR", "When set and not empty, no escape codes: 'show' underlines with a second line."),
         ("TERM", "When 'dumb', no escape codes, as with NO_COLOR."),
-    ]
+    ] + ServerEnvironment.variables
 
     private static func option(_ option: OptionSpec) -> [String] {
         [".TP", "\\fB\(escaped(option.helpLabel))\\fR", escaped(option.help)]

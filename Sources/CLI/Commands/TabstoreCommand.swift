@@ -44,7 +44,8 @@ struct CommandContext {
     /// Opens the database, or fails with `.databaseNotFound` when there is none.
     func openExistingStore() throws(CLIError) -> TabStore {
         let location = try resolvedPath()
-        return opened.keep(try open(location, options: .init(createsMissingDatabase: false)))
+        let options = try serverOptions(TabStore.Options(createsMissingDatabase: false), for: location)
+        return opened.keep(try open(location, options: options))
     }
 
     /// Opens the database, creating it and its folders when missing: for `add` and `import`.
@@ -61,7 +62,8 @@ struct CommandContext {
         if !DatabasePath.isServerURL(location) {
             try DatabasePath.createParentFolders(of: location)
         }
-        return opened.keep(try open(location, options: .init()))
+        let options = try serverOptions(TabStore.Options(), for: location)
+        return opened.keep(try open(location, options: options))
     }
 
     /// A file path, or a `postgresql://` / `postgres://` URL for a server.
@@ -70,8 +72,8 @@ struct CommandContext {
             return try storeCall { () throws(TabStoreError) in try TabStore(path: location, options: options) }
         }
         switch servers {
-        case let .opened(open):
-            return try storeCall { () throws(TabStoreError) in try open(location, options) }
+        case let .opened(server):
+            return try storeCall { () throws(TabStoreError) in try server.open(location, options) }
         case let .handedOver(companion):
             // The runner hands such a run over before the command starts, unless the
             // command is declared as opening no database.
@@ -89,7 +91,13 @@ struct CommandContext {
         return companion
     }
 
-    private func resolvedPath() throws(CLIError) -> String {
+    /// `options` with the server settings of the environment, for a `postgresql://` URL.
+    func serverOptions(_ options: TabStore.Options, for location: String) throws(CLIError) -> TabStore.Options {
+        guard DatabasePath.isServerURL(location) else { return options }
+        return try ServerEnvironment.apply(to: options, from: environment, command: command)
+    }
+
+    func resolvedPath() throws(CLIError) -> String {
         try DatabasePath.resolve(option: databaseOption, environment: environment, command: command)
     }
 }

@@ -16,6 +16,11 @@ enum WatchCommand: TabstoreCommand {
           {"set","revision","time","kind","event"}
         The event object of each kind:
         \(ChangeOutput.eventShapes)
+
+        On a server, a database without tabstore's tables yet is waited for (the notice \
+        says so) and every change from its first 'add' on is printed. While the server is \
+        away, watch says so once on a terminal and again when it is back, then prints what \
+        it missed; a database dropped, or access revoked, ends it (exit 3).
         """,
         arguments: [.set("The set to watch; every set when omitted.").withArity(.optional)]
     )
@@ -23,19 +28,29 @@ enum WatchCommand: TabstoreCommand {
     /// Subscribes, checks the set, and hands `main` the session to run.
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = arguments.optionalText("set")
-        let store = try context.openExistingStore()
-        // Subscribe before looking the set up, so that nothing in between is missed.
-        let changes = setName.map { store.changes(in: $0) } ?? store.changes()
-        if let setName {
-            // A typo should not wait forever in silence.
-            _ = try storeCall { () throws(TabStoreError) in try store.tabSet(named: setName) }
+        let location = try context.resolvedPath()
+        let source: WatchSession.Source
+        do throws(CLIError) {
+            let store = try context.openExistingStore()
+            // A file read as it was when opened would show no change: said now, not waited on.
+            if let unseen = store.changesUnseen { throw CLIError.store(unseen) }
+            // Subscribe before looking the set up, so that nothing in between is missed.
+            let changes = setName.map { store.changes(in: $0) } ?? store.changes()
+            if let setName {
+                // A typo should not wait forever in silence.
+                _ = try storeCall { () throws(TabStoreError) in try store.tabSet(named: setName) }
+            }
+            source = .store(store, changes)
+        } catch .store(.databaseNotFound) where DatabasePath.isServerURL(location) {
+            // Watchers of a server may start before the first 'add' makes the tables.
+            source = .tablesToCome(url: location, options: try context.serverOptions(.init(createsMissingDatabase: false), for: location))
         }
+        let waiting = if case .tablesToCome = source { true } else { false }
+        let shownSet = setName.map { escapingControlCharacters($0) } ?? "all sets"
         let notice = context.json
-            ? JSONValue.object([("watching", JSONOutput.optional(setName))]).line
-            : "watching \(setName.map { escapingControlCharacters($0) } ?? "all sets") (Ctrl-C to stop)\n"
-        return RunResult(
-            standardError: notice,
-            watch: WatchSession(store: store, changes: changes, setName: setName, json: context.json)
-        )
+            ? JSONValue.object([("watching", JSONOutput.optional(setName))] + (waiting ? [("waitingForTables", .bool(true))] : [])).line
+            : "watching \(shownSet) (Ctrl-C to stop)\(waiting ? "; no tabstore tables yet, waiting for them" : "")\n"
+        let server: ServerSupport? = if case let .opened(support) = context.servers { support } else { nil }
+        return RunResult(standardError: notice, watch: WatchSession(source: source, server: server, setName: setName, json: context.json))
     }
 }

@@ -9,9 +9,14 @@ import Darwin
 
 /// A PostgreSQL database as a backend: a writer connection and a reader connection (so
 /// reads never wait behind a write), each reconnected when the server dropped it.
+///
+/// A call whose server went away before anything was committed (a restart, a primary
+/// replaced by its promoted standby) connects again and runs again until the failover
+/// window has passed since its first failure; every request has a deadline.
 final class PostgresBackend: TabStoreBackend {
     let url: DatabaseURL
     let options: TabStore.Options
+    let session: PostgresSession
     /// What messages name: `postgresql://user@host:port/database`, never a password.
     let location: String
     private let writer: Mutex<PostgresSlot>
@@ -22,6 +27,8 @@ final class PostgresBackend: TabStoreBackend {
     /// how many parts it sent before and the writer's server process id: tests end that
     /// process there, to see the write run again.
     package let beforeSendingPart = Mutex<(@Sendable (_ partsSent: Int, _ processID: Int32) -> Void)?>(nil)
+    /// Whether the server answers, as the journal reads and the listener find it.
+    let status = PostgresServerStatus()
 
     /// How often a write is tried when the server asks for it to be run again (a
     /// serialization failure or deadlock), or when a set it creates was created by
@@ -31,12 +38,14 @@ final class PostgresBackend: TabStoreBackend {
     init(url text: String, options: TabStore.Options) throws(TabStoreError) {
         url = try DatabaseURL(text)
         self.options = options
-        let first = try PostgresSlot.connect(url, options: options)
+        session = PostgresSession(options)
+        var window = FailoverWindow(options.failoverWindow)
+        let first = try PostgresSlot.connect(url, session: session, window: &window)
         location = first.server
         try PostgresMigrator(connection: first).migrate(creating: options.createsMissingDatabase)
         spare = Mutex(first)
-        writer = Mutex(PostgresSlot(url: url, options: options))
-        reader = Mutex(PostgresSlot(url: url, options: options))
+        writer = Mutex(PostgresSlot(url: url, session: session))
+        reader = Mutex(PostgresSlot(url: url, session: session))
     }
 
     /// The connection made to migrate, until the first of the writer and the reader to need
@@ -57,16 +66,15 @@ final class PostgresBackend: TabStoreBackend {
     ) throws(TabStoreError) -> WritePlan {
         try writer.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> WritePlan in
             var attempt = 1
-            var lostConnection = false
+            var window = FailoverWindow(options.failoverWindow)
+            // What became of the write when its server went away: said if no new try succeeds.
+            var lost: TabStoreError?
             while true {
                 let connection: PostgresConnection
                 do throws(TabStoreError) {
-                    connection = try slot.connection(orSpare: spareConnection)
+                    connection = try slot.connection(orSpare: spareConnection, window: &window)
                 } catch {
-                    // The server that dropped this write cannot be reached again (it is
-                    // shutting down, restarting): say what happened to the write itself.
-                    if lostConnection { throw .connectionLost(server: location, outcomeUnknown: false) }
-                    throw error
+                    throw lost ?? error
                 }
                 let records = PostgresRecords(connection: connection, isWrite: true)
                 if let hook = beforeSendingPart.withLock({ $0 }) {
@@ -81,10 +89,18 @@ final class PostgresBackend: TabStoreBackend {
                     return plan
                 } catch {
                     slot.rollBack(records)
-                    guard attempt < Self.attempts, Self.mayRetry(records) else { throw error }
-                    if case .connectionBroken? = records.failure?.kind { lostConnection = true }
-                    attempt += 1
-                    Self.pause(attempt: attempt)
+                    switch records.failure?.meaning(in: connection.failureContext(outcomeUnknown: records.commitSent)).retry {
+                    case .now?:
+                        guard attempt < Self.attempts else { throw error }
+                        attempt += 1
+                        Self.pause(attempt: attempt)
+                    case .reconnect?:
+                        guard window.allowsAnotherTry() else { throw lost ?? error }
+                        lost = lost ?? error
+                        slot.drop()
+                    default:
+                        throw PostgresPrivileges.named(error, on: connection)
+                    }
                 }
             }
         }
@@ -94,35 +110,33 @@ final class PostgresBackend: TabStoreBackend {
         try reading(body)
     }
 
-    /// Runs `body` on the reader's connection, again on a new one when the server had dropped it.
+    /// Runs `body` on the reader's connection; again on a new one, within the failover
+    /// window, when the server went away (a read is always safe to repeat).
     private func reading<T: Sendable>(_ body: (PostgresRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
         try reader.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> T in
-            var attempt = 1
+            var window = FailoverWindow(options.failoverWindow)
+            var lost: TabStoreError?
             while true {
-                let records = PostgresRecords(connection: try slot.connection(orSpare: spareConnection), isWrite: false)
+                let connection: PostgresConnection
+                do throws(TabStoreError) {
+                    connection = try slot.connection(orSpare: spareConnection, window: &window)
+                } catch {
+                    // A refusal for good (the database dropped, the login revoked) says
+                    // more of the read than the lost connection before it.
+                    throw PostgresServerStatus.isAway(error) ? lost ?? error : error
+                }
+                let records = PostgresRecords(connection: connection, isWrite: false)
                 do throws(TabStoreError) {
                     return try body(records)
                 } catch {
-                    // A read is safe to repeat: once on a new connection after a dropped one.
-                    guard attempt < 2, records.connection.isBroken else { throw error }
+                    guard records.failure?.meaning(in: connection.failureContext(outcomeUnknown: false)).retry == .reconnect else {
+                        throw PostgresPrivileges.named(error, on: connection)
+                    }
+                    guard window.allowsAnotherTry() else { throw lost ?? error }
+                    lost = lost ?? error
                     slot.drop()
-                    attempt += 1
                 }
             }
-        }
-    }
-
-    /// Whether the failed transaction may run again: the server asked for it, or the
-    /// connection broke before any commit was sent (nothing of it was applied), or a set
-    /// it created was created by another client meanwhile (it will now find that set).
-    private static func mayRetry(_ records: PostgresRecords) -> Bool {
-        guard let failure = records.failure else { return false }
-        if failure.isRetryable { return true }
-        switch failure.kind {
-        case .connectionBroken:
-            return !records.commitSent
-        case let .server(sqlState, _, constraint):
-            return sqlState == "23505" && constraint == "tab_set_name_unique"
         }
     }
 
@@ -135,22 +149,30 @@ final class PostgresBackend: TabStoreBackend {
     func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead {
         // No cheap "did anything commit" here: the journal read itself is one indexed query.
         do {
-            return try reading { records throws(TabStoreError) in
+            let read = try reading { records throws(TabStoreError) in
                 JournalRead(dataVersion: nil, changes: try records.changes(after: id))
             }
-        } catch .serverUnavailable, .connectionLost {
-            // The server went away (a restart) between a wake-up and this read: that ends
-            // no observer. Nothing is lost: the listener reconnects and wakes the hub
-            // again, which reads on from the last change it handed out.
+            status.answered()
+            return read
+        } catch {
+            // The server went away (a restart, a failover) between a wake-up and this
+            // read: that ends no observer. Nothing is lost: the listener reconnects and
+            // wakes the hub again, which reads on from the last change it handed out.
+            // A refusal for good (the database dropped, access revoked) ends them.
+            guard PostgresServerStatus.isAway(error) else { throw error }
+            status.wentAway(error)
             return JournalRead(dataVersion: nil, changes: [])
         }
     }
+
+    /// The server keeps its own log.
+    func foldWriteAheadLog() {}
 
     /// Every change is seen: the listener and the journal are the server's.
     var changesUnseen: TabStoreError? { nil }
 
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
-        PostgresListener(url: url, options: options, pollInterval: pollInterval, queue: queue, handler: handler)
+        PostgresListener(url: url, session: session, status: status, pollInterval: pollInterval, queue: queue, handler: handler)
     }
 
     func info() throws(TabStoreError) -> StoreInfo {
@@ -169,80 +191,13 @@ final class PostgresBackend: TabStoreBackend {
     var rowsWritten: Int { written.load(ordering: .relaxed) }
 }
 
-/// One connection of the backend, made on first use and made again after the server
-/// dropped it.
-struct PostgresSlot: ~Copyable {
-    let url: DatabaseURL
-    let options: TabStore.Options
-    private var current: PostgresConnection?
-
-    init(url: DatabaseURL, options: TabStore.Options) {
-        self.url = url
-        self.options = options
-    }
-
-    /// The slot's connection: the one it has while it works, else `spare()`'s, else a new one.
-    mutating func connection(orSpare spare: () -> sending PostgresConnection?) throws(TabStoreError) -> PostgresConnection {
-        if let current, !current.isBroken { return current }
-        current = nil
-        if let taken = spare(), !taken.isBroken {
-            current = taken
-            return taken
-        }
-        let fresh = try Self.connect(url, options: options)
-        current = fresh
-        return fresh
-    }
-
-    /// A connection with the store's settings: `lock_timeout` is the busy timeout, and
-    /// `.normal` durability does not wait for the server's WAL flush.
-    static func connect(_ url: DatabaseURL, options: TabStore.Options) throws(TabStoreError) -> PostgresConnection {
-        let connection = try PostgresConnection(url: url)
-        let synchronous = options.durability == .full ? "on" : "off"
-        do {
-            _ = try connection.pipeline([
-                PostgresStatement("SELECT set_config('lock_timeout', $1, false)", [String(max(options.busyTimeout.milliseconds, 1)) + "ms"]),
-                PostgresStatement("SELECT set_config('synchronous_commit', $1, false)", [synchronous]),
-            ])
-        } catch {
-            throw error.storeError(server: connection.server, outcomeUnknown: false)
-        }
-        return connection
-    }
-
-    /// Ends a failed write: ROLLBACK when the connection still works, else drops it.
-    mutating func rollBack(_ records: PostgresRecords) {
-        // A write refused before its first round trip never began a transaction.
-        guard records.sentAnything else { return }
-        guard let current, !current.isBroken else {
-            self.current = nil
-            return
-        }
-        if (try? current.execute("ROLLBACK")) == nil { self.current = nil }
-    }
-
-    mutating func drop() {
-        current = nil
-    }
-}
-
 // What the benchmark counts per edit (`TabStoreBench --only postgres`).
 extension PostgresBackend {
     /// Requests the writer's and reader's current connections waited for so far.
     package var roundTrips: Int { writer.withLock { $0.roundTrips } + reader.withLock { $0.roundTrips } }
 }
 
-extension PostgresSlot {
-    var roundTrips: Int { current?.roundTrips ?? 0 }
-}
-
 extension TabStore {
     /// Round trips of a PostgreSQL store's connections so far; nil for a file.
     package var postgresRoundTrips: Int? { (backend as? PostgresBackend)?.roundTrips }
-}
-
-/// Waits, holding nothing but the caller's own locks.
-func sleep(milliseconds: Int) {
-    var time = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
-    nanosleep(&time, nil)
 }

@@ -7,7 +7,9 @@ import TabStoreKit
 /// the journal is the truth. After the connection drops (the server restarted, the
 /// backend was terminated) it reconnects with a growing pause, LISTENs again and wakes
 /// the hub once at once, which reads the journal from the last change it handed out:
-/// nothing committed meanwhile is lost, and nothing is handed out twice.
+/// nothing committed meanwhile is lost, and nothing is handed out twice. While it cannot
+/// reconnect the server counts as away; a refusal for good (the database dropped, the
+/// login revoked) wakes the hub, whose read then fails and ends its observers.
 final class PostgresListener: Wakeup {
     static let channel = "tabstore_changes"
     /// How often the hub reads the journal anyway while notifications work.
@@ -24,13 +26,14 @@ final class PostgresListener: Wakeup {
     var isWatching: Bool { flags.listening.load(ordering: .relaxed) }
 
     init(
-        url: DatabaseURL, options: TabStore.Options, pollInterval: Duration, queue: DispatchQueue,
-        handler: @escaping @Sendable () -> Void
+        url: DatabaseURL, session: PostgresSession, status: PostgresServerStatus, pollInterval: Duration,
+        queue: DispatchQueue, handler: @escaping @Sendable () -> Void
     ) {
         let interval = max(pollInterval, Self.safetyInterval).milliseconds
         // A thread of its own: the loop blocks in poll() between notifications.
         DispatchQueue(label: "tabstore.listen").async { [flags] in
-            Self.listen(url: url, options: options, interval: interval, flags: flags, wake: { queue.async(execute: handler) })
+            Self.listen(url: url, session: session, status: status, interval: interval, flags: flags,
+                        wake: { queue.async(execute: handler) })
         }
     }
 
@@ -39,7 +42,7 @@ final class PostgresListener: Wakeup {
     }
 
     private static func listen(
-        url: DatabaseURL, options: TabStore.Options, interval: Int, flags: Flags, wake: () -> Void
+        url: DatabaseURL, session: PostgresSession, status: PostgresServerStatus, interval: Int, flags: Flags, wake: () -> Void
     ) {
         var connection: PostgresConnection?
         var pause = 0
@@ -48,7 +51,8 @@ final class PostgresListener: Wakeup {
             guard let current = connection else {
                 if pause > 0 { sleep(milliseconds: pause) }
                 do throws(TabStoreError) {
-                    let fresh = try PostgresSlot.connect(url, options: options)
+                    var once = FailoverWindow(.zero)
+                    let fresh = try PostgresSlot.connect(url, session: session, window: &once)
                     do { try fresh.listen(channel) } catch { throw error.storeError(server: fresh.server, outcomeUnknown: false) }
                     connection = fresh
                     flags.listening.store(true, ordering: .relaxed)
@@ -57,6 +61,12 @@ final class PostgresListener: Wakeup {
                     wake()
                     sinceWake = 0
                 } catch {
+                    if PostgresServerStatus.isAway(error) {
+                        status.wentAway(error)
+                    } else {
+                        // The hub's own read meets the same refusal and ends its observers.
+                        wake()
+                    }
                     pause = min(max(pause * 2, 50), 2000)
                 }
                 continue

@@ -8,16 +8,20 @@ struct PostgresMigrator {
     let connection: PostgresConnection
 
     /// "tabstore" in ASCII, as a 64-bit key: the lock every migrating client takes.
-    static let migrationLock = "SELECT pg_advisory_xact_lock(8386092229154796133)"
+    static let migrationLock = "SELECT pg_catalog.pg_advisory_xact_lock(8386092229154796133)"
 
     /// Applies every step newer than the database. With `creating` false, a database
     /// without tabstore's tables is `.databaseNotFound` and is left untouched.
     func migrate(creating: Bool) throws(TabStoreError) {
         let server = connection.server
+        // Reported when connecting: checked before any step, so no raw error from step 1's check.
+        if let encoding = connection.parameter("server_encoding"), encoding != "UTF8" {
+            throw .notUTF8(server: server, encoding: encoding)
+        }
         let latest = PostgresSchema.migrations.last?.version ?? 0
         // Most opens find the schema current: one read, no lock.
         let state = try Self.state(connection, server: server)
-        try state.check(server: server, latest: latest)
+        try state.check(connection, latest: latest)
         if state.version == latest { return }
         if state.version == 0, !creating { throw .databaseNotFound(path: server) }
         for migration in PostgresSchema.migrations {
@@ -26,17 +30,18 @@ struct PostgresMigrator {
                     _ = try connection.pipeline([PostgresStatement("BEGIN ISOLATION LEVEL READ COMMITTED"), PostgresStatement(Self.migrationLock)])
                 }
                 let current = try Self.state(connection, server: server)
-                try current.check(server: server, latest: latest)
+                try current.check(connection, latest: latest)
                 try sending { () throws(PostgresFailure) in
                     if current.version < migration.version {
                         try connection.executeScript(migration.sql)
-                        _ = try connection.execute("UPDATE tabstore_schema SET version = $1", [String(migration.version)])
+                        _ = try connection.execute("UPDATE \(quotedIdentifier(connection.schema)).tabstore_schema SET version = $1",
+                                                   [String(migration.version)])
                     }
                     _ = try connection.execute("COMMIT")
                 }
             } catch {
                 _ = try? connection.execute("ROLLBACK")
-                throw error
+                throw PostgresPrivileges.named(error, on: connection, migrating: true)
             }
         }
     }
@@ -45,7 +50,7 @@ struct PostgresMigrator {
         do {
             try body()
         } catch {
-            throw error.storeError(server: connection.server, outcomeUnknown: false)
+            throw connection.storeError(error)
         }
     }
 
@@ -56,6 +61,8 @@ struct PostgresMigrator {
 
     private struct State {
         let version: Int
+        /// The schema tabstore uses exists.
+        let hasSchema: Bool
         let hasVersionTable: Bool
         /// Both `tab_set` and `tab` exist.
         let hasTabStoreTables: Bool
@@ -66,37 +73,42 @@ struct PostgresMigrator {
         /// may hold other programs' tables beside tabstore's; without tabstore's version
         /// table, a table with a name the migrations would create (someone else's `change`)
         /// is refused before any step runs, so no half-made schema is ever left behind.
-        func check(server: String, latest: Int) throws(TabStoreError) {
+        func check(_ connection: PostgresConnection, latest: Int) throws(TabStoreError) {
+            if !hasSchema { throw .schemaNotFound(server: connection.server, schema: connection.schema) }
             let isTabStore = hasVersionTable ? hasTabStoreTables : !hasTableNamedLikeOurs
-            if !isTabStore { throw .notATabStore(path: server) }
-            if version > latest { throw .schemaTooNew(path: server, found: version, supported: latest) }
+            if !isTabStore { throw .notATabStore(path: connection.server) }
+            if version > latest { throw .schemaTooNew(path: connection.server, found: version, supported: latest) }
         }
     }
 
-    /// Reads pg_class itself, not `to_regclass`: a name lookup goes through this
-    /// connection's catalog cache, which can still miss a table another client created
-    /// while this one waited for the lock; a scan of pg_class reads as of this statement.
+    /// Whether the schema and tabstore's tables exist, and the version, in one query (a
+    /// command's first request): the version table may not exist, so it is read through
+    /// query_to_xml, which plans its query only when the CASE gets there. Reads pg_class
+    /// itself, not `to_regclass`: a name lookup goes through this connection's catalog
+    /// cache, which can still miss a table another client created while this one waited
+    /// for the lock; a scan of pg_class reads as of this statement.
+    static let stateQuery = """
+        SELECT n.oid IS NOT NULL,
+               EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relname = 'tabstore_schema'),
+               (SELECT count(*) FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relname IN ('tab_set', 'tab')) = 2,
+               EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid
+                       AND c.relname IN ('tab_set', 'tab', 'closed_tab', 'change', 'name_revision')),
+               CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relname = 'tabstore_schema')
+                    THEN (pg_catalog.xpath('/row/version/text()', pg_catalog.query_to_xml(
+                              pg_catalog.format('SELECT version FROM %I.tabstore_schema', n.nspname), false, true, '')))[1]::text::integer
+               END
+        FROM (SELECT $1::text AS name) AS wanted LEFT JOIN pg_catalog.pg_namespace n ON n.nspname = wanted.name
+        """
+
     private static func state(_ connection: PostgresConnection, server: String) throws(TabStoreError) -> State {
         do {
-            let rows = try connection.execute(
-                """
-                SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE relname = 'tabstore_schema'
-                                   AND relnamespace = current_schema()::regnamespace),
-                       (SELECT count(*) FROM pg_catalog.pg_class WHERE relname IN ('tab_set', 'tab')
-                        AND relnamespace = current_schema()::regnamespace) = 2,
-                       EXISTS (SELECT 1 FROM pg_catalog.pg_class
-                               WHERE relname IN ('tab_set', 'tab', 'closed_tab', 'change', 'name_revision')
-                               AND relnamespace = current_schema()::regnamespace)
-                """
-            )
-            let hasVersionTable = rows.value(0, 0) == "t"
-            let version = hasVersionTable ? try connection.execute("SELECT version FROM tabstore_schema").int(0, 0) ?? 0 : 0
+            let rows = try connection.execute(stateQuery, [connection.schema])
             return State(
-                version: version, hasVersionTable: hasVersionTable, hasTabStoreTables: rows.value(0, 1) == "t",
-                hasTableNamedLikeOurs: rows.value(0, 2) == "t"
+                version: rows.int(0, 4) ?? 0, hasSchema: rows.value(0, 0) == "t", hasVersionTable: rows.value(0, 1) == "t",
+                hasTabStoreTables: rows.value(0, 2) == "t", hasTableNamedLikeOurs: rows.value(0, 3) == "t"
             )
         } catch {
-            throw error.storeError(server: server, outcomeUnknown: false)
+            throw PostgresPrivileges.named(connection.storeError(error), on: connection)
         }
     }
 }

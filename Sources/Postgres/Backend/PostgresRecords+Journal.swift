@@ -52,6 +52,7 @@ extension PostgresRecords {
     }
 
     func history(ofSet setName: String, limit: Int) throws(TabStoreError) -> [TabChange] {
+        if cannotBeStored(setName) { return [] }
         let renamed = try query(
             """
             SELECT s.id FROM tab_set s WHERE s.name = $1

@@ -22,7 +22,8 @@ extension PostgresRecords: TabRecords {
     }
 
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord? {
-        Self.setRecord(try query(Self.setNamed, [name]), name: name)?.record
+        if cannotBeStored(name) { return nil }
+        return Self.setRecord(try query(Self.setNamed, [name]), name: name)?.record
     }
 
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {

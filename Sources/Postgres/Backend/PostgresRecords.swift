@@ -79,18 +79,9 @@ final class PostgresRecords {
         try send([PostgresStatement(sql, parameters)])[0]
     }
 
-    /// The store's error for a failure, in the terms of this server.
+    /// The store's error for a failure, in the terms of this server (SQLState's table).
     func storeError(_ failure: PostgresFailure) -> TabStoreError {
-        if case let .server(sqlState, _, _) = failure.kind {
-            switch sqlState {
-            // lock_not_available: `lock_timeout` (the busy timeout) ran out.
-            case "55P03": return .busy(path: server)
-            case "53100": return .diskFull(path: server)
-            case "25006": return .readOnly(path: server)
-            default: break
-            }
-        }
-        return failure.storeError(server: server, outcomeUnknown: commitSent)
+        failure.meaning(in: connection.failureContext(outcomeUnknown: commitSent)).error
     }
 
     func readTransaction<T>(_ body: () throws(TabStoreError) -> T) throws(TabStoreError) -> T {
@@ -109,6 +100,12 @@ final class PostgresRecords {
             throw error
         }
     }
+}
+
+/// Whether `text` holds a NUL character, which PostgreSQL's text cannot: no name or title
+/// stored equals it, so a lookup of it finds nothing (as on a file) without asking.
+func cannotBeStored(_ text: String) -> Bool {
+    text.utf8.contains(0)
 }
 
 /// Parameters as text.

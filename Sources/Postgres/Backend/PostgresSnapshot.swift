@@ -36,7 +36,8 @@ extension PostgresRecords: SnapshotReader {
         var titles: [String] = [], ids: [String] = [], indices: [Int] = []
         for lookup in request.lookups {
             switch lookup {
-            case let .title(title): titles.append(title.text)
+            // A title a server cannot hold (NUL) names no tab: not asked.
+            case let .title(title): if !cannotBeStored(title.text) { titles.append(title.text) }
             case let .id(id): ids.append(id.uuidString)
             case let .index(index): indices.append(index)
             }
@@ -63,8 +64,9 @@ extension PostgresRecords: SnapshotReader {
             if: !indices.isEmpty && !request.allTabs
         )
         let closedAt = add(PostgresStatement(Self.lastClosedOfSet, [name]), if: request.lastClosed)
-        let otherAt = add(PostgresStatement(Self.setNamed, [request.otherName]), if: request.otherName != nil)
-        let otherRevisionAt = add(PostgresStatement(Self.nameRevision, [request.otherName]), if: request.otherName != nil)
+        let asksOther = request.otherName.map { !cannotBeStored($0) } ?? false
+        let otherAt = add(PostgresStatement(Self.setNamed, [request.otherName]), if: asksOther)
+        let otherRevisionAt = add(PostgresStatement(Self.nameRevision, [request.otherName]), if: asksOther)
         let holdersAt = add(
             PostgresStatement(Self.holders, [postgresArray(request.holdersOf.map(\.uuidString))]), if: !request.holdersOf.isEmpty
         )
@@ -98,8 +100,8 @@ extension PostgresRecords: SnapshotReader {
         return SetSnapshot(
             name: name, record: record, tabCount: count, nameRevision: rows[2].int(0, 0) ?? 0, tabs: tabs, found: found,
             lastClosed: closedAt.flatMap { Self.closedTab(rows[$0]) },
-            other: otherAt.map { at in
-                (Self.setRecord(rows[at], name: request.otherName ?? "")?.record, otherRevisionAt.flatMap { rows[$0].int(0, 0) } ?? 0)
+            other: request.otherName.map { otherName in
+                (otherAt.flatMap { Self.setRecord(rows[$0], name: otherName)?.record }, otherRevisionAt.flatMap { rows[$0].int(0, 0) } ?? 0)
             },
             holders: holdersAt.map { at in
                 Dictionary((0..<rows[at].count).map { (rows[at].tabID($0, 0), rows[at].text($0, 1)) }, uniquingKeysWith: { first, _ in first })

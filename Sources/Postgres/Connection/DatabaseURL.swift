@@ -11,6 +11,14 @@ package struct DatabaseURL: Sendable, Hashable {
     /// The password the URL holds (in its user info or `?password=`), to keep it out of
     /// any message that quotes the URL back.
     let secrets: [String]
+    /// How many servers it lists (`h1,h2`): more than one are a primary and its standbys.
+    package let hostCount: Int
+    /// Its `options` (or `PGOPTIONS`): server settings tabstore sends ahead of its own.
+    let options: String?
+    /// The schema of tabstore's tables: the first one a `search_path` in `options` names,
+    /// else `public`. Never found through the server's search path, where a schema named
+    /// like the user, made later, would come first.
+    package let schema: String
 
     /// Whether `text` is meant for the PostgreSQL backend (rather than a file path).
     ///
@@ -43,13 +51,13 @@ package struct DatabaseURL: Sendable, Hashable {
         let pq = try LibPQ.load().functions
         let secrets = Self.passwords(in: text)
         var message: UnsafeMutablePointer<CChar>?
-        guard let options = pq.PQconninfoParse(text, &message) else {
+        guard let parsed = pq.PQconninfoParse(text, &message) else {
             let reason = message.map { String(cString: $0) } ?? "libpq could not parse it"
             if let message { pq.PQfreemem(message) }
             throw .invalidDatabaseURL(url: shown, reason: hidingSecrets(firstLine(reason), secrets))
         }
-        var values = Self.values(of: options)
-        pq.PQconninfoFree(options)
+        var values = Self.values(of: parsed)
+        pq.PQconninfoFree(parsed)
         // `postgresql://user:secret` (no @host) reads as host `user`, port `secret`: libpq
         // would quote that port back. Refuse it without showing the URL.
         if let port = values["port"], !port.split(separator: ",").allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) {
@@ -69,8 +77,17 @@ package struct DatabaseURL: Sendable, Hashable {
         }
         self.text = text
         self.secrets = secrets + [values["password"]].compactMap { $0 }.filter { !$0.isEmpty }
+        hostCount = max(Self.count(values["host"]), Self.count(values["hostaddr"]), 1)
+        self.options = values["options"]
+        let named = values["options"].flatMap(StartupOptions.firstSchema) ?? "public"
+        // `$user` in a search path is the role's own schema.
+        schema = named == "$user" ? values["user"] ?? named : named
         self.server = serverName(user: values["user"] ?? "", host: values["host"] ?? "",
                                  port: values["port"] ?? "", database: values["dbname"] ?? values["user"] ?? "")
+    }
+
+    private static func count(_ list: String?) -> Int {
+        list.map { $0.split(separator: ",", omittingEmptySubsequences: false).count } ?? 0
     }
 
     private static func values(of options: UnsafeMutablePointer<tabstore_pq_conninfo_option>) -> [String: String] {

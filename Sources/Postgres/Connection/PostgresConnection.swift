@@ -14,6 +14,14 @@ import TabStoreLibPQ
 package final class PostgresConnection {
     /// `postgresql://user@host:port/database` as libpq resolved it; never a password.
     package let server: String
+    /// The schema of tabstore's tables, the only one on this connection's search path.
+    package let schema: String
+    /// Whether the URL lists several servers (a primary and its standbys).
+    package let isMultiHost: Bool
+    /// The role the server knows this connection as.
+    package private(set) var role = ""
+    /// The longest a request waits for its answer before the connection is given up.
+    package let requestDeadline: Duration
     /// Every wait for the server's answer to a request (connecting and waiting for
     /// notifications are not counted): what the benchmark reports.
     package private(set) var roundTrips = 0
@@ -25,48 +33,46 @@ package final class PostgresConnection {
     private var statementsPrepared = 0
 
     /// - Throws: `TabStoreError.postgresLibraryMissing`, `.invalidDatabaseURL`, or
-    ///   `.serverUnavailable` with libpq's first line.
-    package convenience init(url: String) throws(TabStoreError) {
-        try self.init(url: DatabaseURL(url))
+    ///   `.serverUnavailable` with each server's reason.
+    package convenience init(url: String, session: PostgresSession = PostgresSession()) throws(TabStoreError) {
+        try self.init(url: DatabaseURL(url), session: session)
     }
 
-    /// Connects; `application_name` is `tabstore` and `connect_timeout` 10 seconds unless the
-    /// URL (or libpq's environment variables) say otherwise.
+    /// Connects with `session`'s settings; `application_name` is `tabstore` unless the URL
+    /// (or libpq's environment) says otherwise.
     ///
     /// - Throws: `TabStoreError.postgresLibraryMissing`, or `.serverUnavailable` with
-    ///   libpq's first line.
-    package init(url: DatabaseURL) throws(TabStoreError) {
+    ///   each server's reason.
+    package init(url: DatabaseURL, session: PostgresSession = PostgresSession()) throws(TabStoreError) {
         let pq = try LibPQ.load().functions
         self.pq = pq
         secrets = url.secrets
-        // libpq lets later keywords win over earlier ones, and the URL (expanded from
-        // `dbname`) comes last: these are defaults it can override.
-        var keywords = ["fallback_application_name"]
-        var values = ["tabstore"]
-        if getenv("PGCONNECT_TIMEOUT") == nil {
-            keywords.append("connect_timeout")
-            values.append("10")
-        }
-        keywords.append("dbname")
-        values.append(url.text)
-        let connection = withCStringArray(keywords) { keywords in
-            withCStringArray(values) { values in pq.PQconnectdbParams(keywords, values, 1) }
+        schema = url.schema
+        isMultiHost = url.hostCount > 1
+        requestDeadline = session.requestDeadline
+        let pairs = session.keywords(for: url)
+        let connection = withCStringArray(pairs.map(\.0)) { keywords in
+            withCStringArray(pairs.map(\.1)) { values in pq.PQconnectdbParams(keywords, values, 1) }
         }
         guard let connection else {
             throw .serverUnavailable(server: url.server, reason: "libpq could not allocate a connection")
         }
         let host = text(pq.PQhost(connection))
-        server = host.isEmpty ? url.server : serverName(
+        // Several hosts: name them all, as the URL does, whichever one answered.
+        server = host.isEmpty || isMultiHost ? url.server : serverName(
             user: text(pq.PQuser(connection)), host: host, port: text(pq.PQport(connection)), database: text(pq.PQdb(connection)))
         guard pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else {
-            let reason = hidingSecrets(firstLine(text(pq.PQerrorMessage(connection))), secrets)
+            let reason = hidingSecrets(ConnectFailure.reasons(text(pq.PQerrorMessage(connection))), secrets)
             pq.PQfinish(connection)
             throw .serverUnavailable(server: server, reason: reason)
         }
+        role = text(pq.PQuser(connection))
         // libpq's default prints notices, and the FATAL of a server ending an idle
         // connection, to standard error: a stray line in a CLI's output. Errors reach us
         // through results and the connection's status instead.
         _ = pq.PQsetNoticeProcessor(connection, tabstore_pq_ignore_notice, nil)
+        // Every wait is ours (poll with a deadline), never one inside libpq.
+        _ = pq.PQsetnonblocking(connection, 1)
         self.connection = connection
     }
 
@@ -92,6 +98,26 @@ package final class PostgresConnection {
         connection.map { pq.PQsocket($0) } ?? -1
     }
 
+    /// A setting the server reported (`server_encoding`, `in_hot_standby`...); nil when it
+    /// did not, or the connection is closed.
+    package func parameter(_ name: String) -> String? {
+        connection.flatMap { pq.PQparameterStatus($0, name) }.map { String(cString: $0) }
+    }
+
+    /// What a failure on this connection means, given whether a COMMIT was sent.
+    package func failureContext(outcomeUnknown: Bool) -> PostgresFailureContext {
+        var context = PostgresFailureContext(server: server, outcomeUnknown: outcomeUnknown)
+        context.isStandby = parameter("in_hot_standby") == "on"
+        context.isMultiHost = isMultiHost
+        context.role = role
+        return context
+    }
+
+    /// The store's error for a failure on this connection (SQLState's table).
+    package func storeError(_ failure: PostgresFailure, outcomeUnknown: Bool = false) -> TabStoreError {
+        failure.meaning(in: failureContext(outcomeUnknown: outcomeUnknown)).error
+    }
+
     /// The server process serving this connection (what `pg_terminate_backend` takes).
     package var processID: Int32 {
         connection.map { pq.PQbackendPID($0) } ?? 0
@@ -114,15 +140,23 @@ package final class PostgresConnection {
         }
         guard let connection, pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
         roundTrips += 1
-        guard let result = pq.PQexec(connection, sql) else { throw brokenFailure() }
-        defer { pq.PQclear(result) }
-        switch pq.PQresultStatus(result) {
-        case TABSTORE_PQ_COMMAND_OK, TABSTORE_PQ_TUPLES_OK, TABSTORE_PQ_EMPTY_QUERY:
-            return
-        default:
-            guard pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
-            throw serverFailure(result, sql: sql)
+        let deadline = ContinuousClock.now + requestDeadline
+        guard pq.PQsendQuery(connection, sql) == 1 else { throw abandon() }
+        try flush(connection, until: deadline)
+        var firstError: PostgresFailure?
+        while true {
+            try awaitResult(connection, until: deadline)
+            guard let result = pq.PQgetResult(connection) else { break }
+            defer { pq.PQclear(result) }
+            switch pq.PQresultStatus(result) {
+            case TABSTORE_PQ_COMMAND_OK, TABSTORE_PQ_TUPLES_OK, TABSTORE_PQ_EMPTY_QUERY:
+                break
+            default:
+                if firstError == nil { firstError = serverFailure(result, sql: sql) }
+            }
         }
+        guard pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
+        if let firstError { throw firstError }
     }
 
     /// Sends every statement, then waits once for all their results (libpq pipeline mode).
@@ -137,8 +171,7 @@ package final class PostgresConnection {
         for statement in statements { try check(statement) }
         guard let connection, pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
         guard pq.PQenterPipelineMode(connection) == 1 else { throw abandon() }
-        // Blocking mode: libpq writes what it must as it goes, and the sync flushes the rest.
-        // That is safe while a pipeline's requests fit the socket buffers, which ours do.
+        // Non-blocking: libpq buffers what it cannot write yet, and `flush` sends it.
         var commands: [Command] = []
         var preparing: [String: String] = [:]
         for (index, statement) in statements.enumerated() {
@@ -159,7 +192,9 @@ package final class PostgresConnection {
         }
         guard pq.PQpipelineSync(connection) == 1 else { throw abandon() }
         roundTrips += 1
-        return try readResults(connection, commands, statements)
+        let deadline = ContinuousClock.now + requestDeadline
+        try flush(connection, until: deadline)
+        return try readResults(connection, commands, statements, until: deadline)
     }
 
     private enum Command {
@@ -169,14 +204,15 @@ package final class PostgresConnection {
 
     /// Reads results up to the pipeline's sync: each command's end with a NULL, the
     /// sync as PIPELINE_SYNC.
-    private func readResults(_ connection: OpaquePointer, _ commands: [Command],
-                             _ statements: [PostgresStatement]) throws(PostgresFailure) -> [PostgresRows] {
+    private func readResults(_ connection: OpaquePointer, _ commands: [Command], _ statements: [PostgresStatement],
+                             until deadline: ContinuousClock.Instant) throws(PostgresFailure) -> [PostgresRows] {
         var rows = [PostgresRows?](repeating: nil, count: statements.count)
         var firstError: PostgresFailure?
         var command = 0
         var endsInARow = 0
         var synced = false
         while !synced {
+            try awaitResult(connection, until: deadline)
             guard let result = pq.PQgetResult(connection) else {
                 // Two ends in a row: nothing is pending, so the sync will never come.
                 endsInARow += 1
@@ -208,7 +244,7 @@ package final class PostgresConnection {
                 let failure = serverFailure(result, sql: sql)
                 // A statement whose plan the server dropped, or can no longer use after
                 // a schema change, is prepared afresh next time.
-                if case let .server(sqlState, _, _) = failure.kind, sqlState == "26000" || sqlState == "0A000" {
+                if case let .server(sqlState, _, _) = failure.kind, SQLState.dropsPreparedStatement(sqlState) {
                     statementNames[sql] = nil
                 }
                 firstError = failure
@@ -220,6 +256,46 @@ package final class PostgresConnection {
         let complete = rows.compactMap { $0 }
         guard complete.count == statements.count else { throw abandon() }
         return complete
+    }
+
+    // MARK: Waiting, with a deadline
+
+    /// Sends what libpq holds back, taking in what the server sends meanwhile so that
+    /// neither side can block on a full buffer.
+    private func flush(_ connection: OpaquePointer, until deadline: ContinuousClock.Instant) throws(PostgresFailure) {
+        while true {
+            switch pq.PQflush(connection) {
+            case 0: return
+            case 1:
+                try waitFor(connection, Int16(POLLIN | POLLOUT), until: deadline)
+                guard pq.PQconsumeInput(connection) == 1 else { throw abandon() }
+            default: throw abandon()
+            }
+        }
+    }
+
+    /// Waits until libpq holds a whole result, so that PQgetResult does not block.
+    private func awaitResult(_ connection: OpaquePointer, until deadline: ContinuousClock.Instant) throws(PostgresFailure) {
+        while pq.PQisBusy(connection) == 1 {
+            try waitFor(connection, Int16(POLLIN), until: deadline)
+            guard pq.PQconsumeInput(connection) == 1 else { throw brokenFailure() }
+        }
+    }
+
+    /// poll() for `events` on the socket. At the deadline the server has not answered for
+    /// the whole of it: the connection is closed (where its request stands is unknown).
+    private func waitFor(_ connection: OpaquePointer, _ events: Int16, until deadline: ContinuousClock.Instant) throws(PostgresFailure) {
+        var descriptor = pollfd(fd: pq.PQsocket(connection), events: events, revents: 0)
+        while true {
+            let left = (deadline - ContinuousClock.now).milliseconds
+            guard left > 0 else {
+                close()
+                throw PostgresFailure(.noAnswer(after: requestDeadline), sql: nil)
+            }
+            let ready = poll(&descriptor, 1, Int32(clamping: left))
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw abandon() }
+        }
     }
 
     /// Refuses what libpq would silently cut or cannot send, as the server would.

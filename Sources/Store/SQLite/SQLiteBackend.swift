@@ -65,6 +65,11 @@ final class SQLiteBackend: TabStoreBackend {
         }
     }
 
+    func foldWriteAheadLog() {
+        guard writeRefusal == nil, hasOwnReader else { return }
+        _ = try? writer.withDatabase { database throws(TabStoreError) in try database.executeScript("PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
     func read<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
         try reader().withDatabase { database throws(TabStoreError) in try body(database) }
     }

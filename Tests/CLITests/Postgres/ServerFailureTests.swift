@@ -13,13 +13,41 @@ struct ServerFailureTests {
         server.server.stop()
         let port = server.server.port
         for command in [["list"], ["add", "s", "b"], ["info"], ["watch", "s"]] {
-            #expect(server.run(command) == .failure(3, """
+            #expect(server.run(command, environment: ["TABSTORE_FAILOVER_WINDOW": "0"]) == .failure(3, """
                 tabstore: error: cannot connect to postgresql://postgres@127.0.0.1:\(port)/db_1: connection to server at "127.0.0.1", port \(port) failed: Connection refused
 
                 """), "\(command)")
         }
         try server.server.restart()
         #expect(server.run("list", "s") == .ok("* 0  a\n"))
+    }
+
+    /// A server restarting (or a standby being promoted behind the same address) within the
+    /// failover window: the command waits it out and succeeds.
+    @Test func aCommandOutlastsAServerRestartWithinItsWindow() throws {
+        let server = try ServerSandbox(ownServer: ())
+        server.succeed("add", "s", "a")
+        server.server.stop()
+        let add = try RunningTabstore(server.sandbox, ["add", "s", "b"], database: server.url, environment: ["TABSTORE_FAILOVER_WINDOW": "60"])
+        usleep(1_000_000)
+        try server.server.restart()
+        #expect(add.exit(timeout: .seconds(60))?.status == 0)
+        #expect(add.stdout == "added 1 tab to s\n" && add.stderr == "")
+        #expect(server.run("list", "s") == .ok("* 0  a\n  1  b\n"))
+    }
+
+    @Test(arguments: ["TABSTORE_FAILOVER_WINDOW", "TABSTORE_SERVER_TIMEOUT"])
+    func aServerVariableThatIsNotSecondsIsAUsageError(variable: String) throws {
+        let server = try ServerSandbox()
+        for value in ["abc", "-1", "3601", "1e3", ""] {
+            #expect(server.run(["list"], environment: [variable: value]) == .failure(2, """
+                tabstore: error: \(variable) must be a number of seconds from 0 to 3600, not '\(value)'
+                Usage: tabstore list [<set>]
+                See 'tabstore help list' for more.
+
+                """))
+        }
+        #expect(server.run(["list"], environment: [variable: "0.5"]) == .ok(""))
     }
 
     @Test func aWrongPasswordIsNamedButNeverShown() throws {
@@ -78,8 +106,8 @@ struct ServerFailureTests {
         let server = try ServerSandbox()
         let closed = try ClosedPort()
         let url = "postgresql://someone:pw-12345@127.0.0.1:\(closed.number)/tabs"
-        #expect(server.run(["add", "s", "a"], database: url) == .failure(3, """
-            tabstore: error: cannot connect to postgresql://someone@127.0.0.1:\(closed.number)/tabs: connection to server at "127.0.0.1", port \(closed.number) failed: Connection refused
+        #expect(server.run(["add", "s", "a"], database: url, environment: ["TABSTORE_FAILOVER_WINDOW": "0.5"]) == .failure(3, """
+            tabstore: error: cannot connect to postgresql://someone@127.0.0.1:\(closed.number)/tabs: connection to server at "127.0.0.1", port \(closed.number) failed: Connection refused (tried for 0.5 s)
 
             """))
     }
@@ -125,12 +153,12 @@ struct ServerFailureTests {
         #expect(!server.sandbox.exists(copy))
     }
 
-    /// A server database without tabstore's tables exists: the message says what it lacks.
+    /// A server database without tabstore's tables exists: the message says what it lacks
+    /// (`watch` waits for them: ServerWatchOutageTests).
     @Test func aDatabaseWithoutTablesIsNotCalledMissing() throws {
         let server = try ServerSandbox()
         let message = Output.failure(1, "tabstore: error: database \(server.url) has no tabstore tables yet\n")
         #expect(server.run("info") == message)
-        #expect(server.run("watch", "s") == message)
         #expect(server.run("list") == .ok(""))
         #expect(try server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0\n")
     }

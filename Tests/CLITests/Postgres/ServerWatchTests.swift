@@ -42,7 +42,7 @@ struct ServerWatchTests {
             if edit == Self.edits / 2 {
                 server.server.stop()
                 // While the server is down an edit fails, says why in one line, and changes nothing.
-                #expect(server.run("add", "s", "e\(edit)") == .failure(3, """
+                #expect(server.run("add", "s", "e\(edit)", environment: ["TABSTORE_FAILOVER_WINDOW": "0"]) == .failure(3, """
                     tabstore: error: cannot connect to postgresql://postgres@127.0.0.1:\(port)/db_1: connection to server at "127.0.0.1", port \(port) failed: Connection refused
 
                     """))
