@@ -18,41 +18,41 @@ extension PostgresRecords {
         for write in plan.writes {
             switch write {
             case let .insertSet(name, revision):
-                add("INSERT INTO tab_set (name, revision) VALUES ($1, $2)", [name, revision.text])
+                add("INSERT INTO {schema}.tab_set (name, revision) VALUES ($1, $2)", [name, revision.text])
             case let .renameSet(set, newName):
-                add("UPDATE tab_set SET name = $1 WHERE id = \(set.sql(2))", [newName, set.parameter])
+                add("UPDATE {schema}.tab_set SET name = $1 WHERE id = \(set.sql(2))", [newName, set.parameter])
             case let .deleteSet(set):
                 // Its tabs and removed tabs go with it (foreign keys cascade).
-                add("DELETE FROM tab_set WHERE id = \(set.sql(1))", [set.parameter])
+                add("DELETE FROM {schema}.tab_set WHERE id = \(set.sql(1))", [set.parameter])
             case let .retireName(name, revision):
                 add(
                     """
-                    INSERT INTO name_revision (name, revision) VALUES ($1, $2)
+                    INSERT INTO {schema}.name_revision (name, revision) VALUES ($1, $2)
                     ON CONFLICT (name) DO UPDATE SET revision = greatest(name_revision.revision, excluded.revision)
                     """, [name, revision.text]
                 )
             case let .setBase(set, base):
-                add("UPDATE tab_set SET base = $1 WHERE id = \(set.sql(2))", [base.text, set.parameter])
+                add("UPDATE {schema}.tab_set SET base = $1 WHERE id = \(set.sql(2))", [base.text, set.parameter])
             case let .updateSet(set, revision, selecting):
                 let (selected, parameter) = switch selecting {
                 case let .row(id)?: ("$2::bigint", id.text)
-                case let .uuid(uuid)?: ("(SELECT id FROM tab WHERE uuid = $2)", uuid.uuidString)
-                case let .position(position)?: ("(SELECT id FROM tab WHERE set_id = \(set.sql(3)) AND position = $2)", position.text)
+                case let .uuid(uuid)?: ("(SELECT id FROM {schema}.tab WHERE uuid = $2)", uuid.uuidString)
+                case let .position(position)?: ("(SELECT id FROM {schema}.tab WHERE set_id = \(set.sql(3)) AND position = $2)", position.text)
                 case nil: ("$2::bigint", nil as String?)
                 }
-                add("UPDATE tab_set SET revision = $1, selected_tab_id = \(selected) WHERE id = \(set.sql(3))", [revision.text, parameter, set.parameter])
+                add("UPDATE {schema}.tab_set SET revision = $1, selected_tab_id = \(selected) WHERE id = \(set.sql(3))", [revision.text, parameter, set.parameter])
             case let .shiftTabs(set, positions, delta):
                 add(
-                    "UPDATE tab SET position = position + $1 WHERE set_id = \(set.sql(2)) AND position >= $3 AND position < $4",
+                    "UPDATE {schema}.tab SET position = position + $1 WHERE set_id = \(set.sql(2)) AND position >= $3 AND position < $4",
                     [delta.text, set.parameter, positions.lowerBound.text, positions.upperBound.text]
                 )
             case let .setPosition(tab, position):
-                add("UPDATE tab SET position = $1 WHERE id = $2", [position.text, tab.text])
+                add("UPDATE {schema}.tab SET position = $1 WHERE id = $2", [position.text, tab.text])
             case let .insertTabs(new, set, firstPosition):
                 // One statement for the run: a large import sends a few arrays, not a statement a tab.
                 add(
                     """
-                    INSERT INTO tab (set_id, position, title, uuid, payload)
+                    INSERT INTO {schema}.tab (set_id, position, title, uuid, payload)
                     SELECT \(set.sql(1)), $2 + given.number - 1, given.title, given.uuid, given.payload
                     FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS given (title, uuid, payload, number)
                     """,
@@ -64,17 +64,17 @@ extension PostgresRecords {
                 tabs += new.count
                 tabsDone.append((statements.count - 1, tabs))
             case let .deleteTabs(ids):
-                add("DELETE FROM tab WHERE id = ANY($1::bigint[])", [postgresArray(ids)])
+                add("DELETE FROM {schema}.tab WHERE id = ANY($1::bigint[])", [postgresArray(ids)])
             case let .deleteAllTabs(set):
-                add("DELETE FROM tab WHERE set_id = \(set.sql(1))", [set.parameter])
+                add("DELETE FROM {schema}.tab WHERE set_id = \(set.sql(1))", [set.parameter])
             case let .renameTab(tab, title):
-                add("UPDATE tab SET title = $1 WHERE id = $2", [title, tab.text])
+                add("UPDATE {schema}.tab SET title = $1 WHERE id = $2", [title, tab.text])
             case let .setPayload(tab, payload):
-                add("UPDATE tab SET payload = $1 WHERE id = $2", [packPayload(payload), tab.text])
+                add("UPDATE {schema}.tab SET payload = $1 WHERE id = $2", [packPayload(payload), tab.text])
             case let .rememberClosed(closing, set, limit):
                 add(
                     """
-                    INSERT INTO closed_tab (set_id, title, position, was_selected, uuid, payload)
+                    INSERT INTO {schema}.closed_tab (set_id, title, position, was_selected, uuid, payload)
                     SELECT \(set.sql(1)), given.title, given.position, given.was_selected, given.uuid, given.payload
                     FROM unnest($2::text[], $3::bigint[], $4::integer[], $5::text[], $6::text[]) WITH ORDINALITY
                         AS given (title, position, was_selected, uuid, payload, number)
@@ -88,19 +88,19 @@ extension PostgresRecords {
                 )
                 add(
                     """
-                    DELETE FROM closed_tab WHERE set_id = \(set.sql(1)) AND id NOT IN
-                        (SELECT id FROM closed_tab WHERE set_id = \(set.sql(1)) ORDER BY id DESC LIMIT $2)
+                    DELETE FROM {schema}.closed_tab WHERE set_id = \(set.sql(1)) AND id NOT IN
+                        (SELECT id FROM {schema}.closed_tab WHERE set_id = \(set.sql(1)) ORDER BY id DESC LIMIT $2)
                     """, [set.parameter, limit.text]
                 )
             case let .deleteClosedTab(id):
-                add("DELETE FROM closed_tab WHERE id = $1", [id.text])
+                add("DELETE FROM {schema}.closed_tab WHERE id = $1", [id.text])
             case let .forgetClosedTabs(ids):
-                add("DELETE FROM closed_tab WHERE uuid = ANY($1::text[])", [postgresArray(ids.map(\.uuidString))])
+                add("DELETE FROM {schema}.closed_tab WHERE uuid = ANY($1::text[])", [postgresArray(ids.map(\.uuidString))])
             case let .forgetClosedTabsBackIn(set):
                 add(
                     """
-                    DELETE FROM closed_tab WHERE set_id = \(set.sql(1))
-                    AND EXISTS (SELECT 1 FROM tab WHERE tab.set_id = closed_tab.set_id AND tab.title = closed_tab.title)
+                    DELETE FROM {schema}.closed_tab WHERE set_id = \(set.sql(1))
+                    AND EXISTS (SELECT 1 FROM {schema}.tab WHERE tab.set_id = closed_tab.set_id AND tab.title = closed_tab.title)
                     """, [set.parameter]
                 )
             case let .journal(entry):
@@ -109,7 +109,7 @@ extension PostgresRecords {
                 let statement = Self.journal(entry)
                 add(statement.sql, statement.parameters)
             case let .unlinkJournal(set):
-                add("UPDATE change SET set_id = NULL WHERE set_id = \(set.sql(1))", [set.parameter])
+                add("UPDATE {schema}.change SET set_id = NULL WHERE set_id = \(set.sql(1))", [set.parameter])
             case let .skipTabs(count):
                 tabs += count
                 tabsDone.append((statements.count - 1, tabs))
@@ -129,7 +129,7 @@ extension SetRef {
     func sql(_ n: Int) -> String {
         switch self {
         case .id: "$\(n)::bigint"
-        case .new: "(SELECT id FROM tab_set WHERE name = $\(n))"
+        case .new: "(SELECT id FROM {schema}.tab_set WHERE name = $\(n))"
         }
     }
 

@@ -17,12 +17,12 @@ extension PostgresRecords {
     /// that keeps the journal bounded ($17: the limit, $18: how often it runs).
     static let journalInsert = """
         WITH added AS (
-            INSERT INTO change (\(JournalColumn.names)) VALUES (\(JournalColumn.allCases.map { column in
-                column == .setID ? "coalesce($5::bigint, (SELECT id FROM tab_set WHERE name = $16))" : "$\(column.rawValue + 1)"
+            INSERT INTO {schema}.change (\(JournalColumn.names)) VALUES (\(JournalColumn.allCases.map { column in
+                column == .setID ? "coalesce($5::bigint, (SELECT id FROM {schema}.tab_set WHERE name = $16))" : "$\(column.rawValue + 1)"
             }.joined(separator: ", ")))
             RETURNING id
         )
-        DELETE FROM change WHERE (SELECT id % $18 FROM added) = 0 AND id <= (SELECT id FROM added) - $17
+        DELETE FROM {schema}.change WHERE (SELECT id % $18 FROM added) = 0 AND id <= (SELECT id FROM added) - $17
         """
 
     /// The statement that journals `entry`.
@@ -44,7 +44,7 @@ extension PostgresRecords {
         return PostgresStatement(journalInsert, cells + [setName, JournalLimit.changes.text, JournalLimit.trimEvery.text])
     }
 
-    private static let changeColumns = "SELECT \(JournalColumn.selectList) FROM change"
+    private static let changeColumns = "SELECT \(JournalColumn.selectList) FROM {schema}.change"
 
     func changes(after id: Int) throws(TabStoreError) -> [(id: Int, change: TabChange)] {
         let rows = try query(Self.changeColumns + " WHERE id > $1 ORDER BY id", [id.text])
@@ -55,8 +55,8 @@ extension PostgresRecords {
         if cannotBeStored(setName) { return [] }
         let renamed = try query(
             """
-            SELECT s.id FROM tab_set s WHERE s.name = $1
-            AND EXISTS (SELECT 1 FROM change WHERE set_id = s.id AND kind = $2)
+            SELECT s.id FROM {schema}.tab_set s WHERE s.name = $1
+            AND EXISTS (SELECT 1 FROM {schema}.change WHERE set_id = s.id AND kind = $2)
             """, [setName, TabEvent.Kind.setRenamed.rawValue]
         )
         let rows = if let setID = renamed.int(0, 0) {
@@ -71,7 +71,7 @@ extension PostgresRecords {
     }
 
     func lastChangeID() throws(TabStoreError) -> Int {
-        try query("SELECT coalesce(max(id), 0) FROM change").requiredInt(0, 0)
+        try query("SELECT coalesce(max(id), 0) FROM {schema}.change").requiredInt(0, 0)
     }
 
     /// A journal row read back; `nil` for a row this binary cannot read (skipped, not fatal).

@@ -6,8 +6,8 @@ extension PostgresRecords: TabRecords {
     /// The set row with its selected tab (columns 0-7) and its tab count (8).
     static let setColumns = """
         SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
-               (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
-        FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+               (SELECT max(position) FROM {schema}.tab WHERE set_id = s.id) - s.base + 1
+        FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.id = s.selected_tab_id
         """
     static let setNamed = setColumns + " WHERE s.name = $1"
 
@@ -28,7 +28,7 @@ extension PostgresRecords: TabRecords {
 
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
         guard let setID = set.id else { return [] }
-        return Self.tabs(try query("SELECT id, title, uuid, payload FROM tab WHERE set_id = $1 ORDER BY position", [setID.text]))
+        return Self.tabs(try query("SELECT id, title, uuid, payload FROM {schema}.tab WHERE set_id = $1 ORDER BY position", [setID.text]))
     }
 
     /// Rows of (id, title, uuid, payload), in order.
@@ -37,20 +37,20 @@ extension PostgresRecords: TabRecords {
     }
 
     func setNames() throws(TabStoreError) -> [String] {
-        let rows = try query("SELECT name FROM tab_set ORDER BY name COLLATE \"C\"")
+        let rows = try query("SELECT name FROM {schema}.tab_set ORDER BY name COLLATE \"C\"")
         return (0..<rows.count).map { rows.text($0, 0) }
     }
 
     func setCount() throws(TabStoreError) -> Int {
-        try query("SELECT count(*) FROM tab_set").requiredInt(0, 0)
+        try query("SELECT count(*) FROM {schema}.tab_set").requiredInt(0, 0)
     }
 
     func setSummaries() throws(TabStoreError) -> [TabSetSummary] {
         let rows = try query(
             """
             SELECT s.name, s.revision, t.position - s.base, t.title,
-                   (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+                   (SELECT max(position) FROM {schema}.tab WHERE set_id = s.id) - s.base + 1
+            FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.id = s.selected_tab_id
             ORDER BY s.name COLLATE "C"
             """
         )
@@ -64,7 +64,7 @@ extension PostgresRecords: TabRecords {
 
     func closedTabTitles(of set: SetRecord) throws(TabStoreError) -> [String] {
         guard let setID = set.id else { return [] }
-        let rows = try query("SELECT title FROM closed_tab WHERE set_id = $1 ORDER BY id DESC", [setID.text])
+        let rows = try query("SELECT title FROM {schema}.closed_tab WHERE set_id = $1 ORDER BY id DESC", [setID.text])
         return (0..<rows.count).map { rows.text($0, 0) }
     }
 
@@ -73,14 +73,14 @@ extension PostgresRecords: TabRecords {
             """
             SELECT s.name, s.base, s.revision, count(t.id), count(DISTINCT t.position), min(t.position), max(t.position),
                    s.selected_tab_id IS NOT NULL,
-                   EXISTS (SELECT 1 FROM tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
+                   EXISTS (SELECT 1 FROM {schema}.tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
                    max(n.revision)
-            FROM tab_set s LEFT JOIN tab t ON t.set_id = s.id
+            FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.set_id = s.id
             -- Each set's newest change, found in one pass over the journal (which has no
             -- index on set_id: a lookup per set scanned it once per set).
             LEFT JOIN (
-                SELECT c.set_id, c.revision FROM change c
-                JOIN (SELECT set_id, max(id) AS id FROM change WHERE set_id IS NOT NULL GROUP BY set_id) m ON m.id = c.id
+                SELECT c.set_id, c.revision FROM {schema}.change c
+                JOIN (SELECT set_id, max(id) AS id FROM {schema}.change WHERE set_id IS NOT NULL GROUP BY set_id) m ON m.id = c.id
             ) n ON n.set_id = s.id
             GROUP BY s.id ORDER BY s.name COLLATE "C"
             """

@@ -5,31 +5,31 @@ import TabStoreKit
 extension PostgresRecords: SnapshotReader {
     /// Only the lock: a row locked after a wait is re-read at its newest version, but a
     /// row joined to it would still come from the snapshot taken before the wait.
-    private static let lockSet = "SELECT id FROM tab_set WHERE name = $1 FOR UPDATE"
+    private static let lockSet = "SELECT id FROM {schema}.tab_set WHERE name = $1 FOR UPDATE"
     /// A set's tabs (id, title, uuid, payload) in order, after the lock; with $2, none when
     /// the set is still at that revision (the store holds it).
     private static let tabsOfSet = """
-        SELECT t.id, t.title, t.uuid, t.payload FROM tab t JOIN tab_set s ON s.id = t.set_id
+        SELECT t.id, t.title, t.uuid, t.payload FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id
         WHERE s.name = $1 AND s.revision IS DISTINCT FROM $2::bigint ORDER BY t.position
         """
     /// Found tabs, with their index: (id, title, uuid, payload, index).
-    private static let tabsFound = "SELECT t.id, t.title, t.uuid, t.payload, t.position - s.base FROM tab t JOIN tab_set s ON s.id = t.set_id"
+    private static let tabsFound = "SELECT t.id, t.title, t.uuid, t.payload, t.position - s.base FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id"
     private static let tabsTitled = tabsFound + " WHERE s.name = $1 AND t.title = ANY($2::text[])"
     private static let tabsWithIDs = tabsFound + " WHERE s.name = $1 AND t.uuid = ANY($2::text[])"
     /// Tabs at indices ($2) and at indices from the end ($3, negative): (id, title, uuid,
     /// payload, index, index from the end).
     private static let tabsAtIndices = """
         SELECT t.id, t.title, t.uuid, t.payload, t.position - s.base, t.position - e.top
-        FROM tab t JOIN tab_set s ON s.id = t.set_id
-        CROSS JOIN LATERAL (SELECT max(position) + 1 AS top FROM tab WHERE set_id = s.id) e
+        FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id
+        CROSS JOIN LATERAL (SELECT max(position) + 1 AS top FROM {schema}.tab WHERE set_id = s.id) e
         WHERE s.name = $1 AND (t.position - s.base = ANY($2::bigint[]) OR t.position - e.top = ANY($3::bigint[]))
         """
     private static let lastClosedOfSet = """
-        SELECT c.id, c.title, c.position, c.was_selected, c.uuid, c.payload FROM closed_tab c
-        JOIN tab_set s ON s.id = c.set_id WHERE s.name = $1 ORDER BY c.id DESC LIMIT 1
+        SELECT c.id, c.title, c.position, c.was_selected, c.uuid, c.payload FROM {schema}.closed_tab c
+        JOIN {schema}.tab_set s ON s.id = c.set_id WHERE s.name = $1 ORDER BY c.id DESC LIMIT 1
         """
-    private static let nameRevision = "SELECT revision FROM name_revision WHERE name = $1"
-    private static let holders = "SELECT t.uuid, s.name FROM tab t JOIN tab_set s ON s.id = t.set_id WHERE t.uuid = ANY($1::text[])"
+    private static let nameRevision = "SELECT revision FROM {schema}.name_revision WHERE name = $1"
+    private static let holders = "SELECT t.uuid, s.name FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id WHERE t.uuid = ANY($1::text[])"
 
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         let name = request.setName

@@ -134,6 +134,12 @@ package final class PostgresConnection {
     /// round trip, through the simple query protocol; its results are not kept.
     ///
     /// - Throws: `PostgresFailure`; after a server error the connection is still usable.
+    /// `sql` with every `{schema}.` naming this connection's schema: tabstore's statements
+    /// name each of its tables in the one schema the URL chose, whatever a search path says.
+    package func qualified(_ sql: String) -> String {
+        sql.contains("{schema}.") ? sql.replacing("{schema}.", with: quotedIdentifier(schema) + ".") : sql
+    }
+
     package func executeScript(_ sql: String) throws(PostgresFailure) {
         guard !sql.utf8.contains(0) else {
             throw PostgresFailure(.server(sqlState: "22021", message: "the script contains a NUL character", constraint: nil), sql: sql)
@@ -141,7 +147,7 @@ package final class PostgresConnection {
         guard let connection, pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
         roundTrips += 1
         let deadline = ContinuousClock.now + requestDeadline
-        guard pq.PQsendQuery(connection, sql) == 1 else { throw abandon() }
+        guard pq.PQsendQuery(connection, qualified(sql)) == 1 else { throw abandon() }
         try flush(connection, until: deadline)
         var firstError: PostgresFailure?
         while true {
@@ -179,7 +185,7 @@ package final class PostgresConnection {
             if name == nil {
                 statementsPrepared += 1
                 let newName = "tabstore_\(statementsPrepared)"
-                guard pq.PQsendPrepare(connection, newName, statement.sql, 0, nil) == 1 else { throw abandon() }
+                guard pq.PQsendPrepare(connection, newName, qualified(statement.sql), 0, nil) == 1 else { throw abandon() }
                 commands.append(.prepare(sql: statement.sql, name: newName))
                 preparing[statement.sql] = newName
                 name = newName
