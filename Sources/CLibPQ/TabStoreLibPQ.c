@@ -23,7 +23,8 @@ const char *tabstore_pq_library_name(const char *override) {
     X(PQexitPipelineMode) X(PQpipelineSync) X(PQpipelineStatus) X(PQsendQueryParams) X(PQsendPrepare) \
     X(PQsendQueryPrepared) X(PQgetResult) X(PQsetnonblocking) X(PQflush) X(PQconninfoParse) \
     X(PQconninfoFree) X(PQconndefaults) X(PQhost) X(PQport) X(PQdb) X(PQuser) X(PQbackendPID) \
-    X(PQserverVersion) X(PQtransactionStatus) X(PQsetNoticeProcessor) X(PQsendQuery) X(PQparameterStatus)
+    X(PQserverVersion) X(PQtransactionStatus) X(PQsetNoticeProcessor) X(PQsendQuery) X(PQparameterStatus) \
+    X(PQconnectStartParams) X(PQreset)
 
 void tabstore_pq_ignore_notice(void *arg, const char *message) {
     (void)arg;

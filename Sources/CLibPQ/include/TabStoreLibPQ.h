@@ -146,6 +146,8 @@ typedef struct tabstore_pq_functions {
     tabstore_pq_transaction_status (* _Nonnull PQtransactionStatus)(const tabstore_pq_conn *conn);
     int (* _Nonnull PQsendQuery)(tabstore_pq_conn *conn, const char *query);
     const char *(* _Nonnull PQparameterStatus)(const tabstore_pq_conn *conn, const char *paramName);
+    tabstore_pq_conn *(* _Nonnull PQconnectStartParams)(const char *const *keywords, const char *const *values, int expand_dbname);
+    void (* _Nonnull PQreset)(tabstore_pq_conn *conn);
 } tabstore_pq_functions;
 
 // The library tabstore_pq_load() opens: `override` (the value of the environment

@@ -51,12 +51,19 @@ package final class PostgresConnection {
         isMultiHost = url.hostCount > 1
         requestDeadline = session.requestDeadline
         let pairs = session.keywords(for: url)
+        // libpq's default notice processor prints to standard error, and a server that dies
+        // just after its ReadyForQuery has its FATAL parsed as a notice inside the connect
+        // itself. So the processor that drops notices goes on first: the connection is
+        // started (nothing is read yet), given it, then made from the start again by
+        // PQreset, which keeps it and libpq's own handling of hosts and timeouts.
         let connection = withCStringArray(pairs.map(\.0)) { keywords in
-            withCStringArray(pairs.map(\.1)) { values in pq.PQconnectdbParams(keywords, values, 1) }
+            withCStringArray(pairs.map(\.1)) { values in pq.PQconnectStartParams(keywords, values, 1) }
         }
         guard let connection else {
             throw .serverUnavailable(server: url.server, reason: "libpq could not allocate a connection")
         }
+        _ = pq.PQsetNoticeProcessor(connection, tabstore_pq_ignore_notice, nil)
+        if pq.PQstatus(connection) != TABSTORE_PQ_CONNECTION_BAD { pq.PQreset(connection) }
         let host = text(pq.PQhost(connection))
         // Several hosts: name them all, as the URL does, whichever one answered.
         server = host.isEmpty || isMultiHost ? url.server : serverName(
@@ -67,10 +74,6 @@ package final class PostgresConnection {
             throw .serverUnavailable(server: server, reason: reason)
         }
         role = text(pq.PQuser(connection))
-        // libpq's default prints notices, and the FATAL of a server ending an idle
-        // connection, to standard error: a stray line in a CLI's output. Errors reach us
-        // through results and the connection's status instead.
-        _ = pq.PQsetNoticeProcessor(connection, tabstore_pq_ignore_notice, nil)
         // Every wait is ours (poll with a deadline), never one inside libpq.
         _ = pq.PQsetnonblocking(connection, 1)
         self.connection = connection
@@ -172,7 +175,11 @@ package final class PostgresConnection {
     /// usable again (a transaction the statements were in is aborted: roll it back).
     ///
     /// - Throws: `PostgresFailure`.
-    package func pipeline(_ statements: [PostgresStatement]) throws(PostgresFailure) -> [PostgresRows] {
+    /// `cuttingAfterSending` (a test's way to lose an answer) shuts the socket down once
+    /// the pipeline is sent, so the server runs it but its answer never arrives.
+    package func pipeline(
+        _ statements: [PostgresStatement], cuttingAfterSending: Bool = false
+    ) throws(PostgresFailure) -> [PostgresRows] {
         guard !statements.isEmpty else { return [] }
         for statement in statements { try check(statement) }
         guard let connection, pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
@@ -200,6 +207,7 @@ package final class PostgresConnection {
         roundTrips += 1
         let deadline = ContinuousClock.now + requestDeadline
         try flush(connection, until: deadline)
+        if cuttingAfterSending { shutdown(pq.PQsocket(connection), Int32(SHUT_RDWR)) }
         return try readResults(connection, commands, statements, until: deadline)
     }
 

@@ -93,6 +93,17 @@ struct ServerFailureTests {
         }
     }
 
+    /// A server that dies as the login completes sends its FATAL with the login: libpq
+    /// reads it inside the connect, where its default would print it to standard error.
+    /// One line, tabstore's, whatever the command; and so on each retry in the window.
+    @Test(arguments: [["list"], ["add", "s", "b"], ["info"], ["watch", "s"]], ["0", "1"])
+    func aServerDyingAsALoginCompletesGivesOneLine(command: [String], window: String) throws {
+        let server = try DyingServer()
+        let url = "postgresql://postgres@127.0.0.1:\(server.port)/db?sslmode=disable"
+        let output = Sandbox().runWithoutDatabase(["--db", url] + command, environment: ["TABSTORE_FAILOVER_WINDOW": window])
+        #expect(output == .failure(3, "tabstore: error: lost the connection to postgresql://postgres@127.0.0.1:\(server.port)/db; nothing was changed\n"))
+    }
+
     @Test func anUnknownDatabaseExits3() throws {
         let server = try ServerSandbox()
         let port = server.server.port
