@@ -28,8 +28,9 @@ final class Database {
         guard code == SQLITE_OK, let handle else {
             // SQLite hands back a handle even when opening fails; it must still be closed.
             let error = SQLiteError(database: handle, code: code)
+            let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(handle)
-            throw Self.openError(error, path: path, creating: flags & SQLITE_OPEN_CREATE != 0)
+            throw Self.openError(error, systemError: systemError, path: path, creating: flags & SQLITE_OPEN_CREATE != 0)
         }
         sqlite3_extended_result_codes(handle, 1)
         self.handle = handle
@@ -221,9 +222,13 @@ final class Database {
         }
     }
 
-    /// SQLite says only "unable to open database file": the file system says why.
-    private static func openError(_ error: SQLiteError, path: String, creating: Bool) -> TabStoreError {
+    /// SQLite says only "unable to open database file": the error of its own open(2)
+    /// (`systemError`), then the file system, say why. Not a second look alone: a file
+    /// another process creates in between would turn "not there" into a false "cannot be
+    /// opened".
+    private static func openError(_ error: SQLiteError, systemError: Int32, path: String, creating: Bool) -> TabStoreError {
         guard error.primaryCode == SQLITE_CANTOPEN else { return error.storeError(path: path) }
+        if systemError == ENOENT, !creating { return .databaseNotFound(path: path) }
         var status = stat()
         if stat(path, &status) == 0 {
             if status.st_mode & S_IFMT == S_IFDIR { return .cannotOpen(path: path, reason: "it is a directory") }
