@@ -162,7 +162,10 @@ import Testing
         try await store.add(["Photos"], to: "main")
         let bar = TabBarModel(store: store, setName: "main")
         let other = try TabStore(path: store.location, options: options)
-        try await other.add(["Map"], to: "main", at: 0)
+        // A synchronous call: no suspension on the main actor, so the bar cannot have taken
+        // the new tab in before the move.
+        func addMap() throws { try other.add(["Map"], to: "main", at: 0) }
+        try addMap()
         // Home before Photos, as the bar showed them: by offsets in the stored set it would be Map.
         let pending = bar.move(fromOffsets: [0], toOffset: 3)
         #expect(shown(bar) == ["All menu", "Reviews", "*Home", "Photos"])
