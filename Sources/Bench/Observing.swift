@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import TabStoreKit
 
-/// Issue 11's figures: how soon an observer holds another connection's commit, what an
+/// The observation figures: how soon an observer holds another connection's commit, what an
 /// idle observer costs, and what `await` adds to a `select`.
 struct Observing {
     let size: BenchSize

@@ -30,7 +30,7 @@ struct Peers {
         let encoder = JSONEncoder()
         var saved = SavedTabSet(name: Fixture.setName, selectedIndex: 0, tabs: Fixture.titles(10))
 
-        // The floor of "one commit per selection": issue 5's baseline loop, a single
+        // The floor of "one commit per selection": the baseline loop, a single
         // UPDATE per transaction at NORMAL, no journal, no lookups.
         let floor = try RawConnection(path: folder.file("peers-floor.sqlite"), synchronous: "NORMAL")
         try floor.execute("CREATE TABLE IF NOT EXISTS selection (id INTEGER PRIMARY KEY, tab INTEGER); INSERT INTO selection VALUES (1, 0)")

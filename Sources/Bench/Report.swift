@@ -9,7 +9,7 @@ enum Unit: String, Sendable {
     case roundTrips = "round trips"
 }
 
-/// Which way a row's ratio is taken; each is chosen so the target reads as in issue 5.
+/// Which way a row's ratio is taken; each is chosen so the target reads as the README states it.
 enum RatioOrder: Sendable {
     /// tabstore ÷ peer: throughput shares, time and memory multiples.
     case tabstoreOverPeer
@@ -22,7 +22,7 @@ enum RatioOrder: Sendable {
     case paired(Double?)
 }
 
-/// A bound from issue 5's table, on the ratio or on the tabstore value itself.
+/// A row's bound, on the ratio or on the tabstore value itself.
 struct Target: Sendable {
     enum Subject: String, Sendable { case ratio, value }
     let subject: Subject
@@ -56,7 +56,7 @@ struct Row: Sendable {
     let peer: Double?
     let peerName: String?
     let ratio: Double?
-    /// `nil` for reference rows (issue 5's "a bare Swift process alone is about ...").
+    /// `nil` for reference rows ("a bare Swift process alone is about ...").
     let target: Target?
     /// Why a value is missing, or what the reader must know to read it.
     let note: String?

@@ -3,6 +3,9 @@
 /// kind fills, how lists are packed into one text column.
 package enum JournalColumn: Int, CaseIterable, Sendable {
     case setName, revision, kind, at, setID, tabIndex, fromIndex, toIndex, title, newTitle, tabCount, selected, titles, indices, tabIDs
+    /// The id a client made for the write (one per try of a transaction), which it looks up
+    /// after a COMMIT lost in flight; NULL where no client needs that (a file).
+    case changeID
 
     package var name: String {
         switch self {
@@ -21,6 +24,7 @@ package enum JournalColumn: Int, CaseIterable, Sendable {
         case .titles: "titles"
         case .indices: "indices"
         case .tabIDs: "tab_ids"
+        case .changeID: "change_id"
         }
     }
 
@@ -28,12 +32,13 @@ package enum JournalColumn: Int, CaseIterable, Sendable {
     package var holdsIntegers: Bool {
         switch self {
         case .revision, .at, .setID, .tabIndex, .fromIndex, .toIndex, .tabCount, .selected: true
-        case .setName, .kind, .title, .newTitle, .titles, .indices, .tabIDs: false
+        case .setName, .kind, .title, .newTitle, .titles, .indices, .tabIDs, .changeID: false
         }
     }
 
-    /// The columns a journal read selects: `id`, then every column in order.
-    package static let selectList = "id, " + names
+    /// What reads select: `id`, then every column a change is made of (a write's id is
+    /// only looked up, and a file opened without migrating may not have it).
+    package static let selectList = "id, " + allCases.filter { $0 != .changeID }.map(\.name).joined(separator: ", ")
 
     /// Every column's name, in order, joined by commas.
     package static let names = allCases.map(\.name).joined(separator: ", ")
@@ -59,8 +64,9 @@ package enum JournalLimit {
 
 extension JournalEntry {
     /// Calls `cell` with each column and its value (nil: NULL), in `JournalColumn` order;
-    /// `setID` is the set's row id, which a backend knows once the set exists.
-    package func forEachCell(setID: Int?, _ cell: (JournalColumn, JournalValue?) -> Void) {
+    /// `setID` is the set's row id, which a backend knows once the set exists, and
+    /// `changeID` the write's id, where the backend gives one.
+    package func forEachCell(setID: Int?, changeID: String? = nil, _ cell: (JournalColumn, JournalValue?) -> Void) {
         let row = JournalRow(event)
         cell(.setName, .text(setName))
         cell(.revision, .int(revision))
@@ -77,6 +83,7 @@ extension JournalEntry {
         cell(.titles, row.packedTitles.map(JournalValue.text))
         cell(.indices, row.packedIndices.map(JournalValue.text))
         cell(.tabIDs, row.packedTabIDs.map(JournalValue.text))
+        cell(.changeID, changeID.map(JournalValue.text))
     }
 }
 

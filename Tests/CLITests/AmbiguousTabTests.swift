@@ -1,6 +1,6 @@
 import Testing
 
-/// Issue 9.12: an integer that is an index and also another tab's title is refused by
+/// An integer that is an index and also another tab's title is refused by
 /// every command that takes a <tab>; `--index` and `--title` say which is meant.
 @Suite struct AmbiguousTabTests {
     private func years() -> Sandbox {

@@ -3,7 +3,7 @@ import TabStoreKit
 import Testing
 import TabStoreTestSupport
 
-/// Issue 9.2: `backup FILE` and `export --output FILE` write a temporary file beside FILE,
+/// `backup FILE` and `export --output FILE` write a temporary file beside FILE,
 /// sync it and rename it into place: FILE is the old file or the complete new one.
 @Suite struct BackupCommandTests {
     private func filled() -> Sandbox {
@@ -94,7 +94,7 @@ import TabStoreTestSupport
     }
 }
 
-/// Issue 17: SIGTERM (or Ctrl-C) in the middle of writing left the temporary
+/// SIGTERM (or Ctrl-C) in the middle of writing left the temporary
 /// `.FILE.tmp-PID` behind. The run still ends by the signal, and leaves nothing.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace to hold the run at its fsync"))
 struct InterruptedWriteTests {

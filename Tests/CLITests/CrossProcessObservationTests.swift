@@ -1,7 +1,7 @@
 import Testing
 import TabStoreKit
 
-/// Issue 11: an app's value observer sees what another process (here the `tabstore`
+/// An app's value observer sees what another process (here the `tabstore`
 /// command) commits, as values, in order, none lost, woken by file notifications: the
 /// poll interval is ten minutes, so nothing else could bring them in time.
 @Suite struct CrossProcessObservationTests {

@@ -52,7 +52,7 @@ import Testing
             "tabstore: error: cannot choose a database path: HOME is not set; pass --db PATH or set TABSTORE_DB\n"))
     }
 
-    /// Issue 9.10: an empty TABSTORE_DB is a usage error, not the user's real database.
+    /// An empty TABSTORE_DB is a usage error, not the user's real database.
     @Test func anEmptyTabstoreDBIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["add", "main", "x"], environment: ["TABSTORE_DB": ""]) == .failure(2, """
@@ -64,7 +64,7 @@ import Testing
         #expect(!sandbox.exists(sandbox.folder + "/home"))
     }
 
-    /// Issue 9.15: the XDG data folder (and any folder tabstore creates) is mode 0700.
+    /// The XDG data folder (and any folder tabstore creates) is mode 0700.
     @Test func createdFoldersArePrivate() throws {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["add", "main", "x"]) == .ok("added 1 tab to main\n"))
@@ -74,7 +74,7 @@ import Testing
         }
     }
 
-    /// Issue 9.9: only `add` and `import` create a database. Every other command reads a
+    /// Only `add` and `import` create a database. Every other command reads a
     /// missing one as empty (or says the set or the database does not exist) and creates
     /// no file or folder.
     @Test func commandsOtherThanAddAndImportCreateNothing() {

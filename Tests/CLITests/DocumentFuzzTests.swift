@@ -3,7 +3,7 @@ import TabStoreTestSupport
 @testable import TabStoreCLI
 import TabStoreKit
 
-/// Issue 4.7: a deterministic fuzz of the import document reader. Every input either
+/// A deterministic fuzz of the import document reader. Every input either
 /// becomes a document that imports and exports back unchanged, or is refused as
 /// `.invalidDocument`; nothing crashes, hangs or fails any other way.
 @Suite struct DocumentFuzzTests {

@@ -65,7 +65,7 @@ import Testing
 
         """
 
-    /// Issue 9: with --json every output is one line of JSON, the document included.
+    /// With --json every output is one line of JSON, the document included.
     /// A document whose ids another set's tabs now have (exported, then the set renamed)
     /// is refused for what it is, with the way out, and writes nothing.
     @Test func anImportWhoseIDsAnotherSetHoldsSaysHowToImportIt() throws {
@@ -99,7 +99,7 @@ import Testing
         #expect(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? NSDictionary == compact)
     }
 
-    /// Issue 9.8: a set named twice is exported once, so the document imports.
+    /// A set named twice is exported once, so the document imports.
     @Test func aSetNamedTwiceIsExportedOnceAndImports() {
         let sandbox = filled()
         let output = sandbox.run("--json", "export", "main", "main")

@@ -28,7 +28,7 @@ import Testing
         #expect(sandbox.runWithoutDatabase(["-h"]) == expected)
         #expect(sandbox.runWithoutDatabase(["help"]) == expected)
         #expect(sandbox.runWithoutDatabase([]) == expected)
-        // Issue 9: with --json, help is one line of JSON too.
+        // With --json, help is one line of JSON too.
         let json = sandbox.runWithoutDatabase(["--json", "--db", sandbox.database])
         #expect(json.code == 0 && json.stderr == "" && json.stdout.split(separator: "\n").count == 1)
         let object = try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: String]

@@ -113,7 +113,7 @@ import Testing
         #expect(sandbox.run("history", "nope") == .failure(1, "tabstore: error: no tab set named \"nope\"\n"))
     }
 
-    /// Issue 9: the limit is stated.
+    /// The limit is stated.
     @Test(arguments: [("0", ": the minimum is 1"), ("-1", ": the minimum is 1"), ("x", ""), ("1.5", "")])
     func limitMustBePositive(limit: String, minimum: String) {
         let sandbox = Sandbox()

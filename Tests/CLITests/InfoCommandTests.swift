@@ -34,7 +34,7 @@ import Testing
             """))
     }
 
-    /// Issue 9.11: `info && echo healthy` is honest. A damaged file exits 3 with one line;
+    /// `info && echo healthy` is honest. A damaged file exits 3 with one line;
     /// --verbose and --json add what quick_check found.
     @Test func aDamagedFileExitsThreeWithOneLine() throws {
         let sandbox = Sandbox()

@@ -26,7 +26,7 @@ struct InteractiveCompletionTests {
     }
 
     static let cases: [Case] = [
-        // Issue 17: after an opening quote bash inserted backslashes ('my\ set') and left
+        // After an opening quote bash inserted backslashes ('my\ set') and left
         // a quote open ('it\'s\ \"q\"').
         title("'my", 5), title("\"my", 5), title("my", 5),
         title("'it", 4), title("\"it", 4), title("it", 4),

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 17, item 6: messages that said something vague, or something untrue. Each is
+/// Messages that said something vague, or something untrue. Each is
 /// asserted whole: stdout, stderr and the exit code.
 @Suite struct MessageTests {
     private func usage(_ message: String, _ usage: String, _ command: String?) -> Output {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TabStoreTestSupport
 
-/// Issue 9.1: output that cannot be written is an error (exit 4, one line on stderr),
+/// Output that cannot be written is an error (exit 4, one line on stderr),
 /// whatever the command; a reader that went away (`| head -1`) is not.
 /// Runs `tabstore --db DB ARGUMENTS... REDIRECTION` through bash.
 private func run(_ sandbox: Sandbox, _ arguments: [String], redirection: String) -> Output {

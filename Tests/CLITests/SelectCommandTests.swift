@@ -79,7 +79,7 @@ import Testing
             "tabstore: error: index -6 is out of range for set \"main\" (valid: 0...4 or -5...-1)\n"))
     }
 
-    /// Issue 9.12: too large for Int is out of range like any other index, not a usage error.
+    /// Too large for Int is out of range like any other index, not a usage error.
     @Test func anIndexTooBigForIntIsOutOfRange() {
         let sandbox = colours()
         #expect(sandbox.run("select", "main", "99999999999999999999") == .failure(1,

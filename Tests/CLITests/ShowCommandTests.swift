@@ -70,7 +70,7 @@ import Testing
         #expect(sandbox.run("show", "nope") == .failure(1, "tabstore: error: no tab set named \"nope\"\n"))
     }
 
-    /// Issue 9: the limit is stated.
+    /// The limit is stated.
     @Test(arguments: [("9", ": the minimum is 10"), ("5", ": the minimum is 10"), ("0", ": the minimum is 10"), ("-30", ": the minimum is 10"), ("x", "")])
     func widthMustBeTenOrMore(width: String, limit: String) {
         let sandbox = Sandbox()

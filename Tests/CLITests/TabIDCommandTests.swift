@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 11.3-11.4 from the command line: `--id`, ids and payloads in `--json`, `set-data`.
+/// Tab ids and payloads from the command line: `--id`, ids and payloads in `--json`, `set-data`.
 @Suite struct TabIDCommandTests {
     /// The ids of a set's tabs, in order, as `list <set> --json` shows them.
     private func ids(_ sandbox: Sandbox, _ set: String) throws -> [String] {

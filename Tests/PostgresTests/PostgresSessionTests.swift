@@ -67,7 +67,7 @@ import TabStoreKit
         #expect(meaning("42501", nil).error == .permissionDenied(server: context.server, role: "u", privilege: "", object: ""))
         #expect(meaning("57P01", nil) == (.connectionLost(server: context.server, outcomeUnknown: false), .reconnect))
         context.outcomeUnknown = true
-        #expect(meaning("57P01", nil) == (.connectionLost(server: context.server, outcomeUnknown: true), .never))
+        #expect(meaning("57P01", nil) == (.connectionLost(server: context.server, outcomeUnknown: true), .settle))
         #expect(meaning("25006", nil).retry == .never)
         #expect(meaning("XX000", nil) == (nil, .never))
     }

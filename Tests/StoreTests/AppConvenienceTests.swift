@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TabStoreKit
 
-/// Issue 11.4-11.6: payloads, edits that return the set, and what an app needs on day one.
+/// Payloads, edits that return the set, and what an app needs on day one.
 @Suite struct AppConvenienceTests {
     /// A store of `backend` with the set "main": A (selected), B, C, D, E.
     private func makeStore(_ backend: StoreBackend) throws -> TabStore {

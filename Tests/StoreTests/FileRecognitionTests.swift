@@ -70,7 +70,7 @@ import TabStoreTestSupport
         #expect(contents(path) == before)
     }
 
-    /// Issue 17: another program's tables named `tab_set` and `tab`, at each version tabstore
+    /// Another program's tables named `tab_set` and `tab`, at each version tabstore
     /// once had, were migrated (columns added, tables created); at 5-7 the bytes changed.
     @Test(arguments: unmarkedVersions + [SQLiteSchema.stampedSince, 99])
     func anotherProgramsTablesNamedLikeOursAreRefusedUnchanged(version: Int) throws {

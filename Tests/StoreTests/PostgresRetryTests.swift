@@ -7,7 +7,7 @@ import TabStoreTestSupport
 /// A write whose connection the server drops before its COMMIT went out is run again: a
 /// fresh snapshot, a new plan. The retried write must give what one attempt gives: the
 /// same stored sets, the same outcome, and progress that never repeats or runs past the
-/// total. (A connection lost once the COMMIT went out leaves the outcome to the server.)
+/// total. (PostgresLostCommitTests: a connection lost once the COMMIT went out.)
 @Suite(.enabled(if: PostgresServer.shouldRun, Comment(rawValue: PostgresServer.skipReason)))
 struct PostgresRetryTests {
     /// 200 sets of 3 tabs: a snapshot each (200 parts), then a plan of about 1,200
@@ -44,9 +44,10 @@ struct PostgresRetryTests {
         return (reports, written, sets, journal)
     }
 
-    /// Ended before a set's snapshot, before the plan's first part, or before its second
-    /// (when the first part's tabs were already reported).
-    @Test(arguments: [7, sets, sets + 1])
+    /// Ended before a set's snapshot, before the plan's first part, before its second (when
+    /// the first part's tabs were already reported), or before its last, the COMMIT's (then
+    /// the import finds on a new connection that its change was not saved).
+    @Test(arguments: [7, sets, sets + 1, sets + 2])
     func aRetriedImportGivesWhatOneAttemptGives(killedPart: Int) throws {
         let once = try importing(killedPart: nil)
         let retried = try importing(killedPart: killedPart)
@@ -91,7 +92,7 @@ struct PostgresRetryTests {
 }
 
 /// Ends the server process `processID` of the database at `url`, as an operator would.
-private func terminate(_ processID: Int32, in url: String) {
+func terminate(_ processID: Int32, in url: String) {
     let database = String(url.split(separator: "/").last ?? "")
     _ = try? PostgresServer.shared().psql(database, "SELECT pg_terminate_backend(\(processID))")
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TabStoreKit
 
-/// Issue 11.3: stable tab ids.
+/// Stable tab ids.
 @Suite struct TabIDTests {
     @Test func idsAreVersion4UUIDsAndParseInAnyCase() throws {
         let id = TabID()

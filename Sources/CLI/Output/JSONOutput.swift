@@ -1,6 +1,6 @@
 import TabStoreKit
 
-/// The `--json` shapes of issue 3, keys in the documented order.
+/// The `--json` shapes, keys in the order the README documents.
 enum JSONOutput {
     /// `{"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload"}]}`.
     static func tabSet(_ set: TabSet) -> JSONValue {

@@ -27,6 +27,9 @@ final class PostgresBackend: TabStoreBackend {
     /// how many parts it sent before and the writer's server process id: tests end that
     /// process there, to see the write run again.
     package let beforeSendingPart = Mutex<(@Sendable (_ partsSent: Int, _ processID: Int32) -> Void)?>(nil)
+    /// The part of the next write after whose sending its connection is cut, once (tests:
+    /// the server runs what it got, and its answer is lost).
+    package let cutAfterSendingPart = Mutex<Int?>(nil)
     /// Whether the server answers, as the journal reads and the listener find it.
     let status = PostgresServerStatus()
 
@@ -80,13 +83,22 @@ final class PostgresBackend: TabStoreBackend {
                 if let hook = beforeSendingPart.withLock({ $0 }) {
                     records.beforeSendingPart = { partsSent in hook(partsSent, connection.processID) }
                 }
+                records.cutAfterSendingPart = cutAfterSendingPart.withLock { part in
+                    defer { part = nil }
+                    return part
+                }
+                // This try's id, in its journal rows: looked up if its COMMIT is lost in flight,
+                // once the server process that took it has ended.
+                let changeID = TabID().uuidString
+                let process = connection.processID
+                var plan: WritePlan?
                 do throws(TabStoreError) {
                     // The plan is a value made from this attempt's snapshot: a retry reads
                     // afresh and plans again.
-                    let plan = try planning(records)
-                    try records.commit(plan, progress: progress)
+                    plan = try planning(records)
+                    try records.commit(plan ?? WritePlan(), changeID: changeID, progress: progress)
                     written.add(records.rowsWritten, ordering: .relaxed)
-                    return plan
+                    return plan ?? WritePlan()
                 } catch {
                     slot.rollBack(records)
                     switch records.failure?.meaning(in: connection.failureContext(outcomeUnknown: records.commitSent)).retry {
@@ -98,11 +110,61 @@ final class PostgresBackend: TabStoreBackend {
                         guard window.allowsAnotherTry() else { throw lost ?? error }
                         lost = lost ?? error
                         slot.drop()
+                    case .settle?:
+                        guard let plan else { throw error }
+                        // A plan that writes nothing leaves nothing to find: whatever became
+                        // of its COMMIT, nothing changed.
+                        guard plan.writes.contains(where: \.isJournalRow) else { return plan }
+                        switch settle(changeID, afterProcess: process, slot: &slot, window: &window) {
+                        case true?:
+                            if let end = records.progressAtCommit, end != records.progressReported { progress?(end) }
+                            return plan
+                        case false?:
+                            // Not applied: nothing changed, so it runs again while the window lasts.
+                            let notSaved = TabStoreError.connectionLost(server: location, outcomeUnknown: false)
+                            guard window.allowsAnotherTry() else { throw notSaved }
+                            lost = notSaved
+                        case nil:
+                            throw error
+                        }
                     default:
                         throw PostgresPrivileges.named(error, on: connection)
                     }
                 }
             }
+        }
+    }
+
+    /// Whether the write whose journal rows carry `changeID` was committed, asked on a new
+    /// connection once the server process that took its COMMIT (`afterProcess`) has ended;
+    /// nil when no server answers within the failover window.
+    private static let stillCommitting = """
+        SELECT 1 FROM pg_catalog.pg_stat_activity WHERE pid = $1 AND state IS DISTINCT FROM 'idle'
+        """
+
+    private func settle(
+        _ changeID: String, afterProcess process: Int32, slot: inout PostgresSlot, window: inout FailoverWindow
+    ) -> Bool? {
+        slot.drop()
+        while true {
+            do throws(TabStoreError) {
+                let connection = try slot.connection(orSpare: { nil }, window: &window)
+                do throws(PostgresFailure) {
+                    // The old process may still be applying the COMMIT: its end, or its being
+                    // idle outside any transaction, settles it.
+                    while try connection.execute(Self.stillCommitting, [String(process)]).count > 0 {
+                        guard window.allowsAnotherTry() else { return nil }
+                        sleep(milliseconds: 20)
+                    }
+                    return try connection.execute(PostgresRecords.changeSaved, [changeID]).count > 0
+                } catch {
+                    slot.drop()
+                }
+            } catch {
+                return nil
+            }
+            guard window.allowsAnotherTry() else { return nil }
+            sleep(milliseconds: 25)
         }
     }
 

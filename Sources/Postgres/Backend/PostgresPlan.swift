@@ -4,7 +4,8 @@ import TabStoreKit
 /// one pipeline ending in COMMIT (one round trip; one per 500 statements for a large
 /// import).
 extension PostgresRecords {
-    func commit(_ plan: WritePlan, progress: ((Int) -> Void)?) throws(TabStoreError) {
+    /// Sends the plan and its COMMIT; its journal rows carry `changeID`.
+    func commit(_ plan: WritePlan, changeID: String, progress: ((Int) -> Void)?) throws(TabStoreError) {
         var statements: [PostgresStatement] = []
         var writes = Set<Int>()
         /// Tabs done once the statements up to each index have run.
@@ -106,7 +107,7 @@ extension PostgresRecords {
             case let .journal(entry):
                 if !journaled { add(Self.journalLock, [], write: false) }
                 journaled = true
-                let statement = Self.journal(entry)
+                let statement = Self.journal(entry, changeID: changeID)
                 add(statement.sql, statement.parameters)
             case let .unlinkJournal(set):
                 add("UPDATE {schema}.change SET set_id = NULL WHERE set_id = \(set.sql(1))", [set.parameter])
@@ -116,9 +117,13 @@ extension PostgresRecords {
             }
         }
         if journaled { add(Self.notify, [], write: false) }
+        progressAtCommit = tabsDone.last?.tabs
         try send(statements, writes: writes, committing: true, sent: { through in
             // Progress counts the tabs of every statement the server has answered.
-            if let done = tabsDone.last(where: { $0.through < through }) { progress?(done.tabs) }
+            if let done = tabsDone.last(where: { $0.through < through }), done.tabs != self.progressReported {
+                self.progressReported = done.tabs
+                progress?(done.tabs)
+            }
         })
     }
 }

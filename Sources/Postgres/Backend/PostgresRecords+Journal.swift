@@ -12,21 +12,26 @@ extension PostgresRecords {
     /// changes it holds.
     static let notify = "SELECT pg_notify('tabstore_changes', '')"
 
-    /// The INSERT of one journal row ($1...$15 in `JournalColumn` order; the set id is $5,
-    /// or for a set this transaction creates, looked up by its name, $16), with the trim
-    /// that keeps the journal bounded ($17: the limit, $18: how often it runs).
-    static let journalInsert = """
-        WITH added AS (
-            INSERT INTO {schema}.change (\(JournalColumn.names)) VALUES (\(JournalColumn.allCases.map { column in
-                column == .setID ? "coalesce($5::bigint, (SELECT id FROM {schema}.tab_set WHERE name = $16))" : "$\(column.rawValue + 1)"
-            }.joined(separator: ", ")))
-            RETURNING id
-        )
-        DELETE FROM {schema}.change WHERE (SELECT id % $18 FROM added) = 0 AND id <= (SELECT id FROM added) - $17
-        """
+    /// The INSERT of one journal row ($1...$n in `JournalColumn` order; the set id is its
+    /// own parameter, or for a set this transaction creates, looked up by its name, $n+1),
+    /// with the trim that keeps the journal bounded ($n+2: the limit, $n+3: how often it runs).
+    static let journalInsert: String = {
+        let columns = JournalColumn.allCases.count
+        let setID = JournalColumn.setID.rawValue + 1
+        let values = JournalColumn.allCases.map { column in
+            column == .setID ? "coalesce($\(setID)::bigint, (SELECT id FROM {schema}.tab_set WHERE name = $\(columns + 1)))" : "$\(column.rawValue + 1)"
+        }
+        return """
+            WITH added AS (
+                INSERT INTO {schema}.change (\(JournalColumn.names)) VALUES (\(values.joined(separator: ", ")))
+                RETURNING id
+            )
+            DELETE FROM {schema}.change WHERE (SELECT id % $\(columns + 3) FROM added) = 0 AND id <= (SELECT id FROM added) - $\(columns + 2)
+            """
+    }()
 
-    /// The statement that journals `entry`.
-    static func journal(_ entry: JournalEntry) -> PostgresStatement {
+    /// The statement that journals `entry` as part of the write `changeID` names.
+    static func journal(_ entry: JournalEntry, changeID: String) -> PostgresStatement {
         var setID: Int?, setName: String?
         switch entry.set {
         case let .id(id)?: setID = id
@@ -34,7 +39,7 @@ extension PostgresRecords {
         case nil: break
         }
         var cells = [String?](repeating: nil, count: JournalColumn.allCases.count)
-        entry.forEachCell(setID: setID) { column, value in
+        entry.forEachCell(setID: setID, changeID: changeID) { column, value in
             switch value {
             case let .int(number)?: cells[column.rawValue] = String(number)
             case let .text(text)?: cells[column.rawValue] = text
@@ -43,6 +48,9 @@ extension PostgresRecords {
         }
         return PostgresStatement(journalInsert, cells + [setName, JournalLimit.changes.text, JournalLimit.trimEvery.text])
     }
+
+    /// Whether a write whose journal rows carry `changeID` was committed.
+    static let changeSaved = "SELECT 1 FROM {schema}.change WHERE change_id = $1 LIMIT 1"
 
     private static let changeColumns = "SELECT \(JournalColumn.selectList) FROM {schema}.change"
 

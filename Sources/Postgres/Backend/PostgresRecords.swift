@@ -21,11 +21,18 @@ final class PostgresRecords {
     private(set) var sentAnything = false
     /// Whether a COMMIT was sent (so a broken connection leaves the outcome unknown).
     private(set) var commitSent = false
+    /// The progress the plan being committed reports once it is all answered, and the last
+    /// it reported: a COMMIT found saved after its answer was lost reports the rest.
+    var progressAtCommit: Int?
+    var progressReported: Int?
     /// The last failure, kept so the backend can tell a retryable one.
     private(set) var failure: PostgresFailure?
     /// Called before each part of a pipeline goes to the server, with how many parts this
     /// transaction sent before (a test's way to end the connection at a chosen point).
     var beforeSendingPart: ((_ partsSent: Int) -> Void)?
+    /// The part after whose sending the connection is cut, its answer lost (a test's way
+    /// to lose a COMMIT's answer).
+    var cutAfterSendingPart: Int?
     private var partsSent = 0
 
     init(connection: PostgresConnection, isWrite: Bool) {
@@ -62,7 +69,7 @@ final class PostgresRecords {
                 partsSent += 1
                 // Once the part holding the COMMIT goes, the outcome is the server's.
                 if committing && end == all.count { commitSent = true }
-                results += try connection.pipeline(Array(all[start..<end]))
+                results += try connection.pipeline(Array(all[start..<end]), cuttingAfterSending: partsSent - 1 == cutAfterSendingPart)
                 sent?(end - leading)
                 start = end
             } while start < all.count

@@ -33,8 +33,8 @@ package struct PostgresFailure: Error, Sendable, Hashable {
 
     /// The error the store reports, and whether the transaction may run again.
     package func meaning(in context: PostgresFailureContext) -> (error: TabStoreError, retry: PostgresRetry) {
-        // Once a COMMIT was sent, nothing may run again: it may have been applied.
-        let again: PostgresRetry = context.outcomeUnknown ? .never : .reconnect
+        // Once a COMMIT was sent, nothing may run again before its outcome is known.
+        let again: PostgresRetry = context.outcomeUnknown ? .settle : .reconnect
         switch kind {
         case .connectionBroken:
             return (.connectionLost(server: context.server, outcomeUnknown: context.outcomeUnknown), again)
@@ -80,6 +80,9 @@ package enum PostgresRetry: Sendable, Hashable {
     /// On a new connection, within the failover window: nothing was committed, and the
     /// server went away or turned out to be a standby.
     case reconnect
+    /// The connection went away after the COMMIT was sent: on a new connection, look up
+    /// whether the write was applied (its change id), then run it again if it was not.
+    case settle
 }
 
 /// The names of constraints whose violations tabstore reads, as the migrations declare them.
@@ -120,7 +123,7 @@ package enum SQLState {
         // not yet back; the connection ends with it.
         case "57P01", "57P02", "57P03":
             return (.connectionLost(server: server, outcomeUnknown: context.outcomeUnknown),
-                    context.outcomeUnknown ? .never : .reconnect)
+                    context.outcomeUnknown ? .settle : .reconnect)
         default:
             return (nil, .never)
         }

@@ -147,6 +147,14 @@ package enum PlannedWrite: Sendable {
     case skipTabs(Int)
 }
 
+extension PlannedWrite {
+    /// Whether this write is a journal row (every write that changes a set journals one).
+    package var isJournalRow: Bool {
+        if case .journal = self { return true }
+        return false
+    }
+}
+
 /// A set as a plan leaves it, computed in memory from the set as it was.
 package struct SetImage: Sendable {
     package var name: String

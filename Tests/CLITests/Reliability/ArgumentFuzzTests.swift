@@ -3,7 +3,7 @@ import Testing
 import TabStoreTestSupport
 @testable import TabStoreCLI
 
-/// Issue 4.7: a deterministic fuzz of the argument scanner and the commands behind it,
+/// A deterministic fuzz of the argument scanner and the commands behind it,
 /// run in process. Every invocation ends in success or a documented error: exit 0 to 3,
 /// nothing on stdout when it fails, and an error that starts as documented.
 @Suite struct ArgumentFuzzTests {

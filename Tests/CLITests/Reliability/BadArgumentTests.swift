@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 4.6: malformed invocations. Each exits with its documented code, says what was
+/// Malformed invocations. Each exits with its documented code, says what was
 /// wrong in one first line, and leaves the database exactly as it was.
 @Suite struct BadArgumentTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -4,7 +4,7 @@ import TabStoreKit
 import Testing
 import TabStoreTestSupport
 
-/// Issue 4.5: files that are not a sound tabstore database. Each gets exit code 3 and
+/// Files that are not a sound tabstore database. Each gets exit code 3 and
 /// one line naming the file, for a read and for a write, and stays byte-for-byte as it was.
 @Suite struct BadDatabaseFileTests {
     struct BadFile: Sendable, CustomTestStringConvertible {
@@ -31,7 +31,7 @@ import TabStoreTestSupport
             _ = sandbox.runProcess("/usr/bin/sqlite3", [path, "PRAGMA user_version = 99"])
             return "database \(path) has schema version 99, newer than this tabstore supports (\(Migration.latestVersion)); upgrade tabstore"
         },
-        // Issue 9: whose file it is is told apart by tabstore's tables, not by user_version.
+        // Whose file it is is told apart by tabstore's tables, not by user_version.
         BadFile(name: "another program's database with a high user_version") { sandbox, path in
             _ = sandbox.runProcess("/usr/bin/sqlite3", [path, "PRAGMA user_version = 99; CREATE TABLE x (a)"])
             return "\(path) is a SQLite database of another program, not a tabstore database"

@@ -4,7 +4,7 @@ import TabStoreSQLite
 @testable import TabStoreKit
 import Testing
 
-/// Issue 4.1: many `tabstore` processes write one file at once. None sees "database is
+/// Many `tabstore` processes write one file at once. None sees "database is
 /// locked", and the file ends exactly as the acknowledged commands imply.
 @Suite struct ConcurrentProcessTests {
     @Test func eightProcessesOfMixedCommandsLoseNothing() throws {
@@ -42,7 +42,7 @@ import Testing
 }
 
 extension ConcurrentProcessTests {
-    /// Issue 9.6: eight processes create one new file at once, fifty times over. Every
+    /// Eight processes create one new file at once, fifty times over. Every
     /// one succeeds: none says "still locked ... after the busy timeout" without waiting.
     /// The same race made certain: turning a new file to WAL upgrades a read lock to a
     /// write lock, which SQLite's busy handler does not cover. `add` waits for another

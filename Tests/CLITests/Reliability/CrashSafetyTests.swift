@@ -4,7 +4,7 @@ import TabStoreKit
 import Testing
 import TabStoreTestSupport
 
-/// Issue 4.3: writers killed with SIGKILL at random moments. The file always opens,
+/// Writers killed with SIGKILL at random moments. The file always opens,
 /// passes `integrity_check`, and keeps every write acknowledged before the kill.
 @Suite struct CrashSafetyTests {
     @Test func killedWritersLoseNoAcknowledgedWrite() throws {

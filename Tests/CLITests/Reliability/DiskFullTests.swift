@@ -3,7 +3,7 @@ import TabStoreKit
 import Testing
 import TabStoreTestSupport
 
-/// Issue 4.4: on a full disk, writes fail with exit code 3 and say the disk is full;
+/// On a full disk, writes fail with exit code 3 and say the disk is full;
 /// what was written before stays intact and readable.
 @Suite struct DiskFullTests {
     @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
@@ -33,7 +33,7 @@ import TabStoreTestSupport
         #expect(integrityCheck(database) == "ok")
     }
 
-    /// Issue 9.7: the disk fills while no process has the database open, so no -shm file
+    /// The disk fills while no process has the database open, so no -shm file
     /// exists and none can be sized. Reads still work; writes say the disk is full.
     @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
     func aDiskThatFilledWhileTheDatabaseWasClosedServesReadsAndRefusesWrites() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 4.8: SQL, quotes and format characters in titles and set names are data:
+/// SQL, quotes and format characters in titles and set names are data:
 /// stored and printed back verbatim.
 @Suite struct InjectionTests {
     static let nasty = [

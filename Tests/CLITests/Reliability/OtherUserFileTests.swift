@@ -15,7 +15,7 @@ struct OtherUserFileTests {
         return path
     }
 
-    /// Issue 17: `backup` of a read-only database owned by another user, whose -shm a read
+    /// `backup` of a read-only database owned by another user, whose -shm a read
     /// left behind, spun at 100% CPU forever (every step found the database changed and
     /// started the copy again) and left an empty temporary file. It needs more pages than
     /// one step copies (256) to show.
@@ -39,7 +39,7 @@ struct OtherUserFileTests {
         #expect(sandbox.picture(of: out).map { $0.prefix { $0 != " " } } == ["copy.sqlite"])
     }
 
-    /// Issue 17: a writable database in a folder the user may not write: every read said
+    /// A writable database in a folder the user may not write: every read said
     /// "read-only". Reads work as on a read-only mount; writes name the folder; nothing
     /// is created or changed.
     @Test func aWritableFileInAReadOnlyFolderServesReadsAndWritesNameTheFolder() {

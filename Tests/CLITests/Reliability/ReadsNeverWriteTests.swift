@@ -77,7 +77,7 @@ import TabStoreTestSupport
         }
     }
 
-    /// Issue 17: `list` of a 0-byte file wrote the whole schema into it. An empty file
+    /// `list` of a 0-byte file wrote the whole schema into it. An empty file
     /// reads as an empty database, as a missing one does, and stays 0 bytes.
     @Test func anEmptyFileReadsAsEmptyAndStaysEmpty() {
         let sandbox = Sandbox()
@@ -107,7 +107,7 @@ import TabStoreTestSupport
             "tabstore: error: database \(path) is read-only\n"))
     }
 
-    /// Issue 17: another program's `tab_set` and `tab` at user_version 1-7 were migrated
+    /// Another program's `tab_set` and `tab` at user_version 1-7 were migrated
     /// (columns added, tables created; at 5-7 the bytes changed). Refused by every
     /// command, reads and writes, byte for byte unchanged.
     @Test(arguments: 1...7)
