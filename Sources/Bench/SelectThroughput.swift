@@ -15,7 +15,7 @@ struct SelectThroughput {
         return [
             Row(
                 "selectVsRawNormal", "select, synchronous=NORMAL: Store vs raw C loop", unit: .perSecond,
-                tabstore: normal.store, peer: normal.raw, peerName: "raw", target: .ratio(atLeast: 0.95)
+                tabstore: normal.store, peer: normal.raw, peerName: "raw", target: .ratio(atLeast: 0.9)
             ),
             Row(
                 "selectVsRawFull", "select, synchronous=FULL: Store vs raw C loop", unit: .perSecond,

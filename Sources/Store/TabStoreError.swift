@@ -60,6 +60,9 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case notATabStore(path: String)
     case notADatabase(path: String)
     case corrupt(path: String)
+    /// The database takes no writes. `path` is the store's location: a file's path, or on
+    /// a server its URL without the password (a database set read-only). The label stays
+    /// `path`: an enum case's label cannot be renamed with the old one kept for a while.
     case readOnly(path: String)
     /// The file could be used, but its folder is not writable, and SQLite needs to create
     /// the database's `-wal` and `-shm` files there: to write (`forWriting`), or to read
@@ -69,7 +72,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// processes' changes cannot be seen here: reads show it as it was when opened.
     case cannotFollowChanges(path: String, reason: String)
     case diskFull(path: String)
-    /// Still locked by another connection after the busy timeout.
+    /// Still locked by another connection after the busy timeout. `path` is the store's
+    /// location, as for ``readOnly(path:)``.
     case busy(path: String)
     case cannotOpen(path: String, reason: String)
     /// A file a backup or export writes already exists, and replacing it was not asked for.

@@ -94,6 +94,6 @@ fi
 if command -v ldconfig >/dev/null && ldconfig -p | grep -q "libpq.so.5 "; then
     server="$(swift run -q ServerApp)"
     echo "$server"
-    expected='Postgres: true cannot connect to postgresql://app@127.0.0.1:1/tabs: connection to server at "127.0.0.1", port 1 failed: Connection refused'
+    expected='Postgres: true cannot connect to postgresql://app@127.0.0.1:1/tabs: connection to server at "127.0.0.1", port 1 failed: Connection refused (tried for 5 s)'
     [ "$server" = "$expected" ] || { echo "outside package: unexpected server app output" >&2; exit 1; }
 fi

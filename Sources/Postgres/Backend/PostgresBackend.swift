@@ -135,13 +135,15 @@ final class PostgresBackend: TabStoreBackend {
         }
     }
 
-    /// Whether the write whose journal rows carry `changeID` was committed, asked on a new
-    /// connection once the server process that took its COMMIT (`afterProcess`) has ended;
-    /// nil when no server answers within the failover window.
+    /// Whether the server process `$1` may still be in a transaction: not gone, and not
+    /// idle outside one.
     private static let stillCommitting = """
         SELECT 1 FROM pg_catalog.pg_stat_activity WHERE pid = $1 AND state IS DISTINCT FROM 'idle'
         """
 
+    /// Whether the write whose journal rows carry `changeID` was committed, asked on a new
+    /// connection once the server process that took its COMMIT (`afterProcess`) has ended
+    /// or is idle; nil when no server answers that within the failover window.
     private func settle(
         _ changeID: String, afterProcess process: Int32, slot: inout PostgresSlot, window: inout FailoverWindow
     ) -> Bool? {
