@@ -1,4 +1,5 @@
 import TabStorePostgres
+import TabStoreKit
 #if canImport(Glibc)
 import Glibc
 #else
@@ -6,36 +7,38 @@ import Darwin
 #endif
 
 /// `TabStore.select` on a server redone with bare `PostgresConnection` pipelines: the
-/// statements the PostgreSQL backend sends for it (copied from `PostgresRecords.swift`,
-/// `PostgresRecords+Sets.swift` and `PostgresRecords+Journal.swift` as of main's 3fccaaa,
-/// where the lock became a statement of its own), no rules, no model.
+/// statements the PostgreSQL backend sends for `select(.index(_:), in:)` (copied from
+/// `PostgresSnapshot.swift`, `PostgresRecords+Sets.swift` and `PostgresRecords+Journal.swift`,
+/// as the server logs them with `log_statement=all`), no rules, no model.
 /// When the backend's statements change, this file must follow.
 final class RawPostgresTabStore {
     let connection: PostgresConnection
 
     private static let lockSet = "SELECT id FROM tab_set WHERE name = $1 FOR UPDATE"
+    /// The set, its selected tab (index at column 7) and its tab count.
     private static let readSet = """
-        SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title, t.uuid, t.payload
-        FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-        """ + " WHERE s.name = $1"
-    private static let tabsOfNamedSet = """
-        SELECT t.id, t.position, t.title, t.uuid, t.payload FROM tab t JOIN tab_set s ON s.id = t.set_id
-        WHERE s.name = $1 ORDER BY t.position
-        """
-    private static let lastClosedOfNamedSet = """
-        SELECT c.id, c.title, c.position, c.was_selected, c.uuid, c.payload FROM closed_tab c
-        JOIN tab_set s ON s.id = c.set_id WHERE s.name = $1 ORDER BY c.id DESC LIMIT 1
+        SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
+               (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
+        FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = $1
         """
     private static let nameRevisionOfName = "SELECT revision FROM name_revision WHERE name = $1"
-    private static let updateSet = "UPDATE tab_set SET revision = $1, selected_tab_id = $2 WHERE id = $3"
+    private static let tabsAtIndices = """
+        SELECT t.id, t.title, t.uuid, t.payload, t.position - s.base, t.position - e.top
+        FROM tab t JOIN tab_set s ON s.id = t.set_id
+        CROSS JOIN LATERAL (SELECT max(position) + 1 AS top FROM tab WHERE set_id = s.id) e
+        WHERE s.name = $1 AND (t.position - s.base = ANY($2::bigint[]) OR t.position - e.top = ANY($3::bigint[]))
+        """
+    private static let updateSet = "UPDATE tab_set SET revision = $1, selected_tab_id = $2::bigint WHERE id = $3::bigint"
     private static let journalLock = "SELECT pg_advisory_xact_lock(7419633)"
     private static let recordChange = """
         WITH added AS (
-            INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, from_index, to_index,
-                                title, new_title, tab_count, selected, titles, indices, tab_ids)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id
+            INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, from_index, to_index, title,
+                                new_title, tab_count, selected, titles, indices, tab_ids, change_id)
+            VALUES ($1, $2, $3, $4, coalesce($5::bigint, (SELECT id FROM tab_set WHERE name = $17)),
+                    $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+            RETURNING id
         )
-        DELETE FROM change WHERE (SELECT id % 100 FROM added) = 0 AND id <= (SELECT id FROM added) - 10000
+        DELETE FROM change WHERE (SELECT id % $19 FROM added) = 0 AND id <= (SELECT id FROM added) - $18
         """
     private static let notify = "SELECT pg_notify('tabstore_changes', '')"
 
@@ -49,26 +52,25 @@ final class RawPostgresTabStore {
     }
 
     /// What `TabStore.select(.index(position), in:)` sends: BEGIN, the set's lock, then (in
-    /// statements of their own, so they see the last lock holder's commit) the set and
-    /// everything an edit may need, in one round trip; then the update, the journal
-    /// lock, the journal row (old and new tab's index, title and id), the notification and
-    /// COMMIT in a second.
+    /// statements of their own, so they see the last lock holder's commit) the set, its
+    /// name's revision and the tab at the index, in one round trip; then the update, the
+    /// journal lock, the journal row (old and new tab's index, title and id, and the write's
+    /// id), the notification and COMMIT in a second.
     func select(position: Int, in setName: String) throws {
         let read = try connection.pipeline([
             PostgresStatement("BEGIN"),
             PostgresStatement(Self.lockSet, [setName]), PostgresStatement(Self.readSet, [setName]),
-            PostgresStatement(Self.tabsOfNamedSet, [setName]), PostgresStatement(Self.lastClosedOfNamedSet, [setName]),
             PostgresStatement(Self.nameRevisionOfName, [setName]),
+            PostgresStatement(Self.tabsAtIndices, [setName, "{\(position)}", "{}"]),
         ])
         let set = read[2]
-        let tabs = read[3]
-        guard set.count == 1, let setID = set.value(0, 0), let revision = set.int(0, 1), let base = set.int(0, 2),
-              let row = (0..<tabs.count).first(where: { tabs.int($0, 1) == base + position }) else {
+        let tab = read[4]
+        guard set.count == 1, let setID = set.value(0, 0), let revision = set.int(0, 1), tab.count == 1 else {
             _ = try connection.executeScript("ROLLBACK")
             throw BenchError("raw PostgreSQL select: no set \(setName) or no tab at \(position)")
         }
         let oldID = set.value(0, 3)
-        let newID = tabs.value(row, 0)
+        let newID = tab.value(0, 0)
         guard newID != oldID else {
             _ = try connection.pipeline([PostgresStatement("COMMIT")])
             return
@@ -80,11 +82,13 @@ final class RawPostgresTabStore {
         _ = try connection.pipeline([
             PostgresStatement(Self.updateSet, [newRevision, newID, setID]),
             PostgresStatement(Self.journalLock),
-            // selected: from_index, to_index, title, new_title and tab_ids (old,new); the rest NULL.
+            // selected: from_index, to_index, title, new_title, tab_ids (old,new) and the
+            // write's id; the rest NULL.
             PostgresStatement(Self.recordChange, [
-                setName, newRevision, "selected", String(at), setID, nil, set.value(0, 4), String(position),
-                set.value(0, 5), tabs.value(row, 2), nil, nil, nil, nil,
-                (set.value(0, 6) ?? "") + "," + (tabs.value(row, 3) ?? ""),
+                setName, newRevision, "selected", String(at), setID, nil, set.value(0, 7), String(position),
+                set.value(0, 4), tab.value(0, 1), nil, nil, nil, nil,
+                (set.value(0, 5) ?? "") + "," + (tab.value(0, 2) ?? ""), TabID().uuidString,
+                nil, String(JournalLimit.changes), String(JournalLimit.trimEvery),
             ]),
             PostgresStatement(Self.notify),
             PostgresStatement("COMMIT"),
