@@ -175,8 +175,9 @@ private extension TabStoreError {
 private func folder(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else {
         // A bare name is in the working folder: name it.
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        return getcwd(&buffer, buffer.count) != nil ? String(cString: buffer) : "."
+        guard let workingFolder = getcwd(nil, 0) else { return "." }
+        defer { free(workingFolder) }
+        return String(cString: workingFolder)
     }
     return slash == path.startIndex ? "/" : String(path[..<slash])
 }
