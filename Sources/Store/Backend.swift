@@ -30,9 +30,11 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// committed since the read that returned it.
     func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead
 
-    /// Moves what the database holds only in a write-ahead log into its file (a process
-    /// about to end without closing it); nothing where there is no such log.
-    func foldWriteAheadLog()
+    /// Closes the connections and calls `end`, which ends the process, without letting
+    /// them go: for a process that ends without releasing its store (the CLI's `watch`).
+    /// A file's last connection, closing, moves its write-ahead log into the file and
+    /// removes the -wal and -shm files.
+    func closeAndEnd(_ end: () -> Never) -> Never
 
     /// Why other connections' changes cannot be seen through this backend, when they
     /// cannot (a file read as it was when opened): observing then fails with it.

@@ -143,10 +143,11 @@ public final class TabStore: Sendable {
         try TabStore(path: ":memory:", options: options)
     }
 
-    /// Moves what only a write-ahead log holds into the database file, for a process that
-    /// ends without closing its store (the CLI's `watch`): the file then holds every change.
-    package func foldWriteAheadLog() {
-        backend.foldWriteAheadLog()
+    /// Closes the store's connections and calls `end`, which ends the process, for a
+    /// process that ends without releasing its store (the CLI's `watch`): a file then holds
+    /// every change, and no -wal or -shm file is left behind by this process.
+    package func closeAndEnd(_ end: () -> Never) -> Never {
+        backend.closeAndEnd(end)
     }
 
     /// Why other processes' changes cannot be seen through this store, when they cannot.

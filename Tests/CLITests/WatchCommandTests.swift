@@ -110,6 +110,24 @@ import Testing
         #expect(watcher.stdout == "")
     }
 
+    /// The watch closes the file as it ends: being the last process to have it open, it
+    /// leaves the file alone in its folder, holding the change made while it watched.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aWatchEndedByASignalLeavesNoWalOrShmBehind(signal: Int32) throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Map")
+        let watcher = try startWatching(sandbox, "main", notice: "watching main (Ctrl-C to stop)\n")
+        #expect(sandbox.run("select", "main", "Map").code == 0)
+        #expect(watcher.wait { $0.stdoutLines.count == 1 }, "got: \(watcher.stdout)")
+        let (folder, name) = (sandbox.folder, "tabs.sqlite")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(name) }.sorted()
+            == [name, name + "-shm", name + "-wal"])
+        watcher.send(signal)
+        #expect(watcher.exit()?.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(name) } == [name])
+        #expect(sandbox.run("restore", "main").stdout == "1\n")
+    }
+
     @Test func aSignalDuringABurstNeverCutsALine() throws {
         let sandbox = Sandbox()
         sandbox.add("main", "A", "B")

@@ -229,8 +229,8 @@ final class PostgresBackend: TabStoreBackend {
         }
     }
 
-    /// The server keeps its own log.
-    func foldWriteAheadLog() {}
+    /// The server ends the sessions of a process that ended.
+    func closeAndEnd(_ end: () -> Never) -> Never { end() }
 
     /// Every change is seen: the listener and the journal are the server's.
     var changesUnseen: TabStoreError? { nil }

@@ -37,7 +37,17 @@ final class Database {
         self.path = path
     }
 
+    /// Set by `closeNow()`, which a process about to end calls.
+    private var isClosed = false
+
     deinit {
+        closeNow()
+    }
+
+    /// Closes the connection; it must not be used again.
+    func closeNow() {
+        guard !isClosed else { return }
+        isClosed = true
         // Statements first: a connection with live statements cannot really close.
         clearStatementCache()
         sqlite3_close_v2(handle)

@@ -65,9 +65,23 @@ final class SQLiteBackend: TabStoreBackend {
         }
     }
 
-    func foldWriteAheadLog() {
-        guard writeRefusal == nil, hasOwnReader else { return }
-        _ = try? writer.withDatabase { database throws(TabStoreError) in try database.executeScript("PRAGMA wal_checkpoint(TRUNCATE)") }
+    func closeAndEnd(_ end: () -> Never) -> Never {
+        // The read-only connection first: the writer, closing last, folds the write-ahead
+        // log into the file and removes the -wal and -shm files (when no other process has
+        // the file open), which a read-only connection cannot. Both locks stay held into
+        // `end`: no other thread can use a connection closed here.
+        let reader = ownReader.withLock { $0 }
+        writer.withDatabase { (writing: Database) -> Never in
+            guard let reader else {
+                writing.closeNow()
+                end()
+            }
+            reader.withDatabase { (reading: Database) -> Never in
+                reading.closeNow()
+                writing.closeNow()
+                end()
+            }
+        }
     }
 
     func read<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {

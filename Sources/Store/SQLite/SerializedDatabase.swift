@@ -10,8 +10,8 @@ final class SerializedDatabase: Sendable {
     }
 
     /// Runs `body` with the connection, one caller at a time.
-    func withDatabase<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        try database.withLock { (database: inout Database) throws(TabStoreError) -> T in
+    func withDatabase<T: Sendable, Failure: Error>(_ body: (Database) throws(Failure) -> T) throws(Failure) -> T {
+        try database.withLock { (database: inout Database) throws(Failure) -> T in
             try body(database)
         }
     }
