@@ -10,6 +10,7 @@ public enum TabstoreTool {
     /// its code. `servers` says how this executable serves a database on a PostgreSQL server.
     public static func main(servers: ServerStores) -> Never {
         reserveStandardDescriptors()
+        ProcessOutput.ignoreBrokenPipes()
         let raw = RawArguments.fromProcess()
         // Read: no password needs to stay in the process table of the process that serves
         // a server (`tabstore` hands such a run over at once).

@@ -96,9 +96,7 @@ struct WatchSession: Sendable, Equatable {
         if case let .store(store, _) = self.source { Self.watched.withLock { $0 = store } }
         // Handlers first, notice second: whoever waits for the notice may signal at once.
         let json = self.json
-        if let code = ProcessOutput.printStandardOutput(first.standardOutput) {
-            ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
-        }
+        Self.endIfNotWritten(ProcessOutput.printStandardOutput(first.standardOutput), json: json)
         ProcessOutput.printStandardError(first.standardError)
         let session = self
         Task { @MainActor in
@@ -112,9 +110,7 @@ struct WatchSession: Sendable, Equatable {
                     }
                 }
                 for try await change in changes {
-                    if let code = ProcessOutput.printStandardOutput(session.line(for: change)) {
-                        ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
-                    }
+                    Self.endIfNotWritten(ProcessOutput.printStandardOutput(session.line(for: change)), json: json)
                 }
             } catch let error as TabStoreError {
                 // The hub ends its streams only with the TabStoreError of a failed read.
@@ -141,6 +137,16 @@ extension WatchSession {
     /// runs the libraries' exit handlers under them (a watch ended by SIGINT once died of
     /// SIGSEGV under load, in a run of every test). Every line was written with write(2):
     /// nothing is left in a buffer.
+    /// Ends the watch when its reader left (exit 0: nobody reads on) or a line could not
+    /// be written (exit 4, one line on standard error).
+    static func endIfNotWritten(_ written: ProcessOutput.Written, json: Bool) {
+        switch written {
+        case .written: return
+        case .readerLeft: end(ExitCode.success)
+        case let .failed(code): ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
+        }
+    }
+
     static func end(_ code: Int32) -> Never {
         guard let store = watched.withLock({ $0 }) else { _exit(code) }
         store.closeAndEnd { _exit(code) }

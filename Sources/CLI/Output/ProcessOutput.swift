@@ -10,22 +10,38 @@ enum ProcessOutput {
     /// Prints `result` and exits with its code, or with `ExitCode.outputNotWritten` and one
     /// line on standard error when standard output did not take every byte.
     static func finish(_ result: RunResult, json: Bool) -> Never {
-        if let code = printStandardOutput(result.standardOutput) ?? closeStandardOutput() {
-            printStandardError(result.standardError)
-            failAfterOutput(code, savedChange: result.savedChange, json: json)
+        let failure: Int32? = switch printStandardOutput(result.standardOutput) {
+        case .written: closeStandardOutput()
+        case .readerLeft: nil
+        case let .failed(code): code
         }
         printStandardError(result.standardError)
+        if let failure { failAfterOutput(failure, savedChange: result.savedChange, json: json) }
         exit(result.exitCode)
     }
 
-    /// Writes `text` to standard output.
-    /// - Returns: the `errno` when it was not all written (a vanished reader excepted).
-    static func printStandardOutput(_ text: String) -> Int32? {
-        guard !text.isEmpty else { return nil }
-        guard let code = writeAll(Array(text.utf8), to: STDOUT_FILENO) else { return nil }
-        // The reader went away (`| head -1`): it asked for no more, nothing to report.
-        // (With SIGPIPE at its default the process has already ended, silently.)
-        return code == EPIPE ? nil : code
+    /// How a write to standard output ended.
+    enum Written: Equatable {
+        case written
+        /// The reader went away (`| head -1`): it asked for no more, nothing to report.
+        case readerLeft
+        /// Not all written: the `errno`.
+        case failed(Int32)
+    }
+
+    /// Writes `text` to standard output. SIGPIPE is ignored (`ignoreBrokenPipes()`), so a
+    /// reader that left is EPIPE here, whatever the output's size.
+    static func printStandardOutput(_ text: String) -> Written {
+        guard !text.isEmpty else { return .written }
+        guard let code = writeAll(Array(text.utf8), to: STDOUT_FILENO) else { return .written }
+        return code == EPIPE ? .readerLeft : .failed(code)
+    }
+
+    /// A reader that leaves early is not an error, however much was left to print: with
+    /// SIGPIPE at its default, output larger than the pipe's buffer killed the run (exit
+    /// 141, a failure under `set -o pipefail`) where a smaller one exited 0.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Standard error is where failures are told: if it fails too, nothing is left to tell.
