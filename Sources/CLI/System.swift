@@ -89,6 +89,9 @@ func createFolders(_ path: String) throws(FolderError) {
 
 struct SystemError: Error {
     let code: Int32
+
+    /// Past the limit `readAllBytes` was given.
+    var isOverLimit: Bool { code == EFBIG }
 }
 
 struct FolderError: Error {

@@ -81,6 +81,18 @@ import Testing
     }
 
     /// A closed standard input is not an empty document: it says so, and creates nothing.
+    /// Past the 64 MiB import once read (an export of a hundred sets with large payloads
+    /// is that big): a document is read up to 1 GiB. Here 65 MiB of trailing spaces.
+    @Test func aDocumentLargerThan64MiBImports() throws {
+        let sandbox = Sandbox()
+        let file = sandbox.folder + "/large.json"
+        let padding = String(repeating: " ", count: 65 << 20)
+        try (#"{"format":"tabstore","version":2,"sets":[{"name":"s","selectedIndex":0,"tabs":["A"]}]}"# + padding)
+            .write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(sandbox.run("import", file) == .ok("imported 1 set\n"))
+        #expect(sandbox.list("s") == "* 0  A\n")
+    }
+
     @Test func importFromAClosedStandardInputSaysItIsClosed() {
         let sandbox = Sandbox()
         let run = sandbox.runProcess("/bin/sh", ["-c", "exec \"$0\" --db \"$1\" import - <&-", TabstoreBinary.path, sandbox.database])

@@ -8,7 +8,7 @@ enum ImportCommand: TextCommand {
         The whole document is checked before anything is written: a malformed \
         document, or a set that already exists without --replace, writes nothing (exit 1).
         When standard error is a terminal, an import that takes more than about half a \
-        second shows its progress there (not with --json).
+        second shows its progress there (not with --json). A document may be up to 1 GiB.
 
         With --replace, a set already as in the document is not written (no new \
         revision, no history), so importing the same document again changes nothing.
@@ -25,8 +25,9 @@ enum ImportCommand: TextCommand {
         savesChanges: true
     )
 
-    /// Far above any real document (100,000 tabs export to about 3 MB).
-    static let maximumDocumentBytes = 64 << 20
+    /// Far above any real document (100,000 tabs export to about 3 MB; with the largest
+    /// payload each, about 400 MB), yet a bound: `import /dev/zero` must end.
+    static let maximumDocumentBytes = 1 << 30
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let path = try arguments.text("file")
@@ -39,7 +40,8 @@ enum ImportCommand: TextCommand {
             bytes = try readAllBytes(path: path, limit: maximumDocumentBytes)
         } catch {
             let name = path == "-" ? "standard input" : path
-            throw .unreadableInput("cannot read \(name): \(errorMessage(error.code))")
+            let reason = error.isOverLimit ? "it is larger than \(maximumDocumentBytes >> 30) GiB, the most an import reads" : errorMessage(error.code)
+            throw .unreadableInput("cannot read \(name): \(reason)")
         }
         // Read the document before opening the store: a bad one must not even create the database.
         let document = try storeCall { () throws(TabStoreError) in try TabStoreDocument(json: bytes) }

@@ -80,7 +80,7 @@ import Testing
         Case(["rename", "main", "0", "Reviews"], 1, #"set "main" already has a tab titled "Reviews""#),
         // Bad import documents.
         Case(["import", "/no/such/file.json"], 1, "cannot read /no/such/file.json: No such file or directory"),
-        Case(["import", "/dev/zero"], 1, "cannot read /dev/zero: File too large"),
+        Case(["import", "/dev/zero"], 1, "cannot read /dev/zero: it is larger than 1 GiB, the most an import reads"),
         Case(["import", "/dev/null"], 1, "invalid import document: not valid JSON at byte 0: unexpected end of input"),
     ]
 
