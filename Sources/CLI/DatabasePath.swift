@@ -38,16 +38,4 @@ enum DatabasePath {
         let scheme = String(location.prefix(11)).lowercased()
         return scheme.hasPrefix("postgresql:") || scheme.hasPrefix("postgres:")
     }
-
-    /// Creates the folders above `path` that are missing.
-    static func createParentFolders(of path: String) throws(CLIError) {
-        guard let slash = path.lastIndex(of: "/") else { return }
-        let parent = String(path[..<slash])
-        guard !parent.isEmpty else { return }
-        do {
-            try createFolders(parent)
-        } catch {
-            throw .databasePath("cannot create folder \(error.path) for database \(path): \(errorMessage(error.code))")
-        }
-    }
 }

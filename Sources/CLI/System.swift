@@ -71,32 +71,11 @@ func readAllBytes(path: String, limit: Int) throws(SystemError) -> [UInt8] {
     }
 }
 
-/// Creates `path` and every missing folder above it, like `mkdir -p`, each with mode
-/// 0700: the XDG spec asks for that, and tab sets are nobody else's business.
-/// - Throws: the folder that could not be created and why.
-func createFolders(_ path: String) throws(FolderError) {
-    var status = stat()
-    if stat(path, &status) == 0 { return }
-    var prefix = path.hasPrefix("/") ? "/" : ""
-    for component in path.split(separator: "/") {
-        prefix += component
-        if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-            throw FolderError(path: prefix, code: errno)
-        }
-        prefix += "/"
-    }
-}
-
 struct SystemError: Error {
     let code: Int32
 
     /// Past the limit `readAllBytes` was given.
     var isOverLimit: Bool { code == EFBIG }
-}
-
-struct FolderError: Error {
-    let path: String
-    let code: Int32
 }
 
 /// Whether `descriptor` is a terminal (not a file or a pipe).

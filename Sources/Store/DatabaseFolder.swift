@@ -15,6 +15,9 @@ let databaseFolderMode: mode_t = 0o700
 ///
 /// - Throws: `TabStoreError.cannotOpen` naming the folder that could not be made and why.
 func createMissingFolders(above path: String) throws(TabStoreError) {
+    // `new/` names a folder: making it, then failing to open a file there, would leave a
+    // folder behind a refused open.
+    if path.hasSuffix("/") { throw .cannotOpen(path: path, reason: "the path ends in /, so it names a folder, not a file") }
     guard path != ":memory:", let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return }
     let folder = String(path[..<slash])
     var status = stat()

@@ -20,7 +20,9 @@ import TabStoreTestSupport
             #"{"error":{"code":3,"message":"database "# + database + #" is read-only"}}"# + "\n"))
         #expect(sandbox.runWithoutDatabase(["--db", database, "list", "main"]) == .ok("* 0  a\n  1  b\n"))
         #expect(sandbox.runWithoutDatabase(["--db", point + "/new/tabs.sqlite", "add", "main", "a"]) == .failure(3,
-            "tabstore: error: cannot create folder \(point)/new for database \(point)/new/tabs.sqlite: Read-only file system\n"))
+            "tabstore: error: cannot open database \(point)/new/tabs.sqlite: cannot create its folder \(point)/new: Read-only file system\n"))
+        #expect(sandbox.runWithoutDatabase(["--db", point + "/new.sqlite", "add", "main", "a"]) == .failure(3,
+            "tabstore: error: cannot open database \(point)/new.sqlite: its folder \(point) is on a read-only file system\n"))
         // A read of a database that does not exist needs no folder: it reads as empty.
         #expect(sandbox.runWithoutDatabase(["--db", point + "/new/tabs.sqlite", "list"]) == .ok(""))
     }

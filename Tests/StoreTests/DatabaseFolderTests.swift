@@ -27,6 +27,14 @@ import TabStoreTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("missing")))
     }
 
+    /// `new/` names a folder: it was made, and then no file could be opened there.
+    @Test func aPathEndingInASlashMakesNothing() throws {
+        let path = folder.file("new/")
+        let error = thrownError { () throws(TabStoreError) in try TabStore(path: path) }
+        #expect(error == .cannotOpen(path: path, reason: "the path ends in /, so it names a folder, not a file"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("new")))
+    }
+
     @Test func aFileWhereAFolderShouldBeIsSaidAndLeftAlone() throws {
         let file = folder.file("plain")
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))

@@ -58,10 +58,8 @@ struct CommandContext {
         } catch .store(.databaseNotFound) {
             try storeCall { () throws(TabStoreError) in try edit(try TabStore.inMemory()) }
         }
+        // The library makes the missing folders above a new file.
         let location = try resolvedPath()
-        if !DatabasePath.isServerURL(location) {
-            try DatabasePath.createParentFolders(of: location)
-        }
         let options = try serverOptions(TabStore.Options(), for: location)
         return opened.keep(try open(location, options: options))
     }

@@ -246,6 +246,14 @@ final class Database {
             return .databaseNotFound(path: path)
         } else if errno == ENOTDIR {
             return .cannotOpen(path: path, reason: "a part of its folder path is a file, not a folder")
+        } else if errno == ENOENT, creating {
+            // The file is not there, so its folder may have refused to take it (SQLite's
+            // last try, read-only, leaves ENOENT as the open's own error: ask the folder).
+            let folder = folder(of: path)
+            if access(folder, W_OK | X_OK) != 0, errno == EACCES || errno == EROFS {
+                return .cannotOpen(path: path, reason: errno == EROFS
+                    ? "its folder \(folder) is on a read-only file system" : "its folder \(folder) is not writable")
+            }
         }
         return .cannotOpen(path: path, reason: "the file or its folder cannot be opened or created")
     }

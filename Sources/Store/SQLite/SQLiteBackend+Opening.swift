@@ -172,7 +172,7 @@ private extension TabStoreError {
 }
 
 /// The folder that holds `path`, as the user would name it.
-private func folder(of path: String) -> String {
+func folder(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else {
         // A bare name is in the working folder: name it.
         guard let workingFolder = getcwd(nil, 0) else { return "." }

@@ -63,6 +63,21 @@ import TabStoreTestSupport
         }
     }
 
+    /// A path ending in / names a folder: `add` made that folder, then failed to open a
+    /// file there, and left the folder behind.
+    @Test func aPathEndingInASlashIsRefusedAndNothingIsMade() {
+        let sandbox = Sandbox()
+        let path = sandbox.folder + "/new/"
+        for command in [["add", "main", "x"], ["list"]] {
+            let output = sandbox.runWithoutDatabase(["--db", path] + command)
+            let expected = command[0] == "add"
+                ? Output.failure(3, "tabstore: error: cannot open database \(path): the path ends in /, so it names a folder, not a file\n")
+                : .ok("")
+            #expect(output == expected, "\(command)")
+        }
+        #expect(!sandbox.exists(sandbox.folder + "/new"))
+    }
+
     @Test func parentThatCannotBeCreated() {
         let sandbox = Sandbox()
         let file = sandbox.write("x", to: "plain-file")

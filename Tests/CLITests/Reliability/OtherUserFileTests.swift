@@ -63,6 +63,21 @@ struct OtherUserFileTests {
         #expect(sandbox.picture(of: folder) == before)
     }
 
+    /// A new database in a folder the user may not write: the message named neither the
+    /// folder nor why ("the file or its folder cannot be opened or created"). Nothing is
+    /// made, by `add` or `import`, nor by a bare name in that folder.
+    @Test func aNewDatabaseInAFolderTheUserMayNotWriteNamesTheFolder() {
+        let sandbox = Sandbox()
+        let folder = sandbox.makeFolder("theirs", mode: 0o755)
+        let path = folder + "/new.sqlite"
+        let document = sandbox.write(#"{"format":"tabstore","version":2,"sets":[{"name":"s","selectedIndex":0,"tabs":["A"]}]}"#, to: "s.json")
+        chmod(document, 0o644)
+        let refusal = "tabstore: error: cannot open database \(path): its folder \(folder) is not writable\n"
+        #expect(sandbox.runAsOtherUser(["--db", path, "add", "s", "A"]) == .failure(3, refusal))
+        #expect(sandbox.runAsOtherUser(["--db", path, "import", document]) == .failure(3, refusal))
+        #expect(sandbox.picture(of: folder) == [])
+    }
+
     /// The same folder with a database the user may not write either: reads work,
     /// writes say the database is read-only.
     @Test func aReadOnlyFileInAReadOnlyFolderServesReads() {
