@@ -12,7 +12,7 @@ import TabStoreKit
         (.added(titles: ["Home", "All menu", "Reviews"], index: 0), "added", "added 3 tabs at 0: Home, All menu, Reviews",
          #"{"index":0,"titles":["Home","All menu","Reviews"]}"#),
         (.added(titles: ["Map"], index: 3), "added", "added 1 tab at 3: Map", #"{"index":3,"titles":["Map"]}"#),
-        (.added(titles: [], index: 0), "added", "added 0 tabs at 0", #"{"index":0,"titles":[]}"#),
+        (.added(titles: [], index: 0), "added", "created the set (no tabs)", #"{"index":0,"titles":[]}"#),
         (.removed([tab(0, "Reviews", false)]), "removed", "removed 0: Reviews",
          #"{"tabs":[{"index":0,"title":"Reviews","selected":false}]}"#),
         (.removed([tab(1, "Home", true), tab(3, "홈", false)]), "removed", "removed 1: Home (selected), 3: 홈",

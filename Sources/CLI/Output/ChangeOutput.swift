@@ -30,8 +30,9 @@ enum ChangeOutput {
     static func text(_ event: TabEvent) -> String {
         switch event {
         case let .added(titles, index):
-            let list = titles.isEmpty ? "" : ": " + titles.map(shownTitle).joined(separator: ", ")
-            return "added \(counted(titles.count, "tab", "tabs")) at \(index)\(list)"
+            // Only a new set is journaled with no tabs added: said as `add` said it.
+            if titles.isEmpty { return "created the set (no tabs)" }
+            return "added \(counted(titles.count, "tab", "tabs")) at \(index): " + titles.map(shownTitle).joined(separator: ", ")
         case let .removed(tabs):
             return "removed " + tabs.map(shownTab).joined(separator: ", ")
         case let .moved(title, from, to):
