@@ -1,4 +1,5 @@
 import Foundation
+import TabStoreTestSupport
 import Testing
 
 /// The README's tour is real output: its first `console` block is run, command by
@@ -9,19 +10,50 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("README.md")
 
-    /// The lines of the first ```console block.
-    static func tour() throws -> [String] {
+    /// The lines of the `number`th ```console block (0: the first).
+    static func tour(block number: Int = 0) throws -> [String] {
         let text = try String(contentsOf: readme, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let start = try #require(lines.firstIndex(of: "```console"))
+        var start = -1
+        for _ in 0...number {
+            start = try #require(lines[(start + 1)...].firstIndex(of: "```console"))
+        }
         let end = try #require(lines[(start + 1)...].firstIndex(of: "```"))
         return Array(lines[(start + 1)..<end])
     }
 
     @Test func theTourPrintsWhatTheReadmeSays() throws {
         let sandbox = Sandbox()
-        let lines = try Self.tour()
-        var database: String?
+        try Self.run(try Self.tour(), in: sandbox) { database in
+            let path = sandbox.folder + database
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            return (path, { $0.replacingOccurrences(of: path, with: database) })
+        }
+    }
+
+    /// The server tour (the third block), on a fresh database of the test server: the
+    /// server is shown as the README's.
+    @Test(.enabled(if: PostgresServer.shouldRun, Comment(rawValue: PostgresServer.skipReason)))
+    func theServerTourPrintsWhatTheReadmeSays() throws {
+        let server = try ServerSandbox()
+        let lines = try Self.tour(block: 2)
+        try #require(lines.first?.hasPrefix("$ export TABSTORE_DB=postgresql://") == true)
+        try Self.run(lines, in: server.sandbox) { url in
+            // What tabstore shows of a URL: scheme, user, host:port and database.
+            let shown = try Regex("postgresql://[^ ]*/" + server.databaseName + "\\b")
+            let readmeShown = url.replacingOccurrences(of: "@db.example/", with: "@db.example:5432/")
+            return (server.url, { $0.replacing(shown, with: readmeShown) })
+        }
+    }
+
+    /// Runs a tour's commands, `export TABSTORE_DB=...` giving the database (as `located`
+    /// makes it, with how to show its output as the README does), and checks each command
+    /// prints what the lines after it say.
+    static func run(
+        _ lines: [String], in sandbox: Sandbox,
+        located: (String) throws -> (database: String, shownAsInReadme: (String) -> String)
+    ) throws {
+        var database: (database: String, shownAsInReadme: (String) -> String)?
         var lastExit: Int32 = 0
         var expected: [String] = [], actual: [String] = []
         var index = 0
@@ -40,16 +72,15 @@ import Testing
             switch words.first {
             case "export":
                 let assignment = try #require(words.dropFirst().first)
-                database = String(try #require(assignment.split(separator: "=", maxSplits: 1).last))
-                try FileManager.default.createDirectory(atPath: sandbox.folder + (database! as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                database = try located(String(try #require(assignment.split(separator: "=", maxSplits: 1).last)))
             case "echo":
                 #expect(words == ["echo", "$?"])
                 actual.append(String(lastExit))
             case "tabstore":
-                let path = sandbox.folder + (try #require(database))
-                let output = sandbox.runWithoutDatabase(Array(words.dropFirst()), environment: ["TABSTORE_DB": path])
+                let (location, shown) = try #require(database)
+                let output = sandbox.runWithoutDatabase(Array(words.dropFirst()), environment: ["TABSTORE_DB": location])
                 lastExit = output.code
-                let text = (output.stdout + output.stderr).replacingOccurrences(of: path, with: database!)
+                let text = shown(output.stdout + output.stderr)
                 actual += text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { Self.masked(String($0)) }
             default:
                 Issue.record("the tour runs \(command), which this test does not know")
