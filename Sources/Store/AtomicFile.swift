@@ -16,6 +16,9 @@ package enum AtomicFile {
     package enum Failure: Error {
         /// The file exists and replacing it was not allowed.
         case exists
+        /// Something other than a regular file is at the path: never replaced, even when
+        /// replacing is allowed.
+        case notARegularFile(TabStoreError.FileKind)
         /// The file is the database being read, or one of its WAL files.
         case isTheDatabase
         /// A system call failed with this `errno`.
@@ -28,7 +31,8 @@ package enum AtomicFile {
     /// temporary file it is handed (its path and an open descriptor for it).
     ///
     /// Without `replacing`, the final step links the new file into place, which fails if
-    /// `path` appeared meanwhile: an existing file is never overwritten.
+    /// `path` appeared meanwhile: an existing file is never overwritten. With it, only a
+    /// regular file is replaced.
     /// - Throws: `Failure`; the temporary file is removed (a process killed with SIGKILL
     ///   leaves it behind as `.NAME.tmp-PID`, never in place of `path`; see
     ///   ``removeTemporaryFileForSignal()`` for other signals).
@@ -44,7 +48,8 @@ package enum AtomicFile {
                 throw .isTheDatabase
             }
         }
-        if !replacing && lstat(path, &status) == 0 { throw .exists }
+        // Not followed: a link is what the rename would replace, not what it points to.
+        if try existingRegularFile(path) != nil && !replacing { throw .exists }
         let (folder, name) = split(path)
         let temporary = folder + "/." + name + ".tmp-\(getpid())"
         // Published before the file exists, taken back once it is gone or in place.
@@ -60,6 +65,8 @@ package enum AtomicFile {
             isOpen = false
             if close(descriptor) != 0 && errno != EINTR { throw .system(errno) }
             if replacing {
+                // Checked again: a long backup leaves time for a link or a FIFO to appear.
+                _ = try existingRegularFile(path)
                 if rename(temporary, path) != 0 { throw .system(errno) }
             } else {
                 if link(temporary, path) != 0 { throw errno == EEXIST ? .exists : .system(errno) }
@@ -70,6 +77,27 @@ package enum AtomicFile {
             if isOpen { close(descriptor) }
             unlink(temporary)
             throw error
+        }
+    }
+
+    /// The status of the regular file at `path`, `nil` when there is nothing there.
+    /// - Throws: `.notARegularFile` when something else is there (a link is not followed),
+    ///   `.system` when `path` cannot be looked at.
+    private static func existingRegularFile(_ path: String) throws(Failure) -> stat? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw .system(errno)
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return status
+        case S_IFDIR: throw .notARegularFile(.directory)
+        case S_IFLNK: throw .notARegularFile(.symbolicLink)
+        case S_IFCHR: throw .notARegularFile(.characterDevice)
+        case S_IFBLK: throw .notARegularFile(.blockDevice)
+        case S_IFIFO: throw .notARegularFile(.namedPipe)
+        case S_IFSOCK: throw .notARegularFile(.socket)
+        default: throw .notARegularFile(.other)
         }
     }
 
