@@ -32,7 +32,8 @@ package enum AtomicFile {
     ///
     /// Without `replacing`, the final step links the new file into place, which fails if
     /// `path` appeared meanwhile: an existing file is never overwritten. With it, only a
-    /// regular file is replaced.
+    /// regular file is replaced, and the new file takes its permission bits (and, where
+    /// allowed, its owner and group): `--force` on a 0600 file must not publish it.
     /// - Throws: `Failure`; the temporary file is removed (a process killed with SIGKILL
     ///   leaves it behind as `.NAME.tmp-PID`, never in place of `path`; see
     ///   ``removeTemporaryFileForSignal()`` for other signals).
@@ -49,16 +50,27 @@ package enum AtomicFile {
             }
         }
         // Not followed: a link is what the rename would replace, not what it points to.
-        if try existingRegularFile(path) != nil && !replacing { throw .exists }
+        let replaced = try existingRegularFile(path)
+        if !replacing && replaced != nil { throw .exists }
         let (folder, name) = split(path)
         let temporary = folder + "/." + name + ".tmp-\(getpid())"
         // Published before the file exists, taken back once it is gone or in place.
         pendingTemporaryFile.store(Int(bitPattern: strdup(temporary)), ordering: .sequentiallyConsistent)
         defer { free(UnsafeMutablePointer<CChar>(bitPattern: pendingTemporaryFile.exchange(0, ordering: .sequentiallyConsistent))) }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Owner-only until it has the replaced file's mode: the content is never more exposed.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, replaced == nil ? 0o644 : 0o600)
         guard descriptor >= 0 else { throw .system(errno) }
         var isOpen = true
         do throws(Failure) {
+            if let replaced {
+                // Only root (or a member, for the group) may give a file away; the file is
+                // then the writer's, as a new one would be, with the old mode still.
+                if fchown(descriptor, replaced.st_uid, replaced.st_gid) != 0 {
+                    _ = fchown(descriptor, uid_t.max, replaced.st_gid)
+                }
+                // The permission bits only: set-user-ID and the like make no sense on a copy of data.
+                if fchmod(descriptor, replaced.st_mode & 0o777) != 0 { throw .system(errno) }
+            }
             try content(temporary, descriptor)
             // Sync through a fresh descriptor: `content` may have written by another one (SQLite).
             try syncFile(temporary)

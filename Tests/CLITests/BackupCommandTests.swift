@@ -244,3 +244,49 @@ struct InterruptedWriteTests {
             #"{"error":{"code":1,"message":"cannot replace \#(file): it is \#(kind.name), not a regular file"}}"# + "\n"))
     }
 }
+
+/// `--force` loosened permissions: a 0600 file came back 0644. The replacement keeps the
+/// replaced file's permission bits (and, as root, its owner and group); a new file is
+/// created as before, 0644 less the umask.
+@Suite struct ReplacedFilePermissionTests {
+    private func mode(_ path: String) -> mode_t? {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_mode & 0o7777 : nil
+    }
+
+    @Test(arguments: [["backup"], ["export", "--output"]], [0o600, 0o640, 0o664] as [mode_t])
+    func theReplacementKeepsTheModeOfTheReplacedFile(command: [String], original: mode_t) throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews")
+        let file = sandbox.write("old\n", to: "secret")
+        try #require(chmod(file, original) == 0)
+        #expect(sandbox.run(command + [file, "--force"]).code == 0)
+        #expect(FileManager.default.contents(atPath: file) != Data("old\n".utf8))
+        #expect(mode(file) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder).filter { $0.hasPrefix(".secret") } == [])
+    }
+
+    @Test(.enabled(if: getuid() == 0, "only root may give a file to another user"), arguments: [["backup"], ["export", "--output"]])
+    func asRootTheReplacementKeepsTheOwnerAndGroup(command: [String]) throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home")
+        let file = sandbox.write("old\n", to: "theirs")
+        try #require(chown(file, 4321, 8765) == 0 && chmod(file, 0o640) == 0)
+        #expect(sandbox.run(command + [file, "--force"]).code == 0)
+        var status = stat()
+        try #require(stat(file, &status) == 0)
+        #expect([status.st_uid, status.st_gid] == [4321, 8765])
+        #expect(status.st_mode & 0o7777 == 0o640)
+    }
+
+    @Test(arguments: [["backup"], ["export", "--output"]])
+    func aNewFileTakesTheUmaskAsBefore(command: [String]) {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home")
+        let file = sandbox.folder + "/new"
+        let script = #"umask 027 && exec "$0" --db "$1" "${@:2}""#
+        let output = sandbox.runProcess("/bin/bash", ["-c", script, TabstoreBinary.path, sandbox.database] + command + [file])
+        #expect(output.code == 0, "\(output)")
+        #expect(mode(file) == 0o640)
+    }
+}

@@ -3,7 +3,7 @@ import Testing
 @testable import TabStoreKit
 
 /// `backup(to:replacing: true)` replaced whatever was at the path (a FIFO, a symbolic
-/// link): only a regular file is replaced.
+/// link) and gave a replaced 0600 file the mode 0644.
 @Suite struct TabStoreBackupTests {
     private func store(in folder: TemporaryFolder) throws -> TabStore {
         let store = try TabStore(path: folder.file())
@@ -35,5 +35,18 @@ import Testing
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
         #expect(FileManager.default.contents(atPath: target) == Data("target\n".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == entries)
+    }
+
+    @Test(arguments: [0o600, 0o640] as [mode_t])
+    func aReplacedFileKeepsItsMode(original: mode_t) throws {
+        let folder = TemporaryFolder()
+        let store = try store(in: folder)
+        let copy = folder.file("copy.sqlite")
+        _ = FileManager.default.createFile(atPath: copy, contents: Data("old\n".utf8))
+        try #require(chmod(copy, original) == 0)
+        try store.backup(to: copy, replacing: true)
+        var status = stat()
+        #expect(stat(copy, &status) == 0 && status.st_mode & 0o7777 == original)
+        #expect(picture(try TabStore(path: copy).tabSet(named: "main")) == ["*Home", "Reviews"])
     }
 }

@@ -11,7 +11,8 @@ enum BackupCommand: TextCommand {
         FILE is its old self or the complete copy, never half of one. SIGINT and \
         SIGTERM remove the temporary '.FILE.tmp-PID' before the run ends; only SIGKILL \
         (or a power cut) leaves it behind. Only a regular file is replaced (with \
-        --force); a symbolic link, directory, device, named pipe or socket at FILE is \
+        --force), and the copy keeps its permissions (and, as root, its owner and \
+        group); a symbolic link, directory, device, named pipe or socket at FILE is \
         refused (exit 1). A database on a PostgreSQL server is not \
         copied (exit 1): use 'tabstore export', or pg_dump.
 

@@ -17,10 +17,11 @@ enum ExportCommand: TabstoreCommand {
         With --output, the document goes to FILE instead: written to a temporary file \
         beside it, synced, then renamed into place, so FILE is never half-written; \
         prints 'exported N sets to FILE' (with --json {"exported":N,"file":FILE}). Only \
-        a regular file is replaced (with --force); a symbolic link, directory, device, \
-        named pipe or socket at FILE is refused (exit 1). When standard error is a \
-        terminal, writing that takes more than about half a second shows its progress \
-        there (not with --json).
+        a regular file is replaced (with --force), and the new one keeps its permissions \
+        (and, as root, its owner and group); a symbolic link, directory, device, named \
+        pipe or socket at FILE is refused (exit 1). When standard error is a terminal, \
+        writing that takes more than about half a second shows its progress there (not \
+        with --json).
         """,
         arguments: [
             ArgumentSpec(name: "set", kind: .text, arity: .zeroOrMore, help: "The sets to export, in this order; all sets, sorted by name, when omitted."),

@@ -23,7 +23,8 @@ extension TabStore {
     /// try store.backup(to: "/backups/tabs.sqlite", replacing: true)
     /// ```
     /// - Parameter path: where the copy goes; never this store's own file.
-    /// - Parameter replacing: whether an existing regular file at `path` may be replaced.
+    /// - Parameter replacing: whether an existing regular file at `path` may be replaced;
+    ///   the copy then keeps that file's permission bits (and, where allowed, its owner).
     /// - Parameter progress: called after each batch of pages, from the calling thread.
     /// - Throws: `TabStoreError.fileExists` when `path` exists and `replacing` is false,
     ///   `.notARegularFile` when something else is at `path` (a symbolic link, a
