@@ -119,9 +119,9 @@ package enum AtomicFile {
     private static let pendingTemporaryFile = Atomic<Int>(0)
 
     /// Removes the temporary file being written, if any. Safe in a signal handler (an
-    /// atomic exchange and `unlink`): a program that ends on SIGINT or SIGTERM calls it
-    /// first, so the signal leaves no `.NAME.tmp-PID` behind. The string is not freed
-    /// here (`free` is not safe in a handler): the process is about to end.
+    /// atomic exchange and `unlink`): a program that ends on SIGHUP, SIGINT or SIGTERM
+    /// calls it first, so the signal leaves no `.NAME.tmp-PID` behind. The string is not
+    /// freed here (`free` is not safe in a handler): the process is about to end.
     package static func removeTemporaryFileForSignal() {
         if let path = UnsafeMutablePointer<CChar>(bitPattern: pendingTemporaryFile.exchange(0, ordering: .sequentiallyConsistent)) {
             unlink(path)

@@ -94,11 +94,12 @@ import TabStoreTestSupport
     }
 }
 
-/// SIGTERM (or Ctrl-C) in the middle of writing left the temporary
-/// `.FILE.tmp-PID` behind. The run still ends by the signal, and leaves nothing.
+/// SIGTERM (or Ctrl-C), and later SIGHUP (a closed terminal), in the middle of writing
+/// left the temporary `.FILE.tmp-PID` behind. The run still ends by the signal, and
+/// leaves nothing.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace to hold the run at its fsync"))
 struct InterruptedWriteTests {
-    @Test(arguments: [SIGTERM, SIGINT], [["backup"], ["export", "--output"]])
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP], [["backup"], ["export", "--output"]])
     func aSignalRemovesTheTemporaryFile(signal: Int32, command: [String]) throws {
         let sandbox = Sandbox()
         sandbox.add("main", "Home", "Reviews")
