@@ -16,6 +16,9 @@ package enum AtomicFile {
     package enum Failure: Error {
         /// The file exists and replacing it was not allowed.
         case exists
+        /// Something other than a regular file is at the path: never replaced, even when
+        /// replacing is allowed.
+        case notARegularFile(TabStoreError.FileKind)
         /// The file is the database being read, or one of its WAL files.
         case isTheDatabase
         /// A system call failed with this `errno`.
@@ -28,7 +31,9 @@ package enum AtomicFile {
     /// temporary file it is handed (its path and an open descriptor for it).
     ///
     /// Without `replacing`, the final step links the new file into place, which fails if
-    /// `path` appeared meanwhile: an existing file is never overwritten.
+    /// `path` appeared meanwhile: an existing file is never overwritten. With it, only a
+    /// regular file is replaced, and the new file takes its permission bits (and, where
+    /// allowed, its owner and group): `--force` on a 0600 file must not publish it.
     /// - Throws: `Failure`; the temporary file is removed (a process killed with SIGKILL
     ///   leaves it behind as `.NAME.tmp-PID`, never in place of `path`; see
     ///   ``removeTemporaryFileForSignal()`` for other signals).
@@ -44,22 +49,36 @@ package enum AtomicFile {
                 throw .isTheDatabase
             }
         }
-        if !replacing && lstat(path, &status) == 0 { throw .exists }
+        // Not followed: a link is what the rename would replace, not what it points to.
+        let replaced = try existingRegularFile(path)
+        if !replacing && replaced != nil { throw .exists }
         let (folder, name) = split(path)
         let temporary = folder + "/." + name + ".tmp-\(getpid())"
         // Published before the file exists, taken back once it is gone or in place.
         pendingTemporaryFile.store(Int(bitPattern: strdup(temporary)), ordering: .sequentiallyConsistent)
         defer { free(UnsafeMutablePointer<CChar>(bitPattern: pendingTemporaryFile.exchange(0, ordering: .sequentiallyConsistent))) }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Owner-only until it has the replaced file's mode: the content is never more exposed.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, replaced == nil ? 0o644 : 0o600)
         guard descriptor >= 0 else { throw .system(errno) }
         var isOpen = true
         do throws(Failure) {
+            if let replaced {
+                // Only root (or a member, for the group) may give a file away; the file is
+                // then the writer's, as a new one would be, with the old mode still.
+                if fchown(descriptor, replaced.st_uid, replaced.st_gid) != 0 {
+                    _ = fchown(descriptor, uid_t.max, replaced.st_gid)
+                }
+                // The permission bits only: set-user-ID and the like make no sense on a copy of data.
+                if fchmod(descriptor, replaced.st_mode & 0o777) != 0 { throw .system(errno) }
+            }
             try content(temporary, descriptor)
             // Sync through a fresh descriptor: `content` may have written by another one (SQLite).
             try syncFile(temporary)
             isOpen = false
             if close(descriptor) != 0 && errno != EINTR { throw .system(errno) }
             if replacing {
+                // Checked again: a long backup leaves time for a link or a FIFO to appear.
+                _ = try existingRegularFile(path)
                 if rename(temporary, path) != 0 { throw .system(errno) }
             } else {
                 if link(temporary, path) != 0 { throw errno == EEXIST ? .exists : .system(errno) }
@@ -73,15 +92,36 @@ package enum AtomicFile {
         }
     }
 
+    /// The status of the regular file at `path`, `nil` when there is nothing there.
+    /// - Throws: `.notARegularFile` when something else is there (a link is not followed),
+    ///   `.system` when `path` cannot be looked at.
+    private static func existingRegularFile(_ path: String) throws(Failure) -> stat? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw .system(errno)
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return status
+        case S_IFDIR: throw .notARegularFile(.directory)
+        case S_IFLNK: throw .notARegularFile(.symbolicLink)
+        case S_IFCHR: throw .notARegularFile(.characterDevice)
+        case S_IFBLK: throw .notARegularFile(.blockDevice)
+        case S_IFIFO: throw .notARegularFile(.namedPipe)
+        case S_IFSOCK: throw .notARegularFile(.socket)
+        default: throw .notARegularFile(.other)
+        }
+    }
+
     /// The temporary file `create` is writing, for a signal handler to remove: the address
     /// of a C string (0 for none), owned by whoever takes it out (`exchange`), so the
     /// handler and `create` never both use it.
     private static let pendingTemporaryFile = Atomic<Int>(0)
 
     /// Removes the temporary file being written, if any. Safe in a signal handler (an
-    /// atomic exchange and `unlink`): a program that ends on SIGINT or SIGTERM calls it
-    /// first, so the signal leaves no `.NAME.tmp-PID` behind. The string is not freed
-    /// here (`free` is not safe in a handler): the process is about to end.
+    /// atomic exchange and `unlink`): a program that ends on SIGHUP, SIGINT or SIGTERM
+    /// calls it first, so the signal leaves no `.NAME.tmp-PID` behind. The string is not
+    /// freed here (`free` is not safe in a handler): the process is about to end.
     package static func removeTemporaryFileForSignal() {
         if let path = UnsafeMutablePointer<CChar>(bitPattern: pendingTemporaryFile.exchange(0, ordering: .sequentiallyConsistent)) {
             unlink(path)

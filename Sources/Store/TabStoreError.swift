@@ -78,6 +78,10 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case cannotOpen(path: String, reason: String)
     /// A file a backup or export writes already exists, and replacing it was not asked for.
     case fileExists(path: String)
+    /// Something other than a regular file is where a backup or export would write (a
+    /// symbolic link, even to a regular file, a directory, a device, a named pipe, a
+    /// socket): it is never replaced, even when replacing was asked for.
+    case notARegularFile(path: String, kind: FileKind)
     /// A backup or export was asked to replace the database being read (or its WAL files).
     case fileIsTheDatabase(path: String)
     /// A file a backup or export writes could not be written; the old file, if any, is intact.
@@ -121,6 +125,19 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// tabstore broke one of its own promises (a defect to report); nothing was changed.
     case internalFailure(database: String, reason: String)
 
+    /// What is at a path instead of a regular file (see ``notARegularFile(path:kind:)``).
+    public enum FileKind: Sendable, Hashable, Codable {
+        case directory
+        case symbolicLink
+        case characterDevice
+        case blockDevice
+        /// A FIFO.
+        case namedPipe
+        case socket
+        /// A kind this system has that the others do not name.
+        case other
+    }
+
     /// Why a title or set name is refused.
     public enum NameProblem: Sendable, Hashable, Codable {
         case empty
@@ -137,8 +154,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         switch self {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
-             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .fileIsTheDatabase,
-             .databaseNotFound:
+             .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
+             .fileIsTheDatabase, .databaseNotFound:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
@@ -232,6 +249,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "cannot open database \(path): \(reason)"
         case let .fileExists(path):
             return "\(path) already exists; pass --force to replace it"
+        case let .notARegularFile(path, kind):
+            return "cannot replace \(path): it is \(kind), not a regular file"
         case let .fileIsTheDatabase(path):
             return "\(path) is the database being read; write the copy to another file"
         case let .cannotWrite(path, reason):
@@ -264,6 +283,20 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "schema \(quoted(schema)) does not exist in database \(server); create it, or name another in the URL's search_path"
         case let .internalFailure(database, reason):
             return "tabstore failed on \(database): \(reason) (a defect in tabstore: please report it)"
+        }
+    }
+}
+
+extension TabStoreError.FileKind: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .directory: return "a directory"
+        case .symbolicLink: return "a symbolic link"
+        case .characterDevice: return "a character device"
+        case .blockDevice: return "a block device"
+        case .namedPipe: return "a named pipe"
+        case .socket: return "a socket"
+        case .other: return "a file of another kind"
         }
     }
 }

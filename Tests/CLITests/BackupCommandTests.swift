@@ -94,11 +94,12 @@ import TabStoreTestSupport
     }
 }
 
-/// SIGTERM (or Ctrl-C) in the middle of writing left the temporary
-/// `.FILE.tmp-PID` behind. The run still ends by the signal, and leaves nothing.
+/// SIGTERM (or Ctrl-C), and later SIGHUP (a closed terminal), in the middle of writing
+/// left the temporary `.FILE.tmp-PID` behind. The run still ends by the signal, and
+/// leaves nothing.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "needs strace to hold the run at its fsync"))
 struct InterruptedWriteTests {
-    @Test(arguments: [SIGTERM, SIGINT], [["backup"], ["export", "--output"]])
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP], [["backup"], ["export", "--output"]])
     func aSignalRemovesTheTemporaryFile(signal: Int32, command: [String]) throws {
         let sandbox = Sandbox()
         sandbox.add("main", "Home", "Reviews")
@@ -162,5 +163,131 @@ struct InterruptedWriteTests {
         #expect(sandbox.run("export", "--force").stderr.hasPrefix(
             "tabstore: error: '--force' replaces the file of '--output <file>'; give --output too\n"))
         #expect(sandbox.run("export", "--force").code == 2)
+    }
+}
+
+/// `--force` replaced whatever was at FILE with a regular file: a device, a FIFO, a
+/// symbolic link (the link itself, its target untouched). Only a regular file is
+/// replaced; anything else is refused before anything is written, with or without
+/// `--force`, and is left as it was.
+@Suite struct ReplacingOnlyARegularFileTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case characterDevice, namedPipe, socket, directory, linkToAFile, danglingLink
+        var testDescription: String { rawValue }
+
+        /// What the message calls it.
+        var name: String {
+            switch self {
+            case .characterDevice: "a character device"
+            case .namedPipe: "a named pipe"
+            case .socket: "a socket"
+            case .directory: "a directory"
+            case .linkToAFile, .danglingLink: "a symbolic link"
+            }
+        }
+    }
+
+    /// Puts a `kind` at `path` (a link's target is `path-target`).
+    private func make(_ kind: Kind, at path: String) throws {
+        switch kind {
+        case .characterDevice:
+            // /dev/null's numbers (1, 3): only root may make a device.
+            try #require(mknod(path, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0, "mknod: \(String(cString: strerror(errno)))")
+        case .namedPipe:
+            try #require(mkfifo(path, 0o644) == 0)
+        case .socket:
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(descriptor >= 0)
+            defer { close(descriptor) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            try #require(bound == 0)
+        case .directory:
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        case .linkToAFile:
+            _ = FileManager.default.createFile(atPath: path + "-target", contents: Data("target\n".utf8))
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: path + "-target")
+        case .danglingLink:
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: path + "-target")
+        }
+    }
+
+    /// Everything that shows whether the thing at `path` was touched: its own status (not
+    /// followed), a link's target, and the folder's entries (no temporary file).
+    private func fingerprint(_ path: String, in folder: String) -> String {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return "missing" }
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "-"
+        let target = FileManager.default.contents(atPath: path + "-target").map { String(decoding: $0, as: UTF8.self) } ?? "-"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".std") }.sorted()) ?? []
+        return "mode \(String(status.st_mode, radix: 8)) inode \(status.st_ino) device \(status.st_rdev) link \(link) target \(target) entries \(entries)"
+    }
+
+    @Test(arguments: [["backup"], ["export", "--output"]], Kind.allCases)
+    func anythingButARegularFileIsRefusedAndLeftAsItWas(command: [String], kind: Kind) throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews")
+        let file = sandbox.folder + "/out"
+        try make(kind, at: file)
+        let before = fingerprint(file, in: sandbox.folder)
+        for force in [["--force"], []] {
+            #expect(sandbox.run(command + [file] + force) == .failure(1,
+                "tabstore: error: cannot replace \(file): it is \(kind.name), not a regular file\n"), "\(force)")
+            #expect(fingerprint(file, in: sandbox.folder) == before)
+        }
+        #expect(sandbox.run("--json", "backup", file, "--force") == .failure(1,
+            #"{"error":{"code":1,"message":"cannot replace \#(file): it is \#(kind.name), not a regular file"}}"# + "\n"))
+    }
+}
+
+/// `--force` loosened permissions: a 0600 file came back 0644. The replacement keeps the
+/// replaced file's permission bits (and, as root, its owner and group); a new file is
+/// created as before, 0644 less the umask.
+@Suite struct ReplacedFilePermissionTests {
+    private func mode(_ path: String) -> mode_t? {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_mode & 0o7777 : nil
+    }
+
+    @Test(arguments: [["backup"], ["export", "--output"]], [0o600, 0o640, 0o664] as [mode_t])
+    func theReplacementKeepsTheModeOfTheReplacedFile(command: [String], original: mode_t) throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews")
+        let file = sandbox.write("old\n", to: "secret")
+        try #require(chmod(file, original) == 0)
+        #expect(sandbox.run(command + [file, "--force"]).code == 0)
+        #expect(FileManager.default.contents(atPath: file) != Data("old\n".utf8))
+        #expect(mode(file) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder).filter { $0.hasPrefix(".secret") } == [])
+    }
+
+    @Test(.enabled(if: getuid() == 0, "only root may give a file to another user"), arguments: [["backup"], ["export", "--output"]])
+    func asRootTheReplacementKeepsTheOwnerAndGroup(command: [String]) throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home")
+        let file = sandbox.write("old\n", to: "theirs")
+        try #require(chown(file, 4321, 8765) == 0 && chmod(file, 0o640) == 0)
+        #expect(sandbox.run(command + [file, "--force"]).code == 0)
+        var status = stat()
+        try #require(stat(file, &status) == 0)
+        #expect([status.st_uid, status.st_gid] == [4321, 8765])
+        #expect(status.st_mode & 0o7777 == 0o640)
+    }
+
+    @Test(arguments: [["backup"], ["export", "--output"]])
+    func aNewFileTakesTheUmaskAsBefore(command: [String]) {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home")
+        let file = sandbox.folder + "/new"
+        let script = #"umask 027 && exec "$0" --db "$1" "${@:2}""#
+        let output = sandbox.runProcess("/bin/bash", ["-c", script, TabstoreBinary.path, sandbox.database] + command + [file])
+        #expect(output.code == 0, "\(output)")
+        #expect(mode(file) == 0o640)
     }
 }

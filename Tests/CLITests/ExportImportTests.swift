@@ -174,6 +174,26 @@ import Testing
         #expect(!sandbox.exists(sandbox.database))
     }
 
+    /// `--output -` wrote a file named `-`, though `import -` reads standard input: it is
+    /// standard output, as without --output (so `--force` has nothing to replace); `./-`
+    /// still names a file.
+    @Test func outputDashIsStandardOutput() {
+        let sandbox = filled()
+        // Run in the sandbox's folder, where a file named `-` would appear.
+        let inFolder = #"cd "$1" && exec "$0" --db "$2" "${@:3}""#
+        let run = { (arguments: [String]) in
+            sandbox.runProcess("/bin/bash", ["-c", inFolder, TabstoreBinary.path, sandbox.folder, sandbox.database] + arguments)
+        }
+        #expect(run(["export", "--output", "-"]) == sandbox.run("export"))
+        #expect(run(["--json", "export", "main", "--output", "-"]) == sandbox.run("--json", "export", "main"))
+        #expect(!sandbox.exists(sandbox.folder + "/-"))
+        let force = run(["export", "--output", "-", "--force"])
+        #expect(force.code == 2)
+        #expect(force.stderr.hasPrefix("tabstore: error: '--force' replaces the file of '--output <file>', and '-' is standard output\n"))
+        #expect(run(["export", "--output", "./-"]) == .ok("exported 2 sets to ./-\n"))
+        #expect(FileManager.default.contents(atPath: sandbox.folder + "/-") == Data(sandbox.run("export").stdout.utf8))
+    }
+
     @Test func aMalformedDocumentLeavesExistingSetsAlone() {
         let sandbox = filled()
         let before = sandbox.run("export").stdout

@@ -8,10 +8,13 @@ enum BackupCommand: TextCommand {
         A consistent copy made with SQLite's online backup API while other processes \
         keep working; 'tabstore --db FILE' reads it. The copy is written to a temporary \
         file beside FILE, synced, then renamed into place: after a failure or a kill, \
-        FILE is its old self or the complete copy, never half of one. SIGINT and \
-        SIGTERM remove the temporary '.FILE.tmp-PID' before the run ends; only SIGKILL \
-        (or a power cut) leaves it behind. A database on a PostgreSQL server is \
-        not copied (exit 1): use 'tabstore export', or pg_dump.
+        FILE is its old self or the complete copy, never half of one. SIGHUP (a \
+        closed terminal), SIGINT and SIGTERM remove the temporary '.FILE.tmp-PID' \
+        before the run ends; only SIGKILL (or a power cut) leaves it behind. Only \
+        a regular file is replaced (with --force), and the copy keeps its permissions \
+        (and, as root, its owner and group); a symbolic link, directory, device, named \
+        pipe or socket at FILE is refused (exit 1). A database on a PostgreSQL server is not \
+        copied (exit 1): use 'tabstore export', or pg_dump.
 
         When standard error is a terminal, a backup that takes more than about half a \
         second shows its progress there (not with --json).

@@ -16,15 +16,19 @@ enum ExportCommand: TabstoreCommand {
 
         With --output, the document goes to FILE instead: written to a temporary file \
         beside it, synced, then renamed into place, so FILE is never half-written; \
-        prints 'exported N sets to FILE' (with --json {"exported":N,"file":FILE}). When \
-        standard error is a terminal, writing that takes more than about half a second \
-        shows its progress there (not with --json).
+        prints 'exported N sets to FILE' (with --json {"exported":N,"file":FILE}). Only \
+        a regular file is replaced (with --force), and the new one keeps its permissions \
+        (and, as root, its owner and group); a symbolic link, directory, device, named \
+        pipe or socket at FILE is refused (exit 1). '--output -' is standard output, as \
+        without --output (write './-' for a file named '-'). When standard error is a \
+        terminal, writing that takes more than about half a second shows its progress \
+        there (not with --json).
         """,
         arguments: [
             ArgumentSpec(name: "set", kind: .text, arity: .zeroOrMore, help: "The sets to export, in this order; all sets, sorted by name, when omitted."),
         ],
         options: [
-            OptionSpec(name: "output", kind: .value(valueName: "file"), help: "Write the document to FILE (pretty-printed) instead of standard output.", completion: .files),
+            OptionSpec(name: "output", kind: .value(valueName: "file"), help: "Write the document to FILE (pretty-printed); '-' is standard output, the default.", completion: .files),
             .force,
         ]
     )
@@ -34,9 +38,16 @@ enum ExportCommand: TabstoreCommand {
 
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setNames = arguments.texts("set")
-        let output = arguments.textOption("output")
+        var output = arguments.textOption("output")
         if output == "" {
             throw .usage(UsageError(message: "The value '' is invalid for '--output <file>'", command: spec.name))
+        }
+        // As `import -` reads standard input, `--output -` writes standard output.
+        if output == "-" {
+            if arguments.flag("force") {
+                throw .usage(UsageError(message: "'--force' replaces the file of '--output <file>', and '-' is standard output", command: spec.name))
+            }
+            output = nil
         }
         if output == nil && arguments.flag("force") {
             throw .usage(UsageError(message: "'--force' replaces the file of '--output <file>'; give --output too", command: spec.name))

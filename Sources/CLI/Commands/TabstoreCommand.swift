@@ -148,7 +148,7 @@ extension OptionSpec {
     )
 
     /// For commands that write a file: an existing one is replaced only when asked.
-    static let force = OptionSpec(name: "force", kind: .flag, help: "Replace FILE if it exists.")
+    static let force = OptionSpec(name: "force", kind: .flag, help: "Replace FILE if it exists as a regular file.")
 
     /// Optimistic concurrency for every command that changes a set. Left out of usage
     /// lines, like `--title`: it guards a command rather than saying what it does.

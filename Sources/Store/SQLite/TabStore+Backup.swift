@@ -23,9 +23,12 @@ extension TabStore {
     /// try store.backup(to: "/backups/tabs.sqlite", replacing: true)
     /// ```
     /// - Parameter path: where the copy goes; never this store's own file.
-    /// - Parameter replacing: whether an existing file at `path` may be replaced.
+    /// - Parameter replacing: whether an existing regular file at `path` may be replaced;
+    ///   the copy then keeps that file's permission bits (and, where allowed, its owner).
     /// - Parameter progress: called after each batch of pages, from the calling thread.
     /// - Throws: `TabStoreError.fileExists` when `path` exists and `replacing` is false,
+    ///   `.notARegularFile` when something else is at `path` (a symbolic link, a
+    ///   directory, a device, a named pipe, a socket), which is never replaced,
     ///   `.fileIsTheDatabase` when `path` is this store's own file (never replaced),
     ///   `.cannotWrite` when the copy cannot be written (a full disk, a missing folder),
     ///   or a database error reading this store.
@@ -78,6 +81,7 @@ extension AtomicFile.Failure {
     package func storeError(path: String) -> TabStoreError {
         switch self {
         case .exists: .fileExists(path: path)
+        case let .notARegularFile(kind): .notARegularFile(path: path, kind: kind)
         case .isTheDatabase: .fileIsTheDatabase(path: path)
         case let .system(code): .cannotWrite(path: path, reason: String(cString: strerror(code)))
         case let .content(error): error
