@@ -13,27 +13,13 @@ public final class DyingServer: @unchecked Sendable {
     private let listener: Int32
 
     public init() throws(PostgresServerError) {
-        #if os(Linux)
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let listener = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard listener >= 0 else { throw PostgresServerError("socket failed: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && getsockname(listener, address, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 16) == 0 else {
+        let (listener, port) = try boundLoopbackSocket()
+        guard listen(listener, 16) == 0 else {
             close(listener)
             throw PostgresServerError("cannot listen on 127.0.0.1: errno \(errno)")
         }
         self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         DispatchQueue.global().async { [listener] in
             while true {
                 let client = accept(listener, nil, nil)

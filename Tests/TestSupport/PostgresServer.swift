@@ -295,32 +295,36 @@ public final class ClosedPort {
     private let descriptor: Int32
 
     public init() throws(PostgresServerError) {
-        #if os(Linux)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw PostgresServerError("socket failed: errno \(errno)") }
-        self.descriptor = descriptor
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw PostgresServerError("cannot bind a port on 127.0.0.1: errno \(errno)")
-        }
-        number = Int(UInt16(bigEndian: address.sin_port))
+        (descriptor, number) = try boundLoopbackSocket()
     }
 
     deinit {
         close(descriptor)
     }
+}
+
+/// A TCP socket bound to a free port on 127.0.0.1, and that port.
+func boundLoopbackSocket() throws(PostgresServerError) -> (descriptor: Int32, port: Int) {
+    #if os(Linux)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { throw PostgresServerError("socket failed: errno \(errno)") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+            bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+        }
+    }
+    guard bound else {
+        close(descriptor)
+        throw PostgresServerError("cannot bind a port on 127.0.0.1: errno \(errno)")
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
 }
 
 /// Why a test server could not be made or used.
