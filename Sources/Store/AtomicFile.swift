@@ -58,7 +58,8 @@ package enum AtomicFile {
         pendingTemporaryFile.store(Int(bitPattern: strdup(temporary)), ordering: .sequentiallyConsistent)
         defer { free(UnsafeMutablePointer<CChar>(bitPattern: pendingTemporaryFile.exchange(0, ordering: .sequentiallyConsistent))) }
         // Owner-only until it has the replaced file's mode: the content is never more exposed.
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, replaced == nil ? 0o644 : 0o600)
+        // A link planted at the temporary name is not followed: the open fails instead.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, replaced == nil ? 0o644 : 0o600)
         guard descriptor >= 0 else { throw .system(errno) }
         var isOpen = true
         do throws(Failure) {
