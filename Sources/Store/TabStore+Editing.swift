@@ -47,7 +47,8 @@ extension TabStore {
 
     /// The set, made with `defaultTabs` (the first selected) when it is missing, left as it
     /// is when it exists: one call at every launch, in one write, so two processes launching
-    /// at once make it once.
+    /// at once make it once. A set that exists is read without the write lock, so a launch
+    /// neither waits for another process's write nor fails on a read-only database.
     ///
     /// For example:
     /// ```swift
@@ -58,7 +59,16 @@ extension TabStore {
     ///   `.payloadTooLarge`, `.emptyPayloadKey`, or a database error.
     @discardableResult
     public func ensureSet(_ setName: String, defaultTabs: [NewTab]) throws(TabStoreError) -> TabSetEdit {
-        try edit(EnsureSetRule(setName, tabs: defaultTabs))
+        let rule = EnsureSetRule(setName, tabs: defaultTabs)
+        // Refused defaults are refused whether or not the set exists.
+        try rule.validate()
+        do {
+            return TabSetEdit(set: try tabSet(named: setName), event: nil)
+        } catch {
+            // Missing (or a name no set can have): the write makes it, or says why not.
+            guard case .setNotFound = error else { throw error }
+        }
+        return try edit(rule)
     }
 
     /// Makes an empty set. Creating a set that exists is `.setAlreadyExists`.

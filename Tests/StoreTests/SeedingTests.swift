@@ -69,6 +69,23 @@ import TabStoreTestSupport
         #expect(try stores[0].history(of: "main").count == 1)
     }
 
+    /// At launch the set is usually there: it is read, not written, so another process
+    /// holding the write lock delays nothing (the call waited out the busy timeout and
+    /// threw `.busy`), and a read-only database serves it.
+    @Test func ensureSetOfASetThatExistsTakesNoWriteLock() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        let options = TabStore.Options(busyTimeout: .seconds(2))
+        let store = try TabStore(path: path, options: options)
+        try store.ensureSet("main", defaultTabs: Self.tabs)
+        let lock = try WriteLockHolder(path: path)
+        let again = try store.ensureSet("main", defaultTabs: Self.tabs)
+        #expect(again.event == nil)
+        #expect(picture(again) == ["*Home", "Menu", "Reviews"])
+        #expect(lock.isHeld)
+        try lock.release()
+    }
+
     @Test func ensureSetRefusesBadDefaultsAndWritesNothing() throws {
         let store = try TabStore.inMemory()
         #expect(thrownError { () throws(TabStoreError) in try store.ensureSet("main", defaultTabs: [NewTab("a"), NewTab("a")]) }
