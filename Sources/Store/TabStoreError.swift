@@ -68,6 +68,11 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// the database's `-wal` and `-shm` files there: to write (`forWriting`), or to read
     /// changes still waiting in its `-wal` file. Reads of a file without such changes work.
     case folderNotWritable(path: String, folder: String, forWriting: Bool)
+    /// The file is writable, but its `-wal` or `-shm` file is not: made by another user's
+    /// read (SQLite makes them with the reader as owner), they stay until every connection
+    /// is closed and a writer removes them. `walIsEmpty`: nothing is waiting in the `-wal`
+    /// file, so removing both while no process has the database open loses nothing.
+    case sideFilesNotWritable(path: String, walIsEmpty: Bool)
     /// Observing (`changes`, `observe`, a ``TabBarModel``) a database whose other
     /// processes' changes cannot be seen here: reads show it as it was when opened.
     case cannotFollowChanges(path: String, reason: String)
@@ -157,7 +162,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
              .fileIsTheDatabase, .databaseNotFound:
             return false
-        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .cannotFollowChanges, .diskFull, .busy,
+        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
              .schemaNotFound, .internalFailure:
@@ -235,6 +240,9 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
                 return "cannot write database \(path): its folder \(folder) is not writable, and SQLite needs to create the database's -wal and -shm files there"
             }
             return "cannot read database \(path): its folder \(folder) is not writable, and SQLite needs to create the database's -shm file there to read the changes in its -wal file"
+        case let .sideFilesNotWritable(path, walIsEmpty):
+            let cause = "cannot write database \(path): its -wal or -shm file is not writable by this user (another user's read leaves them, as theirs)"
+            return walIsEmpty ? cause + "; with no process using the database, remove \(path)-wal and \(path)-shm" : cause
         case let .cannotFollowChanges(path, reason):
             return "cannot follow changes to database \(path): \(reason)"
         case let .diskFull(path):

@@ -13,14 +13,14 @@ extension Sandbox {
     /// 124, or 137 when SIGTERM does not end it) so that a hang fails the test instead of
     /// stalling it. The binary is copied
     /// into the sandbox first: the build folder may not be readable by other users.
-    func runAsOtherUser(_ arguments: [String], timeout: Int = 30) -> Output {
+    func runAsOtherUser(_ arguments: [String], timeout: Int = 30, user: uid_t = OtherUser.uid) -> Output {
         let binary = folder + "/tabstore-for-others"
         if !exists(binary) {
             try? FileManager.default.copyItem(atPath: TabstoreBinary.path, toPath: binary)
         }
         for path in [folder, binary] { chmod(path, 0o755) }
         return runProcess("/usr/bin/timeout", [
-            "--kill-after=5", String(timeout), "/usr/bin/setpriv", "--reuid=\(OtherUser.uid)", "--regid=\(OtherUser.gid)", "--clear-groups", binary,
+            "--kill-after=5", String(timeout), "/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user == OtherUser.uid ? OtherUser.gid : user)", "--clear-groups", binary,
         ] + arguments)
     }
 

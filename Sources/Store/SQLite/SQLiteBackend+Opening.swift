@@ -57,7 +57,7 @@ extension SQLiteBackend {
         let found = try database.recognise(schema)
         // Reading never writes: an empty file is no database yet, as a missing one.
         if found == .empty && !options.createsMissingDatabase { throw .databaseNotFound(path: path) }
-        if writeRefusal == nil && database.isReadOnly { writeRefusal = .readOnly(path: path) }
+        if writeRefusal == nil && database.isReadOnly { writeRefusal = readOnlyReason(path) }
         if writeRefusal == nil {
             try database.useWriteAheadLog()
         }

@@ -43,11 +43,25 @@ struct SQLiteError: Error, CustomStringConvertible {
         // SQLite reports a full disk as SQLITE_FULL only for the database and its journal;
         // sizing the shared-memory (-shm) file on a full disk is an I/O error with ENOSPC.
         case SQLITE_IOERR where systemErrno == ENOSPC: return .diskFull(path: path)
-        case SQLITE_READONLY: return .readOnly(path: path)
+        case SQLITE_READONLY: return readOnlyReason(path)
         case SQLITE_NOTADB: return .notADatabase(path: path)
         case SQLITE_CORRUPT: return .corrupt(path: path)
         case SQLITE_CANTOPEN: return .cannotOpen(path: path, reason: message)
         default: return .sqlite(path: path, code: code, message: message, sql: sql)
         }
     }
+}
+
+/// Why a file SQLite opened (or found) read-only takes no writes: the file itself, or (the file being
+/// writable) a `-wal` or `-shm` file another user's read left behind.
+func readOnlyReason(_ path: String) -> TabStoreError {
+    let sideFiles: [String] = [path + "-wal", path + "-shm"].filter { (file: String) in access(file, F_OK) == 0 }
+    guard access(path, W_OK) == 0, sideFiles.contains(where: { (file: String) in access(file, W_OK) != 0 }) else { return .readOnly(path: path) }
+    return .sideFilesNotWritable(path: path, walIsEmpty: walIsEmpty(path))
+}
+
+/// Whether the database's `-wal` file is missing or empty.
+private func walIsEmpty(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path + "-wal", &status) != 0 || status.st_size == 0
 }

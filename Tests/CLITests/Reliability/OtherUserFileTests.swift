@@ -78,6 +78,24 @@ struct OtherUserFileTests {
         #expect(sandbox.picture(of: folder) == [])
     }
 
+    /// Another user's read of a file it may not write, in a folder it may, leaves -wal and
+    /// -shm files that are its own (SQLite makes them so): the owner's writes then failed
+    /// saying the database was read-only, which it is not. They say what is in the way.
+    @Test func theOwnersWriteAfterAnotherUsersReadNamesTheFilesInTheWay() {
+        let sandbox = Sandbox()
+        let folder = sandbox.makeFolder("shared", mode: 0o777)
+        let path = folder + "/tabs.sqlite"
+        let owner: uid_t = 1234
+        #expect(sandbox.runAsOtherUser(["--db", path, "add", "main", "Home", "Menu"], user: owner) == .ok("added 2 tabs to main\n"))
+        #expect(sandbox.runAsOtherUser(["--db", path, "list", "main"]) == .ok("* 0  Home\n  1  Menu\n"))
+        #expect(sandbox.exists(path + "-wal") && sandbox.exists(path + "-shm"))
+        #expect(sandbox.runAsOtherUser(["--db", path, "select", "main", "Menu"], user: owner) == .failure(3,
+            "tabstore: error: cannot write database \(path): its -wal or -shm file is not writable by this user (another user's read leaves them, as theirs); with no process using the database, remove \(path)-wal and \(path)-shm\n"))
+        // Doing so is enough.
+        for file in [path + "-wal", path + "-shm"] { unlink(file) }
+        #expect(sandbox.runAsOtherUser(["--db", path, "select", "main", "Menu"], user: owner) == .ok("selected 1: Menu\n"))
+    }
+
     /// The same folder with a database the user may not write either: reads work,
     /// writes say the database is read-only.
     @Test func aReadOnlyFileInAReadOnlyFolderServesReads() {
