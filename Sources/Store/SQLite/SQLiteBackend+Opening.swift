@@ -30,6 +30,12 @@ extension SQLiteBackend {
         if let problem = notAFile(path) { throw .cannotOpen(path: path, reason: problem) }
         let create = options.createsMissingDatabase ? SQLITE_OPEN_CREATE : 0
         var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
+        if database.isReadOnly && access(path, W_OK) == 0 {
+            // SQLite tries a failed read-write open again read-only: a file another process
+            // made between the two tries is then open read-only though it is writable
+            // (8 processes making one file: 'read-only', now and then). Open it again.
+            database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
+        }
         database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
         var writeRefusal: TabStoreError?
         var changesUnseen: TabStoreError?
