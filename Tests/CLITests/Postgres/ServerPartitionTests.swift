@@ -3,6 +3,37 @@ import TabStoreTestSupport
 import TabStorePostgres
 import Testing
 
+/// A throwaway server reached through a network link a test can cut, with a fresh database.
+private struct ServerBehindLink {
+    let link: NetworkLink
+    let server: PostgresServer
+    let url: String
+    var database: String { String(url.split(separator: "/").last!) }
+
+    init() throws {
+        link = try NetworkLink()
+        do {
+            server = try PostgresServer.start(behind: link)
+        } catch {
+            link.destroy()
+            throw error
+        }
+        do {
+            url = try server.createDatabase()
+        } catch {
+            server.destroy()
+            link.destroy()
+            throw error
+        }
+    }
+
+    /// The server first: it runs in the link's namespace.
+    func destroy() {
+        server.destroy()
+        link.destroy()
+    }
+}
+
 /// A server that hangs, or a network link that is cut, while a command waits for it: the
 /// command gives up after its deadline with a true message, and a client cut off while it
 /// holds a set's lock stops holding it within seconds.
@@ -52,12 +83,9 @@ struct ServerPartitionTests {
 
     /// Once: a command waiting when the link was cut waited forever.
     @Test func aCutLinkEndsAWaitingCommandWithNothingChanged() throws {
-        let link = try NetworkLink()
-        defer { link.destroy() }
-        let server = try PostgresServer.start(behind: link)
-        defer { server.destroy() }
-        let url = try server.createDatabase()
-        let database = String(url.split(separator: "/").last!)
+        let behind = try ServerBehindLink()
+        defer { behind.destroy() }
+        let (link, server, url, database) = (behind.link, behind.server, behind.url, behind.database)
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["--db", url, "add", "s", "a"]) == .ok("added 1 tab to s\n"))
         let holder = try lockingSet("s", on: socketURL(server, database))
@@ -76,12 +104,9 @@ struct ServerPartitionTests {
     /// Once: a client cut off between its lock and its COMMIT kept the set locked until the
     /// link came back, and every other writer failed after the busy timeout.
     @Test func aClientCutOffMidWriteReleasesItsSetWithinSeconds() throws {
-        let link = try NetworkLink()
-        defer { link.destroy() }
-        let server = try PostgresServer.start(behind: link)
-        defer { server.destroy() }
-        let url = try server.createDatabase()
-        let database = String(url.split(separator: "/").last!)
+        let behind = try ServerBehindLink()
+        defer { behind.destroy() }
+        let (link, server, url, database) = (behind.link, behind.server, behind.url, behind.database)
         let sandbox = Sandbox()
         let local = socketURL(server, database)
         #expect(sandbox.runWithoutDatabase(["--db", local, "add", "s", "a"]) == .ok("added 1 tab to s\n"))
