@@ -91,14 +91,16 @@ final class PostgresBackend: TabStoreBackend {
                 // once the server process that took it has ended.
                 let changeID = TabID().uuidString
                 let process = connection.processID
+                // Kept for the catch: a plan whose COMMIT was lost is settled, not planned again.
                 var plan: WritePlan?
                 do throws(TabStoreError) {
                     // The plan is a value made from this attempt's snapshot: a retry reads
                     // afresh and plans again.
-                    plan = try planning(records)
-                    try records.commit(plan ?? WritePlan(), changeID: changeID, progress: progress)
+                    let made = try planning(records)
+                    plan = made
+                    try records.commit(made, changeID: changeID, progress: progress)
                     written.add(records.rowsWritten, ordering: .relaxed)
-                    return plan ?? WritePlan()
+                    return made
                 } catch {
                     slot.rollBack(records)
                     switch records.failure?.meaning(in: connection.failureContext(outcomeUnknown: records.commitSent)).retry {
