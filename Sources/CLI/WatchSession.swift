@@ -127,16 +127,9 @@ struct WatchSession: Sendable, Equatable {
 }
 
 extension WatchSession {
-    /// The store being watched, once opened: folded into its file as the watch ends.
+    /// The store being watched, once opened: closed as the watch ends.
     static let watched = Mutex<TabStore?>(nil)
 
-    /// Ends the process with `code`. The store is closed first: the watch may be the last
-    /// process to have the file open, and what another process wrote then stays in the
-    /// -wal (beside a -shm) until the last connection closes. `_exit`, not `exit`:
-    /// the listener and the change hub may be inside libpq on their own threads, and `exit`
-    /// runs the libraries' exit handlers under them (a watch ended by SIGINT once died of
-    /// SIGSEGV under load, in a run of every test). Every line was written with write(2):
-    /// nothing is left in a buffer.
     /// Ends the watch when its reader left (exit 0: nobody reads on) or a line could not
     /// be written (exit 4, one line on standard error).
     static func endIfNotWritten(_ written: ProcessOutput.Written, json: Bool) {
@@ -147,6 +140,13 @@ extension WatchSession {
         }
     }
 
+    /// Ends the process with `code`. The store is closed first: the watch may be the last
+    /// process to have the file open, and what another process wrote then stays in the
+    /// -wal (beside a -shm) until the last connection closes. `_exit`, not `exit`:
+    /// the listener and the change hub may be inside libpq on their own threads, and `exit`
+    /// runs the libraries' exit handlers under them (a watch ended by SIGINT once died of
+    /// SIGSEGV under load, in a run of every test). Every line was written with write(2):
+    /// nothing is left in a buffer.
     static func end(_ code: Int32) -> Never {
         guard let store = watched.withLock({ $0 }) else { _exit(code) }
         store.closeAndEnd { _exit(code) }
