@@ -14,16 +14,20 @@ import TabStoreTestSupport
         let document = TabStoreDocument(sets: [.init(name: "big", selectedIndex: 7, tabs: bigTitles)])
         let documentPath = sandbox.write(document.json(), to: "big.json")
 
-        // Kill moments spread over each command's whole life: measure how long it takes.
-        let addTime = try duration(["--db", sandbox.database, "add", "crash", "warm-up"])
-        let importTime = try duration(["--db", sandbox.database, "import", documentPath, "--replace"])
+        // Kill moments spread over each command's life. A first run (which makes the file,
+        // or the big set) outlasts the later ones, so each kind's kill window adapts: it
+        // halves when the process finished before its kill moment and grows by a tenth when
+        // the kill landed, settling where most kills land anywhere in a run's life.
+        var window = [
+            true: try duration(["--db", sandbox.database, "add", "crash", "warm-up"]),
+            false: try duration(["--db", sandbox.database, "import", documentPath, "--replace"]),
+        ]
         #expect(sandbox.run("import", sandbox.write(TabStoreDocument(sets: [.init(name: "big", selectedIndex: 0, tabs: ["old"])]).json(), to: "old.json"), "--replace").code == 0)
 
         var random = SplitMix64(seed: 0x7AB5_7012)
         var acknowledged = ["warm-up"]
         var kills = 0
-        // Until 40 processes died mid-run (a run that finished first is not a kill). A fast
-        // binary (the static release `add` takes about 2 ms) outruns many of the kills.
+        // Until 40 processes died mid-run (a run that finished first is not a kill).
         for round in 0..<600 where kills < 40 {
             let title = "t\(round)"
             let isAdd = round % 2 == 0
@@ -31,11 +35,13 @@ import TabStoreTestSupport
                 ? ["--db", sandbox.database, "add", "crash", title]
                 : ["--db", sandbox.database, "import", documentPath, "--replace"]
             let process = try start(arguments)
-            let lifetime = UInt64((isAdd ? addTime : importTime) * 1_000_000)
-            usleep(UInt32(random.next() % max(lifetime, 1)))
-            if process.isRunning {
+            let microseconds = UInt64(window[isAdd]! * 1_000_000)
+            usleep(UInt32(random.next() % max(microseconds, 1)))
+            let killed = process.isRunning
+            if killed {
                 kill(process.processIdentifier, SIGKILL)
             }
+            window[isAdd]! *= killed ? 1.1 : 0.5
             process.waitUntilExit()
             if process.terminationReason == .uncaughtSignal { kills += 1 }
             let finished = process.terminationReason == .exit && process.terminationStatus == 0
