@@ -60,6 +60,12 @@ public final class TabStore: Sendable {
         /// anything was committed (a restart, a standby being promoted): it reconnects and
         /// runs again until this much time has passed since the first failure. Zero tries once.
         public var failoverWindow: Duration
+        /// For a file: whether reads get a read-only connection of their own (opened at the
+        /// first read), so that they never wait behind this store's writes. `false`: the one
+        /// connection serves both, and opening a second is saved: for a process that makes
+        /// one call and ends (the `tabstore` command does so). Observers follow the file
+        /// either way.
+        public var concurrentReads = true
 
         public init(
             durability: Durability = .full,

@@ -44,7 +44,7 @@ struct CommandContext {
     /// Opens the database, or fails with `.databaseNotFound` when there is none.
     func openExistingStore() throws(CLIError) -> TabStore {
         let location = try resolvedPath()
-        let options = try serverOptions(TabStore.Options(createsMissingDatabase: false), for: location)
+        let options = try serverOptions(Self.runOptions(createsMissingDatabase: false), for: location)
         return opened.keep(try open(location, options: options))
     }
 
@@ -60,8 +60,16 @@ struct CommandContext {
         }
         // The library makes the missing folders above a new file.
         let location = try resolvedPath()
-        let options = try serverOptions(TabStore.Options(), for: location)
+        let options = try serverOptions(Self.runOptions(createsMissingDatabase: true), for: location)
         return opened.keep(try open(location, options: options))
+    }
+
+    /// The options of a run's store: one connection to a file, as a run makes one call
+    /// (or only reads, as `watch` does): a second, for reads, would cost its opening.
+    private static func runOptions(createsMissingDatabase: Bool) -> TabStore.Options {
+        var options = TabStore.Options(createsMissingDatabase: createsMissingDatabase)
+        options.concurrentReads = false
+        return options
     }
 
     /// A file path, or a `postgresql://` / `postgres://` URL for a server.

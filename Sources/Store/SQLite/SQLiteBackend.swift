@@ -9,8 +9,13 @@ final class SQLiteBackend: TabStoreBackend {
     private let options: TabStore.Options
     private let writer: SerializedDatabase
     /// Whether reads get a read-only connection of their own; not in memory, immutable, or
-    /// with exclusive locking on a full disk, where the writer's own serves them.
+    /// with exclusive locking on a full disk, where the writer's own serves them, nor when
+    /// the options ask for one connection.
     private let hasOwnReader: Bool
+    /// Whether other connections' writes can reach this store's reads, so that a watch on
+    /// the file is worth its cost: a file of its own, read live (not in memory, not an
+    /// immutable or upgraded copy, not locked exclusively).
+    private let followsFile: Bool
     /// That connection, opened at the first read: a command that only writes (most CLI
     /// runs) never pays for it.
     private let ownReader = Mutex<SerializedDatabase?>(nil)
@@ -31,7 +36,8 @@ final class SQLiteBackend: TabStoreBackend {
         fileVersion = opened.fileVersion
         changesUnseen = opened.changesUnseen
         // A read-only connection or a copy in memory serves its own reads.
-        hasOwnReader = opened.writeRefusal == nil ? try Self.needsOwnReader(opened.database) : false
+        followsFile = opened.writeRefusal == nil ? try Self.isSharedFile(opened.database) : false
+        hasOwnReader = followsFile && options.concurrentReads
         writer = SerializedDatabase(opened.database)
     }
 
@@ -102,9 +108,8 @@ final class SQLiteBackend: TabStoreBackend {
     }
 
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
-        // A file watched for writes: only when the reader is a connection of its own (a
-        // second in-memory connection would be another database).
-        ChangeWakeup(path: hasOwnReader ? path : nil, pollInterval: pollInterval, queue: queue, handler: handler)
+        // A file watched for writes: only when other connections' writes can reach it.
+        ChangeWakeup(path: followsFile ? path : nil, pollInterval: pollInterval, queue: queue, handler: handler)
     }
 
     func info() throws(TabStoreError) -> StoreInfo {
@@ -128,9 +133,10 @@ final class SQLiteBackend: TabStoreBackend {
         (try? writer.withDatabase { database throws(TabStoreError) in database.totalChanges }) ?? 0
     }
 
-    /// Whether reads get a connection of their own: not in memory (a second connection would
-    /// be another database), not immutable, not with exclusive locking (it would be locked out).
-    private static func needsOwnReader(_ writer: Database) throws(TabStoreError) -> Bool {
+    /// Whether the writer's database is a file other connections may share: not in memory
+    /// (a second connection would be another database), not immutable, not with exclusive
+    /// locking (any other connection would be locked out).
+    private static func isSharedFile(_ writer: Database) throws(TabStoreError) -> Bool {
         guard writer.path != ":memory:", !writer.path.isEmpty, !writer.isReadOnly else { return false }
         return try writer.lockingMode() != "exclusive"
     }
