@@ -62,28 +62,35 @@ package enum JournalLimit {
     package static let trimEvery = 100
 }
 
+/// What takes a journal row's cells as a backend writes them, column by column (nil: NULL).
+package protocol JournalCells {
+    mutating func set(_ column: JournalColumn, _ value: Int?)
+    mutating func set(_ column: JournalColumn, _ value: String?)
+}
+
 extension JournalEntry {
-    /// Calls `cell` with each column and its value (nil: NULL), in `JournalColumn` order;
-    /// `setID` is the set's row id, which a backend knows once the set exists, and
-    /// `changeID` the write's id, where the backend gives one.
-    package func forEachCell(setID: Int?, changeID: String? = nil, _ cell: (JournalColumn, JournalValue?) -> Void) {
+    /// Gives `cells` each column and its value, in `JournalColumn` order; `setID` is the
+    /// set's row id, which a backend knows once the set exists, and `changeID` the
+    /// write's id, where the backend gives one. Generic, not a closure: every select
+    /// journals a row, and a call per cell through a closure cost more than the binding.
+    package func write<Cells: JournalCells>(into cells: inout Cells, setID: Int?, changeID: String? = nil) {
         let row = JournalRow(event)
-        cell(.setName, .text(setName))
-        cell(.revision, .int(revision))
-        cell(.kind, .text(event.kind.rawValue))
-        cell(.at, .int(timestamp))
-        cell(.setID, setID.map(JournalValue.int))
-        cell(.tabIndex, row.tabIndex.map(JournalValue.int))
-        cell(.fromIndex, row.fromIndex.map(JournalValue.int))
-        cell(.toIndex, row.toIndex.map(JournalValue.int))
-        cell(.title, row.title.map(JournalValue.text))
-        cell(.newTitle, row.newTitle.map(JournalValue.text))
-        cell(.tabCount, row.tabCount.map(JournalValue.int))
-        cell(.selected, row.selected.map { .int($0 ? 1 : 0) })
-        cell(.titles, row.packedTitles.map(JournalValue.text))
-        cell(.indices, row.packedIndices.map(JournalValue.text))
-        cell(.tabIDs, row.packedTabIDs.map(JournalValue.text))
-        cell(.changeID, changeID.map(JournalValue.text))
+        cells.set(.setName, setName)
+        cells.set(.revision, revision)
+        cells.set(.kind, event.kind.rawValue)
+        cells.set(.at, timestamp)
+        cells.set(.setID, setID)
+        cells.set(.tabIndex, row.tabIndex)
+        cells.set(.fromIndex, row.fromIndex)
+        cells.set(.toIndex, row.toIndex)
+        cells.set(.title, row.title)
+        cells.set(.newTitle, row.newTitle)
+        cells.set(.tabCount, row.tabCount)
+        cells.set(.selected, row.selected.map { $0 ? 1 : 0 })
+        cells.set(.titles, row.packedTitles)
+        cells.set(.indices, row.packedIndices)
+        cells.set(.tabIDs, row.packedTabIDs)
+        cells.set(.changeID, changeID)
     }
 }
 
@@ -244,13 +251,18 @@ package struct JournalRow: Equatable {
 
     /// Ids joined by ','; a missing one is an empty part.
     package static func pack(_ ids: [TabID?]) -> String {
-        var packed = ""
-        packed.reserveCapacity(ids.count * 37)
-        for (offset, id) in ids.enumerated() {
-            if offset > 0 { packed += "," }
-            if let id { packed += id.uuidString }
+        // Written straight into the string's storage: a select journals two ids.
+        String(unsafeUninitializedCapacity: max(ids.count * (TabID.textLength + 1), 1)) { packed in
+            var end = 0
+            for (offset, id) in ids.enumerated() {
+                if offset > 0 {
+                    packed[end] = UInt8(ascii: ",")
+                    end += 1
+                }
+                if let id { end += id.writeText(into: packed.baseAddress! + end) }
+            }
+            return end
         }
-        return packed
     }
 
     /// `parts` as text joined by `separator`, built in one string (a select journals two

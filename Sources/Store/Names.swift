@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Titles and set names: non-empty, at most this many characters, no control characters.
 public let maximumNameLength = 256
 
@@ -65,11 +71,16 @@ package struct ExactName: Hashable, Sendable {
 }
 
 /// Whether two titles or names are the same bytes (not Swift's `==`, which equates
-/// canonically equivalent strings). Compares the stored bytes in place where it can: a
-/// select compares names several times, and the general `elementsEqual` walks index by index.
+/// canonically equivalent strings). Compares the stored bytes in place with `memcmp`
+/// where it can: a select compares names several times, and the general
+/// `elementsEqual` walks index by index.
 package func sameBytes(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
     let compared = a.utf8.withContiguousStorageIfAvailable { first in
-        b.utf8.withContiguousStorageIfAvailable { second in first.elementsEqual(second) }
+        b.utf8.withContiguousStorageIfAvailable { second in
+            guard let left = first.baseAddress, let right = second.baseAddress else { return true }
+            return memcmp(left, right, first.count) == 0
+        }
     }
     if let compared, let equal = compared { return equal }
     return a.utf8.elementsEqual(b.utf8)

@@ -4,80 +4,102 @@
 ///
 /// Written and read as the canonical lowercase text, `"0f8fad5b-d9cb-469f-a165-70867728950e"`,
 /// which is also how the database stores it (TEXT: the same value in SQL, JSON and the
-/// CLI's `--id`, without a conversion anywhere). Made without Foundation; with
+/// CLI's `--id`); held in memory as its 128 bits. Made without Foundation; with
 /// `import TabStoreFoundation`, `TabID(uuid)` and `id.uuid` convert to and from `UUID`.
 public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible, LosslessStringConvertible {
+    // The 128 bits, most significant first: compared, hashed and copied as two words (no
+    // string to allocate, count references to or check for each id read).
+    private let high: UInt64
+    private let low: UInt64
+
     /// The canonical form: 32 lowercase hex digits in groups of 8-4-4-4-12.
-    public let uuidString: String
+    public var uuidString: String {
+        String(unsafeUninitializedCapacity: Self.textLength) { writeText(into: $0.baseAddress!) }
+    }
+
+    /// How many bytes the canonical form has.
+    static let textLength = 36
 
     /// A new random id (122 random bits from the system's generator, version-4 bits set).
     public init() {
         var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        for _ in 0..<2 {
-            let word: UInt64 = generator.next()
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
-        }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-        self.init(bytes: bytes)
+        let high: UInt64 = generator.next(), low: UInt64 = generator.next()
+        self.high = (high & ~0xF000) | 0x4000  // version 4
+        self.low = (low & ~(0xC << 60)) | (0x8 << 60)  // RFC 4122 variant
     }
 
     /// The id `text` spells (any letter case), or `nil` when it is not a UUID's 8-4-4-4-12 hex form.
     public init?(_ text: String) {
         var text = text
-        // Ids read back from the database are canonical already: check them in place and
-        // keep the string (a set of 10,000 tabs reads 10,000 of them).
-        let form: Form = text.withUTF8 { Self.form(of: $0) }
-        switch form {
-        case .canonical:
-            uuidString = text
-        case .upperCase:
-            uuidString = String(decoding: text.utf8.map { (65...70).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
-        case .invalid:
-            return nil
-        }
+        guard let id = text.withUTF8({ TabID(utf8: $0) }) else { return nil }
+        self = id
     }
 
-    private enum Form { case canonical, upperCase, invalid }
-
-    private static func form(of bytes: UnsafeBufferPointer<UInt8>) -> Form {
-        guard bytes.count == 36 else { return .invalid }
-        var form = Form.canonical
-        for offset in 0..<36 {
-            let byte = bytes[offset]
-            switch offset {
-            case 8, 13, 18, 23:
-                if byte != UInt8(ascii: "-") { return .invalid }
-            default:
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): break
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): form = .upperCase
-                default: return .invalid
-                }
+    /// The id the UTF-8 `text` spells (any letter case), or `nil`: read in place from a
+    /// database row, with no string made.
+    init?(utf8 text: UnsafeBufferPointer<UInt8>) {
+        guard text.count == Self.textLength, let bytes = text.baseAddress,
+              bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),
+              bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-")
+        else { return nil }
+        // Any byte that is no hex digit sets bits above the low four in `invalid`.
+        var invalid: UInt8 = 0
+        func digits(_ range: Range<Int>, into word: inout UInt64) {
+            for offset in range {
+                let value = Self.hexValue(bytes[offset])
+                invalid |= value
+                word = word << 4 | UInt64(value & 0xF)
             }
         }
-        return form
+        var high: UInt64 = 0, low: UInt64 = 0
+        digits(0..<8, into: &high)
+        digits(9..<13, into: &high)
+        digits(14..<18, into: &high)
+        digits(19..<23, into: &low)
+        digits(24..<36, into: &low)
+        guard invalid & 0xF0 == 0 else { return nil }
+        self.high = high
+        self.low = low
+    }
+
+    /// A hex digit's value (either case), or 0xFF for any other byte.
+    private static func hexValue(_ byte: UInt8) -> UInt8 {
+        let digit = byte &- UInt8(ascii: "0")
+        if digit < 10 { return digit }
+        let letter = (byte | 0x20) &- UInt8(ascii: "a")
+        return letter < 6 ? letter &+ 10 : 0xFF
     }
 
     /// The 16 bytes in canonical order.
     init(bytes: [UInt8]) {
-        // Written straight into the string's storage: an import makes one per tab.
-        uuidString = String(unsafeUninitializedCapacity: 36) { text in
-            let hex: StaticString = "0123456789abcdef"
-            var out = 0
-            for (offset, byte) in bytes.enumerated() {
-                if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
-                    text[out] = UInt8(ascii: "-")
-                    out += 1
-                }
-                text[out] = hex.utf8Start[Int(byte >> 4)]
-                text[out + 1] = hex.utf8Start[Int(byte & 0x0F)]
-                out += 2
-            }
-            return out
+        var high: UInt64 = 0, low: UInt64 = 0
+        for (offset, byte) in bytes.prefix(16).enumerated() {
+            if offset < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
         }
+        self.high = high
+        self.low = low
+    }
+
+    /// Writes the canonical form's 36 bytes at `text`; returns 36.
+    func writeText(into text: UnsafeMutablePointer<UInt8>) -> Int {
+        func write(_ word: UInt64, digits: Range<Int>, at start: Int) {
+            var at = start
+            for digit in digits {
+                text[at] = Self.hexDigit(UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * digit)) & 0xF)
+                at += 1
+            }
+        }
+        write(high, digits: 0..<8, at: 0)
+        write(high, digits: 8..<12, at: 9)
+        write(high, digits: 12..<16, at: 14)
+        write(low, digits: 0..<4, at: 19)
+        write(low, digits: 4..<16, at: 24)
+        (text[8], text[13], text[18], text[23]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "-"))
+        return Self.textLength
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ (value &- 10)
     }
 
     /// The id of a tab in a journal row written before tabs had ids (schema 6 and older):
@@ -86,7 +108,8 @@ public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     public var description: String { uuidString }
 
-    public static func < (lhs: TabID, rhs: TabID) -> Bool { lhs.uuidString < rhs.uuidString }
+    /// The order of the canonical texts (lowercase hex sorts as the numbers it spells).
+    public static func < (lhs: TabID, rhs: TabID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 
     /// Decodes the text form; anything else is `DecodingError.dataCorrupted`.
     public init(from decoder: any Decoder) throws {

@@ -15,6 +15,38 @@ import TabStoreKit
         #expect(Set((0..<1000).map { _ in TabID() }).count == 1000)
     }
 
+    /// The id is held as its bits: its text, order, equality and version bits must be
+    /// what the canonical text says, for any id and any letter case.
+    @Test func anIdIsItsCanonicalTextInEveryRespect() throws {
+        var random = SystemRandomNumberGenerator()
+        let hexDigits = Array("0123456789abcdef")
+        var ids: [TabID] = []
+        for round in 0..<2000 {
+            // Any 32 hex digits, not only version 4: ids come from other programs' files too.
+            let digits = (0..<32).map { _ in hexDigits[Int(random.next() % 16)] }
+            var text = ""
+            for (offset, digit) in digits.enumerated() {
+                if [8, 12, 16, 20].contains(offset) { text += "-" }
+                text.append(digit)
+            }
+            let id = try #require(TabID(text), "round \(round): \(text)")
+            #expect(id.uuidString == text)
+            #expect(TabID(text.uppercased()) == id)
+            #expect(UUID(uuidString: text)?.uuidString.lowercased() == text)
+            ids.append(id)
+            let made = TabID()
+            #expect(Array(made.uuidString)[14] == "4")
+            #expect("89ab".contains(Array(made.uuidString)[19]))
+            ids.append(made)
+        }
+        #expect(ids.sorted().map(\.uuidString) == ids.map(\.uuidString).sorted())
+        #expect(Set(ids).count == Set(ids.map(\.uuidString)).count)
+        #expect(TabID.unknown.uuidString == "00000000-0000-0000-0000-000000000000")
+        for bad in ["", String(repeating: "0", count: 36), "0f8fad5b-d9cb-469f-a165-70867728950e0", "0f8fad5b-d9cb-469f-a165-7086772895 e", "0f8fad5b-d9cb-469f-a165-70867728950é"] {
+            #expect(TabID(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func idsNeverChangeThroughEdits(backend: StoreBackend) throws {
         let store = try backend.makeStore()

@@ -38,15 +38,9 @@ extension PostgresRecords {
         case let .new(name)?: setName = name
         case nil: break
         }
-        var cells = [String?](repeating: nil, count: JournalColumn.allCases.count)
-        entry.forEachCell(setID: setID, changeID: changeID) { column, value in
-            switch value {
-            case let .int(number)?: cells[column.rawValue] = String(number)
-            case let .text(text)?: cells[column.rawValue] = text
-            case nil: cells[column.rawValue] = nil
-            }
-        }
-        return PostgresStatement(journalInsert, cells + [setName, JournalLimit.changes.text, JournalLimit.trimEvery.text])
+        var cells = TextCells()
+        entry.write(into: &cells, setID: setID, changeID: changeID)
+        return PostgresStatement(journalInsert, cells.texts + [setName, JournalLimit.changes.text, JournalLimit.trimEvery.text])
     }
 
     /// Whether a write whose journal rows carry `changeID` was committed.
@@ -89,5 +83,18 @@ extension PostgresRecords {
             guard column.holdsIntegers else { return .text(text) }
             return Int(text).map(JournalValue.int)
         }
+    }
+}
+
+/// A journal row's cells as the text parameters of its INSERT, in column order.
+private struct TextCells: JournalCells {
+    var texts = [String?](repeating: nil, count: JournalColumn.allCases.count)
+
+    mutating func set(_ column: JournalColumn, _ value: Int?) {
+        texts[column.rawValue] = value.map { String($0) }
+    }
+
+    mutating func set(_ column: JournalColumn, _ value: String?) {
+        texts[column.rawValue] = value
     }
 }

@@ -20,6 +20,8 @@ package struct WritePlan: Sendable {
     package var isEmpty: Bool { writes.isEmpty }
 
     mutating func append(_ write: PlannedWrite) {
+        // Most plans are a few writes (a select's two): one allocation, not one per doubling.
+        if writes.isEmpty { writes.reserveCapacity(4) }
         writes.append(write)
     }
 

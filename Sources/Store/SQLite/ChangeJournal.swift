@@ -8,14 +8,8 @@ extension Database {
             "INSERT INTO change (\(JournalColumn.names)) VALUES (\(JournalColumn.allCases.map { _ in "?" }.joined(separator: ", ")))"
         }
         insert.prepareToBind()
-        entry.forEachCell(setID: setID) { column, value in
-            let parameter = Int32(column.rawValue + 1)
-            switch value {
-            case let .int(number)?: insert.bind(number, at: parameter)
-            case let .text(text)?: insert.bind(text, at: parameter)
-            case nil: insert.bindNull(at: parameter)
-            }
-        }
+        var cells = BoundCells(statement: insert)
+        entry.write(into: &cells, setID: setID)
         try run(insert, bound: true)
         if lastInsertedID % JournalLimit.trimEvery == 0 {
             try execute("DELETE FROM change WHERE id <= ?", .int(lastInsertedID - JournalLimit.changes))
@@ -86,4 +80,19 @@ extension Database {
 extension SQLValue {
     init(_ value: Int?) { self = value.map(SQLValue.int) ?? .null }
     init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
+}
+
+/// A journal row's cells bound to the parameters of its INSERT, in column order.
+private struct BoundCells: JournalCells {
+    let statement: Statement
+
+    func set(_ column: JournalColumn, _ value: Int?) {
+        let parameter = Int32(column.rawValue + 1)
+        if let value { statement.bind(value, at: parameter) } else { statement.bindNull(at: parameter) }
+    }
+
+    func set(_ column: JournalColumn, _ value: String?) {
+        let parameter = Int32(column.rawValue + 1)
+        if let value { statement.bind(value, at: parameter) } else { statement.bindNull(at: parameter) }
+    }
 }

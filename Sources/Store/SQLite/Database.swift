@@ -263,16 +263,21 @@ final class Database {
 /// lies in the binary. Comparing addresses costs a few instructions where hashing the
 /// text cost thousands on every call (a literal written twice may be cached twice).
 struct SQLKey: Equatable {
-    let address: UnsafeRawPointer?
+    /// The text's address; 0 for a literal without one (a single scalar), known by `text`.
+    let address: UInt
     let text: String?
 
     init(_ sql: StaticString) {
         if sql.hasPointerRepresentation {
-            address = UnsafeRawPointer(sql.utf8Start)
+            address = UInt(bitPattern: sql.utf8Start)
             text = nil
         } else {
-            address = nil
+            address = 0
             text = sql.description
         }
+    }
+
+    static func == (lhs: SQLKey, rhs: SQLKey) -> Bool {
+        lhs.address == rhs.address && (lhs.address != 0 || lhs.text == rhs.text)
     }
 }

@@ -45,7 +45,7 @@ extension Database {
                 let insert = try statement("INSERT INTO tab (set_id, position, title, uuid, payload) VALUES (?, ?, ?, ?, ?)")
                 let setID = id(set)
                 for (offset, tab) in tabs.enumerated() {
-                    try run(insert, [.int(setID), .int(firstPosition + offset), .text(tab.title), .text(tab.uuid.uuidString), SQLValue(packPayload(tab.payload))])
+                    try run(insert, [.int(setID), .int(firstPosition + offset), .text(tab.title), .tabID(tab.uuid), SQLValue(packPayload(tab.payload))])
                     tabsDone += 1
                     progress?(tabsDone)
                 }
@@ -89,7 +89,7 @@ extension Database {
         case let .uuid(uuid)?:
             try execute(
                 "UPDATE tab_set SET revision = ?, selected_tab_id = (SELECT id FROM tab WHERE uuid = ?) WHERE id = ?",
-                .int(revision), .text(uuid.uuidString), .int(setID)
+                .int(revision), .tabID(uuid), .int(setID)
             )
         case let .position(position)?:
             try execute(
@@ -106,7 +106,7 @@ extension Database {
             try execute(
                 "INSERT INTO closed_tab (set_id, title, position, was_selected, uuid, payload) VALUES (?, ?, ?, ?, ?, ?)",
                 .int(setID), .text(tab.title), .int(tab.index), .int(tab.wasSelected ? 1 : 0),
-                .text(tab.uuid.uuidString), SQLValue(packPayload(tab.payload))
+                .tabID(tab.uuid), SQLValue(packPayload(tab.payload))
             )
         }
         try execute(

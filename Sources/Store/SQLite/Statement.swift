@@ -4,6 +4,8 @@ import TabStoreSQLite
 enum SQLValue {
     case int(Int)
     case text(String)
+    /// A tab id, bound as its canonical text.
+    case tabID(TabID)
     case null
 }
 
@@ -24,10 +26,29 @@ final class Statement {
         }
         self.handle = handle
         self.sql = sql
+        parameterCount = Int(sqlite3_bind_parameter_count(handle))
+        textSlots = .allocate(capacity: max(parameterCount, 1))
+        textSlots.initialize(repeating: TextSlot(), count: max(parameterCount, 1))
+    }
+
+    /// Each text parameter's own copy of its bytes, which SQLite reads in place
+    /// (`SQLITE_STATIC`) until the parameter is bound again: a slot is reused while the
+    /// text fits, so binding text to a statement run again and again allocates nothing.
+    /// (A buffer of slots, not an array: an array in a class is checked for exclusive
+    /// access at every use, which cost more than the copy.)
+    private let textSlots: UnsafeMutablePointer<TextSlot>
+    private let parameterCount: Int
+
+    private struct TextSlot {
+        var start: UnsafeMutableRawPointer?
+        var capacity = 0
     }
 
     deinit {
+        // SQLite lets go of the slots first.
         sqlite3_finalize(handle)
+        for slot in 0..<max(parameterCount, 1) { textSlots[slot].start?.deallocate() }
+        textSlots.deallocate()
     }
 
     /// Binds `values` to parameters 1, 2, ... after clearing the previous run.
@@ -40,6 +61,8 @@ final class Statement {
                 sqlite3_bind_int64(handle, index, Int64(number))
             case let .text(text):
                 bind(text, at: index)
+            case let .tabID(id):
+                bind(id, at: index)
             case .null:
                 sqlite3_bind_null(handle, index)
             }
@@ -57,15 +80,38 @@ final class Statement {
     }
 
     func bind(_ text: String, at index: Int32) {
-        // A native string's bytes are read in place; SQLite copies them (transient).
-        let bound: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), transientDestructor)
-        }
-        if bound == nil {
-            var text = text
-            text.withUTF8 { bytes in
-                _ = sqlite3_bind_text(handle, index, bytes.baseAddress, Int32(bytes.count), transientDestructor)
+        var text = text
+        text.withUTF8 { bytes in
+            bindText(count: bytes.count, at: index) { slot in
+                if let source = bytes.baseAddress { slot.copyMemory(from: source, byteCount: bytes.count) }
             }
+        }
+    }
+
+    /// Binds the id's canonical text, written straight into the parameter's slot.
+    func bind(_ id: TabID, at index: Int32) {
+        bindText(count: TabID.textLength, at: index) { slot in
+            _ = id.writeText(into: slot.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Binds `count` bytes of text that `write` puts into the parameter's slot.
+    private func bindText(count: Int, at index: Int32, _ write: (UnsafeMutableRawPointer) -> Void) {
+        let slot = Int(index) - 1
+        guard slot >= 0, slot < parameterCount else { return }  // SQLite would refuse it too
+        let old = textSlots[slot]
+        var new = old
+        if old.start == nil || old.capacity < count {
+            // Never empty: SQLite takes a null pointer for NULL, not for "".
+            new.capacity = max(count, 40)
+            new.start = .allocate(byteCount: new.capacity, alignment: 1)
+        }
+        write(new.start!)
+        sqlite3_bind_text(handle, index, new.start!.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+        if new.start != old.start {
+            // Only now does SQLite no longer read the old slot.
+            old.start?.deallocate()
+            textSlots[slot] = new
         }
     }
 
@@ -106,6 +152,12 @@ final class Statement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// A tab id column, read in place; a row without one (edited by hand) reads as `TabID.unknown`.
+    func tabID(_ column: Int32) -> TabID {
+        guard let text = sqlite3_column_text(handle, column) else { return .unknown }
+        return TabID(utf8: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column)))) ?? .unknown
+    }
+
     func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
@@ -115,5 +167,3 @@ final class Statement {
     }
 }
 
-/// SQLite copies the bound bytes at once (`SQLITE_TRANSIENT`, a macro Swift cannot import).
-private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,9 +1,4 @@
 extension Statement {
-    /// A tab id column; a row without one (edited by hand) reads as `TabID.unknown`.
-    func tabID(_ column: Int32) -> TabID {
-        optionalText(column).flatMap(TabID.init) ?? .unknown
-    }
-
     /// A tab row read as (id, title, uuid, payload) from `column` on, at `index`.
     func tabRecord(from column: Int32, index: Int) -> TabRecord {
         TabRecord(
@@ -123,7 +118,7 @@ extension Database: TabRecords, SnapshotReader {
             ) { $0.tabRecord(from: 0, index: $0.int(4) - set.base) }
         case let .id(id):
             return try firstRow(
-                "SELECT id, title, uuid, payload, position FROM tab WHERE uuid = ? AND set_id = ?", .text(id.uuidString), .int(setID)
+                "SELECT id, title, uuid, payload, position FROM tab WHERE uuid = ? AND set_id = ?", .tabID(id), .int(setID)
             ) { $0.tabRecord(from: 0, index: $0.int(4) - set.base) }
         }
     }
