@@ -66,6 +66,9 @@ package enum JournalLimit {
 package protocol JournalCells {
     mutating func set(_ column: JournalColumn, _ value: Int?)
     mutating func set(_ column: JournalColumn, _ value: String?)
+    /// Ids, to be packed as `JournalRow.pack` packs them (a backend may write them
+    /// straight where they go, with no string between).
+    mutating func set(_ column: JournalColumn, ids: [TabID?]?)
 }
 
 extension JournalEntry {
@@ -89,7 +92,7 @@ extension JournalEntry {
         cells.set(.selected, row.selected.map { $0 ? 1 : 0 })
         cells.set(.titles, row.packedTitles)
         cells.set(.indices, row.packedIndices)
-        cells.set(.tabIDs, row.packedTabIDs)
+        cells.set(.tabIDs, ids: row.tabIDs)
         cells.set(.changeID, changeID)
     }
 }
@@ -179,10 +182,9 @@ package struct JournalRow: Equatable {
         }
     }
 
-    /// The packed text columns: `titles`, `indices`, `tab_ids`.
+    /// The packed text columns `titles` and `indices` (`tab_ids` are packed by `pack(_:into:)`).
     package var packedTitles: String? { titles.map(Self.pack) }
     package var packedIndices: String? { indices.map(Self.pack) }
-    package var packedTabIDs: String? { tabIDs.map(Self.pack) }
 
     /// The id of the event's tab at `offset`; `TabID.unknown` when the row has none.
     package func tabID(_ offset: Int) -> TabID {
@@ -251,18 +253,26 @@ package struct JournalRow: Equatable {
 
     /// Ids joined by ','; a missing one is an empty part.
     package static func pack(_ ids: [TabID?]) -> String {
-        // Written straight into the string's storage: a select journals two ids.
-        String(unsafeUninitializedCapacity: max(ids.count * (TabID.textLength + 1), 1)) { packed in
-            var end = 0
-            for (offset, id) in ids.enumerated() {
-                if offset > 0 {
-                    packed[end] = UInt8(ascii: ",")
-                    end += 1
-                }
-                if let id { end += id.writeText(into: packed.baseAddress! + end) }
+        // Written straight into the string's storage.
+        String(unsafeUninitializedCapacity: max(packedLength(ids), 1)) { pack(ids, into: $0.baseAddress!) }
+    }
+
+    /// How many bytes `ids` packed take.
+    package static func packedLength(_ ids: [TabID?]) -> Int {
+        ids.reduce(max(ids.count - 1, 0)) { length, id in length + (id == nil ? 0 : TabID.textLength) }
+    }
+
+    /// Writes `ids` packed at `text` (room for `packedLength(ids)` bytes); returns that length.
+    package static func pack(_ ids: [TabID?], into text: UnsafeMutablePointer<UInt8>) -> Int {
+        var end = 0
+        for (offset, id) in ids.enumerated() {
+            if offset > 0 {
+                text[end] = UInt8(ascii: ",")
+                end += 1
             }
-            return end
+            if let id { end += id.writeText(into: text + end) }
         }
+        return end
     }
 
     /// `parts` as text joined by `separator`, built in one string (a select journals two

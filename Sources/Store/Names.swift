@@ -16,8 +16,10 @@ func nameProblem(_ name: String) -> TabStoreError.NameProblem? {
     if name.isEmpty { return .empty }
     // Most names are short printable ASCII: fine without counting characters or
     // looking up Unicode properties (imports check 100,000 titles).
-    if name.utf8.count <= maximumNameLength, name.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
-        return name.utf8.contains { $0 != 0x20 } ? nil : .noVisibleCharacter
+    switch printableASCII(name) {
+    case .visible?: return nil
+    case .blank?: return .noVisibleCharacter
+    case nil: break
     }
     let characters = name.count
     if characters > maximumNameLength { return .tooLong(characters: characters) }
@@ -69,6 +71,23 @@ package struct ExactName: Hashable, Sendable {
         }
     }
 }
+
+/// Whether `name` is short printable ASCII, and then whether it shows anything but
+/// spaces; nil for anything else. Read in place where the string allows.
+private func printableASCII(_ name: String) -> PrintableASCII? {
+    func scan(_ bytes: some Collection<UInt8>) -> PrintableASCII? {
+        guard bytes.count <= maximumNameLength else { return nil }
+        var result = PrintableASCII.blank
+        for byte in bytes {
+            guard byte >= 0x20 && byte <= 0x7E else { return nil }
+            if byte != 0x20 { result = .visible }
+        }
+        return result
+    }
+    return name.utf8.withContiguousStorageIfAvailable(scan) ?? scan(name.utf8)
+}
+
+private enum PrintableASCII { case visible, blank }
 
 /// Whether two titles or names are the same bytes (not Swift's `==`, which equates
 /// canonically equivalent strings). Compares the stored bytes in place with `memcmp`

@@ -42,32 +42,41 @@ public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConver
               bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),
               bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-")
         else { return nil }
-        // Any byte that is no hex digit sets bits above the low four in `invalid`.
-        var invalid: UInt8 = 0
-        func digits(_ range: Range<Int>, into word: inout UInt64) {
-            for offset in range {
-                let value = Self.hexValue(bytes[offset])
-                invalid |= value
-                word = word << 4 | UInt64(value & 0xF)
-            }
+        // Eight digits at a time: the groups are loaded as words, dashes left out.
+        func load8(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(bytes + offset).loadUnaligned(as: UInt64.self))
         }
-        var high: UInt64 = 0, low: UInt64 = 0
-        digits(0..<8, into: &high)
-        digits(9..<13, into: &high)
-        digits(14..<18, into: &high)
-        digits(19..<23, into: &low)
-        digits(24..<36, into: &low)
-        guard invalid & 0xF0 == 0 else { return nil }
-        self.high = high
-        self.low = low
+        func load4(_ offset: Int) -> UInt64 {
+            UInt64(UInt32(littleEndian: UnsafeRawPointer(bytes + offset).loadUnaligned(as: UInt32.self)))
+        }
+        guard let a = Self.value(ofHexDigits: load8(0)),
+              let b = Self.value(ofHexDigits: load4(9) | load4(14) << 32),
+              let c = Self.value(ofHexDigits: load4(19) | load4(24) << 32),
+              let d = Self.value(ofHexDigits: load8(28))
+        else { return nil }
+        high = a << 32 | b
+        low = c << 32 | d
     }
 
-    /// A hex digit's value (either case), or 0xFF for any other byte.
-    private static func hexValue(_ byte: UInt8) -> UInt8 {
-        let digit = byte &- UInt8(ascii: "0")
-        if digit < 10 { return digit }
-        let letter = (byte | 0x20) &- UInt8(ascii: "a")
-        return letter < 6 ? letter &+ 10 : 0xFF
+    /// The number eight hex digits spell (either case), the first in the word's lowest
+    /// byte; nil when any byte is not a hex digit. All eight are checked and converted
+    /// at once, within the word.
+    private static func value(ofHexDigits word: UInt64) -> UInt64? {
+        let ones: UInt64 = 0x0101_0101_0101_0101, tops = ones &* 0x80
+        guard word & tops == 0 else { return nil }  // not ASCII
+        // Per byte, 0x80 where `low < byte < high` (bytes below 0x80).
+        func between(_ bytes: UInt64, _ low: UInt64, _ high: UInt64) -> UInt64 {
+            let seven = bytes & (ones &* 0x7F)
+            return ((ones &* (0x7F + high)) &- seven) & ~bytes & (seven &+ ones &* (0x7F - low)) & tops
+        }
+        let digits = between(word, 0x2F, 0x3A)
+        let letters = between(word | (ones &* 0x20), 0x60, 0x67)
+        guard digits | letters == tops else { return nil }
+        // '0'-'9' are their low four bits; 'a'-'f' and 'A'-'F' those plus 9.
+        var value = ((word & (ones &* 0x0F)) &+ (letters >> 7) &* 9).byteSwapped
+        value = (value >> 4 | value) & 0x00FF_00FF_00FF_00FF
+        value = (value >> 8 | value) & 0x0000_FFFF_0000_FFFF
+        return (value >> 16 | value) & 0xFFFF_FFFF
     }
 
     /// The 16 bytes in canonical order.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TabStoreKit
+@testable import TabStoreKit
 
 /// Stable tab ids.
 @Suite struct TabIDTests {
@@ -42,6 +42,18 @@ import TabStoreKit
         #expect(ids.sorted().map(\.uuidString) == ids.map(\.uuidString).sorted())
         #expect(Set(ids).count == Set(ids.map(\.uuidString)).count)
         #expect(TabID.unknown.uuidString == "00000000-0000-0000-0000-000000000000")
+        // Each digit replaced by each byte next to a hex range, or beyond ASCII.
+        let canonical = "0f8fad5b-d9cb-469f-a165-70867728950e"
+        for (offset, byte) in canonical.utf8.enumerated() where byte != UInt8(ascii: "-") {
+            for bad: UInt8 in [0x2F, 0x3A, 0x40, 0x47, 0x60, 0x67, 0x00, 0x20, 0x7F, 0x80, 0xB0, 0xE6] {
+                var bytes = Array(canonical.utf8)
+                bytes[offset] = bad
+                // As a database row holds it (any bytes), and as a string (where a lone byte
+                // above 0x7F becomes U+FFFD).
+                #expect(bytes.withUnsafeBufferPointer { TabID(utf8: $0) } == nil, "\(bytes)")
+                #expect(TabID(String(decoding: bytes, as: UTF8.self)) == nil, "\(bytes)")
+            }
+        }
         for bad in ["", String(repeating: "0", count: 36), "0f8fad5b-d9cb-469f-a165-70867728950e0", "0f8fad5b-d9cb-469f-a165-7086772895 e", "0f8fad5b-d9cb-469f-a165-70867728950é"] {
             #expect(TabID(bad) == nil, "\(bad)")
         }

@@ -97,4 +97,8 @@ private struct TextCells: JournalCells {
     mutating func set(_ column: JournalColumn, _ value: String?) {
         texts[column.rawValue] = value
     }
+
+    mutating func set(_ column: JournalColumn, ids: [TabID?]?) {
+        texts[column.rawValue] = ids.map(JournalRow.pack)
+    }
 }

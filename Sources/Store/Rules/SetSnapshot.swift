@@ -54,6 +54,13 @@ package struct SnapshotRequest: Sendable {
         }
     }
 
+    /// The index of the one tab the request looks up, when that is all it asks besides the
+    /// set (a select by index): then the tab is read with the set. Nil otherwise.
+    package var onlyIndex: Int? {
+        guard refs.count == 1, titles.isEmpty, !tabCount, !allTabs, case let .index(index) = refs[0], index >= 0 else { return nil }
+        return index
+    }
+
     /// The single-tab lookups the refs need, each at most once.
     package var lookups: [TabLookup] {
         var lookups: [TabLookup] = []

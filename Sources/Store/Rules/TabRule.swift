@@ -59,8 +59,9 @@ package struct RuleContext: Sendable {
     /// as it will stand and the plan holds no copy of it at the set's revision, and starts
     /// the plan's image of the set.
     package func snapshot(
-        _ request: SnapshotRequest, from reader: any SnapshotReader, into plan: inout WritePlan
+        _ request: consuming SnapshotRequest, from reader: any SnapshotReader, into plan: inout WritePlan
     ) throws(TabStoreError) -> SetSnapshot {
+        // Taken, not copied: the rule made it for this one read.
         var request = request
         let known = wantsResults ? plan.takeKnown(request.setName) : nil
         if wantsResults { request.tabsForResult = .unlessRevisionIs(known?.revision) }

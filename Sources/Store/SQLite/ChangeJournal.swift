@@ -95,4 +95,9 @@ private struct BoundCells: JournalCells {
         let parameter = Int32(column.rawValue + 1)
         if let value { statement.bind(value, at: parameter) } else { statement.bindNull(at: parameter) }
     }
+
+    func set(_ column: JournalColumn, ids: [TabID?]?) {
+        let parameter = Int32(column.rawValue + 1)
+        if let ids { statement.bind(packedIDs: ids, at: parameter) } else { statement.bindNull(at: parameter) }
+    }
 }

@@ -13,11 +13,13 @@ final class Database {
     let handle: OpaquePointer
     let path: String
     /// Prepared statements by where their SQL text lies in the binary: a few dozen, found
-    /// by comparing addresses (cheaper than hashing even an address).
-    private var statements: [(key: SQLKey, statement: Statement)] = []
+    /// by comparing addresses (cheaper than hashing even an address). Not checked for
+    /// exclusive access at run time (each lookup paid for two checks): only the one thread
+    /// that holds the connection's lock reaches them.
+    @exclusivity(unchecked) private var statements: [(key: SQLKey, statement: Statement)] = []
     /// Statements whose SQL is made at run time, by a small key of their own (a journal
     /// INSERT by the columns it fills): no SQL text is hashed to find them.
-    private var keyedStatements: [Int: Statement] = [:]
+    @exclusivity(unchecked) private var keyedStatements: [Int: Statement] = [:]
 
     /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
     /// private in-memory database.

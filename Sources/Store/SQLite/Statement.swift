@@ -80,11 +80,16 @@ final class Statement {
     }
 
     func bind(_ text: String, at index: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            bindText(count: bytes.count, at: index) { slot in
-                if let source = bytes.baseAddress { slot.copyMemory(from: source, byteCount: bytes.count) }
-            }
+        let bound: Void? = text.utf8.withContiguousStorageIfAvailable { bind(utf8: $0, at: index) }
+        if bound == nil {
+            var text = text
+            text.withUTF8 { bind(utf8: $0, at: index) }
+        }
+    }
+
+    private func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
+        bindText(count: bytes.count, at: index) { slot in
+            if let source = bytes.baseAddress { slot.copyMemory(from: source, byteCount: bytes.count) }
         }
     }
 
@@ -92,6 +97,13 @@ final class Statement {
     func bind(_ id: TabID, at index: Int32) {
         bindText(count: TabID.textLength, at: index) { slot in
             _ = id.writeText(into: slot.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Binds ids packed as the journal packs them, written straight into the parameter's slot.
+    func bind(packedIDs ids: [TabID?], at index: Int32) {
+        bindText(count: JournalRow.packedLength(ids), at: index) { slot in
+            _ = JournalRow.pack(ids, into: slot.assumingMemoryBound(to: UInt8.self))
         }
     }
 

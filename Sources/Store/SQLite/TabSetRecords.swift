@@ -55,18 +55,21 @@ extension Database: TabRecords, SnapshotReader {
 
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         let name = request.setName
-        let lookups = request.lookups
         var record: SetRecord?
         var count: Int?
         var found: [(lookup: TabLookup, tab: TabRecord)] = []
         var tabs: [TabRecord]?
-        if case let .index(index)? = lookups.first, lookups.count == 1, index >= 0, !request.needsTabCount {
+        // Whether an index the request names has no tab: the count then says why.
+        let missesAnIndex: Bool
+        if let index = request.onlyIndex {
             // One tab at an index: read with the set, in one statement.
             let current = try setRecordAndTab(named: name, at: index)
             record = current?.record
-            if let tab = current?.tab { found.append((lookups[0], tab)) }
+            if let tab = current?.tab { found = [(.index(index), tab)] }
             if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
+            missesAnIndex = found.isEmpty
         } else {
+            let lookups = request.lookups
             if request.needsTabCount {
                 let current = try setRecordAndCount(named: name)
                 (record, count) = (current?.record, current?.count)
@@ -81,12 +84,12 @@ extension Database: TabRecords, SnapshotReader {
                     if let tab = try self.tab(lookup, in: record, count: count) { found.append((lookup, tab)) }
                 }
             }
+            missesAnIndex = lookups.contains { lookup in
+                if case .index = lookup { return !found.contains { $0.lookup == lookup } }
+                return false
+            }
         }
-        // The count says why an index names no tab.
-        if count == nil, let record, lookups.contains(where: { lookup in
-            if case .index = lookup { return !found.contains { $0.lookup == lookup } }
-            return false
-        }) {
+        if count == nil, let record, missesAnIndex {
             count = try setRecordAndCount(named: record.name)?.count
         }
         var lastClosed: ClosedTabRecord?
