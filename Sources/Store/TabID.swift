@@ -91,24 +91,37 @@ public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     /// Writes the canonical form's 36 bytes at `text`; returns 36.
     func writeText(into text: UnsafeMutablePointer<UInt8>) -> Int {
-        func write(_ word: UInt64, digits: Range<Int>, at start: Int) {
-            var at = start
-            for digit in digits {
-                text[at] = Self.hexDigit(UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * digit)) & 0xF)
-                at += 1
-            }
+        let raw = UnsafeMutableRawPointer(text)
+        // Eight digits a word; a group of four is the first half of a word written a byte
+        // further on, then overwritten from one byte earlier by that half alone.
+        func eight(_ digits: UInt64, at offset: Int) {
+            raw.storeBytes(of: digits, toByteOffset: offset, as: UInt64.self)
         }
-        write(high, digits: 0..<8, at: 0)
-        write(high, digits: 8..<12, at: 9)
-        write(high, digits: 12..<16, at: 14)
-        write(low, digits: 0..<4, at: 19)
-        write(low, digits: 4..<16, at: 24)
+        func firstFour(_ digits: UInt64, at offset: Int) {
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: UInt64(littleEndian: digits)).littleEndian, toByteOffset: offset, as: UInt32.self)
+        }
+        let a = Self.hexDigits(high >> 32), b = Self.hexDigits(high), c = Self.hexDigits(low >> 32), d = Self.hexDigits(low)
+        eight(a, at: 0)
+        eight(b, at: 10)
+        firstFour(b, at: 9)
+        eight(c, at: 20)
+        firstFour(c, at: 19)
+        eight(d, at: 28)
         (text[8], text[13], text[18], text[23]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "-"))
         return Self.textLength
     }
 
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") &+ value : UInt8(ascii: "a") &+ (value &- 10)
+    /// The eight lowercase hex digits of `value`'s low 32 bits, as a word whose bytes in
+    /// memory are the digits in order, all made at once within the word.
+    private static func hexDigits(_ value: UInt64) -> UInt64 {
+        // One nibble a byte, the most significant in the highest byte.
+        var nibbles = value & 0xFFFF_FFFF
+        nibbles = (nibbles | nibbles << 16) & 0x0000_FFFF_0000_FFFF
+        nibbles = (nibbles | nibbles << 8) & 0x00FF_00FF_00FF_00FF
+        nibbles = (nibbles | nibbles << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        // 0x01 in each byte of 10 or more, which becomes a letter: '0' + 10 + 39 is 'a'.
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return (nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 39).bigEndian
     }
 
     /// The id of a tab in a journal row written before tabs had ids (schema 6 and older):
