@@ -9,7 +9,7 @@ import Testing
         let sandbox = Sandbox()
         let copy = sandbox.folder + "/bin/tabstore"
         try FileManager.default.createDirectory(atPath: sandbox.folder + "/bin", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: TabstoreBinary.path, toPath: copy)
+        try sandbox.installExecutable(TabstoreBinary.path, at: copy)
         #expect(sandbox.runProcess(copy, ["--db", sandbox.database, "add", "main", "Home"]) == .ok("added 1 tab to main\n"))
         #expect(sandbox.runProcess(copy, ["--db", sandbox.database, "--json", "info"]) == .ok(
             #"{"location":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))

@@ -16,7 +16,7 @@ extension Sandbox {
     func runAsOtherUser(_ arguments: [String], timeout: Int = 30, user: uid_t = OtherUser.uid) -> Output {
         let binary = folder + "/tabstore-for-others"
         if !exists(binary) {
-            try? FileManager.default.copyItem(atPath: TabstoreBinary.path, toPath: binary)
+            try? installExecutable(TabstoreBinary.path, at: binary)
         }
         for path in [folder, binary] { chmod(path, 0o755) }
         return runProcess("/usr/bin/timeout", [

@@ -138,8 +138,8 @@ import Testing
         init(withCompanion: Bool, folder name: String = "bin") throws {
             folder = sandbox.folder + "/" + name
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: TabstoreBinary.path, toPath: tabstore)
-            if withCompanion { try FileManager.default.copyItem(atPath: TabstoreBinary.companionPath, toPath: companion) }
+            try sandbox.installExecutable(TabstoreBinary.path, at: tabstore)
+            if withCompanion { try sandbox.installExecutable(TabstoreBinary.companionPath, at: companion) }
         }
 
         /// A folder of the sandbox's, created, that holds nothing.
@@ -208,8 +208,9 @@ import Testing
 
     @Test func aCompanionThatCannotRunIsNamed() throws {
         let installed = try Installation(withCompanion: false)
-        // Executable, but not a program: exec refuses it.
-        #expect(FileManager.default.createFile(atPath: installed.companion, contents: Data("\0\0\0\0".utf8), attributes: [.posixPermissions: 0o755]))
+        // Executable, but not a program: exec refuses it. Written by a process of its own
+        // (see `installExecutable`).
+        #expect(installed.sandbox.runProcess("/bin/sh", ["-c", #"printf '\0\0\0\0' >"$0" && chmod 755 "$0""#, installed.companion]) == .ok(""))
         #expect(installed.sandbox.runProcess(installed.tabstore, ["--db", "postgresql://db.example/tabs", "list"], environment: ["PATH": try installed.emptyFolder("empty")])
             == .failure(3, "tabstore: error: cannot run \(installed.companion) for a postgresql:// database: Exec format error\n"))
     }

@@ -99,6 +99,19 @@ final class Sandbox: Sendable {
         return Output(code: process.terminationStatus, stdout: read(stdoutPath), stderr: read(stderrPath))
     }
 
+    /// Copies the executable at `source` to `destination` with `cp`, a process of its own.
+    /// A copy written here would hold a writable descriptor that every process another
+    /// test thread starts meanwhile inherits; running the copy then fails with "Text file
+    /// busy" (ETXTBSY) until that child has exec'd.
+    func installExecutable(_ source: String, at destination: String) throws {
+        let copied = runProcess("/bin/cp", [source, destination])
+        guard copied.code == 0 else { throw InstallFailure(output: copied) }
+    }
+
+    struct InstallFailure: Error {
+        let output: Output
+    }
+
     /// Sets up tabs with `add`, failing the test if that does not work.
     func add(_ set: String, _ titles: String...) {
         let output = runWithoutDatabase(["--db", database, "add", set, "--"] + titles)
