@@ -136,7 +136,9 @@ extension WatchSession {
         switch written {
         case .written: return
         case .readerLeft: end(ExitCode.success)
-        case let .failed(code): ProcessOutput.failAfterOutput(code, savedChange: false, json: json)
+        case let .failed(code):
+            ProcessOutput.reportOutputFailure(code, savedChange: false, json: json)
+            end(ExitCode.outputNotWritten)
         }
     }
 

@@ -73,6 +73,26 @@ private func run(_ sandbox: Sandbox, _ arguments: [String], redirection: String)
         #expect(output.stdout.hasSuffix("selected 1: Map (was 0: Home)\n"))
     }
 
+    /// A watch whose line cannot be written ends with exit 4 and one line, having closed
+    /// its store: as the last process with the file open, it leaves no -wal or -shm.
+    @Test func aWatchThatCannotWriteEndsWithExitFourAndClosesItsStore() throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Map")
+        let script = #"""
+            ( "$0" --db "$1" watch main >/dev/full 2>"$2/stderr"; echo "$?" >"$2/status" ) &
+            until [ -s "$2/stderr" ]; do sleep 0.05; done
+            "$0" --db "$1" select main 1 >/dev/null
+            wait
+            cat "$2/status"
+            """#
+        let output = sandbox.runProcess("/bin/bash", ["-c", script, TabstoreBinary.path, sandbox.database, sandbox.folder])
+        #expect(output.stdout == "4\n")
+        let stderr = try String(contentsOfFile: sandbox.folder + "/stderr", encoding: .utf8)
+        #expect(stderr.hasSuffix("\ntabstore: error: cannot write output: No space left on device\n"))
+        let sideFiles = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder).filter { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }
+        #expect(sideFiles == [])
+    }
+
     @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
     func exportToAFileOnAFullDiskFails() throws {
         let sandbox = Sandbox()

@@ -61,12 +61,17 @@ enum ProcessOutput {
 
     /// One line on standard error saying the output was not written, then exit.
     static func failAfterOutput(_ code: Int32, savedChange: Bool, json: Bool) -> Never {
+        reportOutputFailure(code, savedChange: savedChange, json: json)
+        exit(ExitCode.outputNotWritten)
+    }
+
+    /// Says on standard error that output could not be written (`code`: the errno).
+    static func reportOutputFailure(_ code: Int32, savedChange: Bool, json: Bool) {
         let message = outputFailureMessage(code, savedChange: savedChange)
         let line = json
             ? JSONOutput.error(code: ExitCode.outputNotWritten, message: message).line
             : "tabstore: error: \(message)\n"
         _ = writeAll(Array(line.utf8), to: STDERR_FILENO)
-        exit(ExitCode.outputNotWritten)
     }
 }
 
