@@ -303,7 +303,9 @@ public final class TabBarModel {
         let shown = pending.reduce(stored) { set, edit in edit.prediction?.applied(to: set) ?? set }
         let newTabs = shown?.tabs ?? []
         let newIndex = shown?.selectedIndex
-        if let name = shown?.name, setName != name { setName = name }
+        // Names and titles compare byte for byte, as stored: a rename to a canonically
+        // equivalent form ("é" to "e\u{301}") is a change to show.
+        if let name = shown?.name, !sameBytes(setName, name) { setName = name }
         if tabs != newTabs { tabs = newTabs }
         if selectedIndex != newIndex { selectedIndex = newIndex }
         let newRevision = stored?.revision ?? 0

@@ -229,6 +229,25 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aRenameToACanonicallyEquivalentFormIsShown() async throws {
+        let store = try makeStore()
+        try await store.rename(.index(2), to: "Caf\u{E9}", in: "main")
+        try await store.renameSet("main", to: "Men\u{FC}")
+        let bar = TabBarModel(store: store, setName: "Men\u{FC}")
+        // Other bytes, the same text to Swift's `==`: a precomposed letter, then a letter
+        // and its combining mark.
+        let other = try TabStore(path: store.location, options: options)
+        try await other.rename(.index(2), to: "Cafe\u{301}", in: "Men\u{FC}")
+        await waitUntil({ bar.revision }) { $0 == 4 }
+        #expect(Array(bar.tabs[2].title.utf8) == Array("Cafe\u{301}".utf8))
+        try await other.renameSet("Men\u{FC}", to: "Menu\u{308}")
+        await waitUntil({ bar.revision }) { $0 == 5 }
+        #expect(Array(bar.setName.utf8) == Array("Menu\u{308}".utf8))
+        #expect(Tab(id: bar.tabs[2].id, title: "Caf\u{E9}", isSelected: false) != bar.tabs[2])
+        #expect(Tab(id: bar.tabs[2].id, title: "Cafe\u{301}", isSelected: false) == bar.tabs[2])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func twoBarsOfOneSetStayInSync() async throws {
         let store = try makeStore()
         let normal = TabBarModel(store: store, setName: "main")
