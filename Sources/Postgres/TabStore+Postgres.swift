@@ -25,8 +25,10 @@ extension TabStore {
     /// - Throws: `TabStoreError.postgresLibraryMissing`, `.invalidDatabaseURL`,
     ///   `.serverUnavailable`, `.schemaTooNew`, `.notATabStore`, `.databaseNotFound`,
     ///   `.notUTF8`, `.schemaNotFound`, `.permissionDenied`, `.readOnly`, `.standby`,
-    ///   `.serverNotAnswering`, `.server`.
+    ///   `.serverNotAnswering`, `.server`; `.invalidOption` for options no store can work
+    ///   with (nothing is loaded or connected).
     public convenience init(postgresURL: String, options: Options = Options()) throws(TabStoreError) {
+        if let problem = options.problem { throw problem }
         self.init(backend: try PostgresBackend(url: postgresURL, options: options), options: options)
     }
 

@@ -85,6 +85,17 @@ public final class TabStore: Sendable {
             self.failoverWindow = failoverWindow
         }
 
+        /// Why no store can work with these options (opening throws it), or nil.
+        package var problem: TabStoreError? {
+            func invalid(_ name: String, _ reason: String) -> TabStoreError { .invalidOption(name: name, reason: reason) }
+            if closedTabLimit < 0 { return invalid("closedTabLimit", "\(closedTabLimit) is negative (0 remembers no removed tab)") }
+            if busyTimeout < .zero { return invalid("busyTimeout", "\(busyTimeout) is negative (0 does not wait)") }
+            if changePollInterval <= .zero { return invalid("changePollInterval", "\(changePollInterval) is not more than zero") }
+            if serverTimeout <= .zero { return invalid("serverTimeout", "\(serverTimeout) is not more than zero") }
+            if failoverWindow < .zero { return invalid("failoverWindow", "\(failoverWindow) is negative (0 tries once)") }
+            return nil
+        }
+
         @available(*, deprecated, renamed: "init(durability:busyTimeout:closedTabLimit:changePollInterval:createsMissingDatabase:serverTimeout:failoverWindow:)")
         public init(
             durability: Durability = .full, busyTimeout: Duration = .seconds(5), closedTabLimit: Int = 25,
@@ -126,8 +137,10 @@ public final class TabStore: Sendable {
     ///   program's file, left untouched), `.corrupt`, `.cannotOpen` (also for a folder that
     ///   cannot be made), `.databaseNotFound`, `.readOnly` (an empty read-only file to create
     ///   a database in), `.folderNotWritable` (changes in the `-wal` that cannot be read
-    ///   without a `-shm` file), `.busy`.
+    ///   without a `-shm` file), `.busy`; `.invalidOption` for options no store can work
+    ///   with (nothing is opened or created).
     public convenience init(path: String, options: Options = Options()) throws(TabStoreError) {
+        if let problem = options.problem { throw problem }
         if options.createsMissingDatabase { try createMissingFolders(above: path) }
         self.init(backend: try SQLiteBackend(path: path, options: options), options: options)
     }

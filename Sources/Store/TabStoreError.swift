@@ -93,6 +93,9 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case cannotWrite(path: String, reason: String)
     /// No file at `path`, when opened with `createsMissingDatabase: false`.
     case databaseNotFound(path: String)
+    /// A `TabStore.Options` value no store can work with (a negative `closedTabLimit`, a
+    /// poll interval of zero): nothing was opened.
+    case invalidOption(name: String, reason: String)
     /// Any other SQLite failure, with its extended result code and message.
     /// `sql` is the statement that failed, for debugging: `description` leaves it out.
     case sqlite(path: String, code: Int32, message: String, sql: String?)
@@ -160,7 +163,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
-             .fileIsTheDatabase, .databaseNotFound:
+             .fileIsTheDatabase, .databaseNotFound, .invalidOption:
             return false
         case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
@@ -289,6 +292,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "database \(server) is encoded in \(encoding); tabstore needs a UTF8 database (CREATE DATABASE ... ENCODING 'UTF8')"
         case let .schemaNotFound(server, schema):
             return "schema \(quoted(schema)) does not exist in database \(server); create it, or name another in the URL's search_path"
+        case let .invalidOption(name, reason):
+            return "invalid option \(name): \(reason)"
         case let .internalFailure(database, reason):
             return "tabstore failed on \(database): \(reason) (a defect in tabstore: please report it)"
         }
