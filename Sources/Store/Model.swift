@@ -21,13 +21,12 @@ public struct Tab: Sendable, Hashable, Codable, Identifiable {
         self.payload = payload
     }
 
-    /// Equal when the stored text is: the title and the payload's values compare byte for
-    /// byte, as the store keeps them (Swift's `==` on strings equates canonically equivalent
-    /// ones, and a view would not redraw a rename from "Café" to "Cafe\u{301}").
+    /// Equal when the stored text is: the title and the payload's keys and values compare
+    /// byte for byte, as the store keeps them (Swift's `==` on strings equates canonically
+    /// equivalent ones, and a view would not redraw a rename from "Café" to "Cafe\u{301}").
     public static func == (lhs: Tab, rhs: Tab) -> Bool {
         lhs.id == rhs.id && lhs.isSelected == rhs.isSelected && sameBytes(lhs.title, rhs.title)
-            && lhs.payload.count == rhs.payload.count
-            && lhs.payload.allSatisfy { key, value in rhs.payload[key].map { sameBytes($0, value) } ?? false }
+            && samePayload(lhs.payload, rhs.payload)
     }
 }
 

@@ -21,6 +21,17 @@ func validPayload(_ payload: [String: String]) throws(TabStoreError) {
     if bytes > TabStore.payloadLimit { throw .payloadTooLarge(bytes: bytes, limit: TabStore.payloadLimit) }
 }
 
+/// Whether two payloads hold the same bytes: keys and values compared byte for byte, as
+/// stored (a dictionary finds a key by Swift's `==`, which equates canonically equivalent
+/// strings, so the key found is compared again).
+package func samePayload(_ a: [String: String], _ b: [String: String]) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.allSatisfy { key, value in
+        guard let place = b.index(forKey: key) else { return false }
+        return sameBytes(key, b[place].key) && sameBytes(value, b[place].value)
+    }
+}
+
 /// The payload column's text: each key then value as `<UTF-8 byte count>:<bytes>`, pairs
 /// sorted by key; `nil` (SQL NULL) for an empty payload. Counted, not separated, so any
 /// text fits without escaping.

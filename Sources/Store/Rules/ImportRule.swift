@@ -58,7 +58,7 @@ extension SetSnapshot {
         return tabs.count == entry.tabs.count
             && zip(tabs, entry.tabs).allSatisfy { sameBytes($0.title, $1) }
             && (entry.ids.map { $0 == tabs.map(\.uuid) } ?? true)
-            && (entry.ids == nil || payloads == tabs.map(\.payload))
+            && (entry.ids == nil || zip(payloads, tabs).allSatisfy { samePayload($0, $1.payload) })
     }
 }
 

@@ -72,7 +72,7 @@ package struct PayloadRule: SetRule {
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
         let set = try snapshot.requireSet(ifRevision: ifRevision)
         let tab = try snapshot.resolve(ref)
-        guard tab.payload != payload else { return nil }
+        guard !samePayload(tab.payload, payload) else { return nil }
         plan.append(.setPayload(tab: tab.id, payload))
         plan.edit(setName) { $0.setPayload(tab.index, payload) }
         let event = TabEvent.payloadChanged(TabUpdate(index: tab.index, tab: tab.eventTab(selected: set.selected?.id == tab.id)))
