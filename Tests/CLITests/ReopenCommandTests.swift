@@ -10,6 +10,21 @@ import Testing
         #expect(sandbox.list("main") == "  0  Home\n* 1  Reviews\n  2  Map\n")
     }
 
+    /// Tabs whose stored ids cannot be read (edited by hand) read as the nil UUID; removed
+    /// and reopened, each comes back with an id of its own (two nil ids once collided).
+    @Test func tabsWithUnreadableIdsComeBackWithIdsOfTheirOwn() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Map", "News")
+        _ = sandbox.runProcess("/usr/bin/sqlite3", [sandbox.database, "UPDATE tab SET uuid = 'garbage-' || title WHERE title <> 'Home'"])
+        #expect(sandbox.run("info").code == 3)
+        #expect(sandbox.run("remove", "main", "Map", "News") == .ok("removed 2 tabs from main\n"))
+        #expect(sandbox.run("reopen", "main") == .ok("reopened 1: Map\n"))
+        #expect(sandbox.run("reopen", "main") == .ok("reopened 2: News\n"))
+        #expect(sandbox.run("info").code == 0)
+        let ids = sandbox.runProcess("/usr/bin/sqlite3", [sandbox.database, "SELECT count(DISTINCT uuid) FROM tab"])
+        #expect(ids.stdout == "3\n")
+    }
+
     @Test func nothingToReopen() {
         let sandbox = Sandbox()
         sandbox.add("main", "Home")

@@ -176,7 +176,12 @@ extension WritePlan {
     /// index, every tab that stood before it is back.
     mutating func rememberClosed(_ tabs: [TabRecord], selectedID: Int?, in set: SetRef, limit: Int) {
         let newestLast = tabs.sorted { $0.index > $1.index }.map { tab in
-            ClosingTab(title: tab.title, index: tab.index, wasSelected: tab.id == selectedID, uuid: tab.uuid, payload: tab.payload)
+            // A tab whose stored id could not be read (a row edited by hand) reads as the nil
+            // UUID; it comes back with an id of its own, not a second nil one.
+            ClosingTab(
+                title: tab.title, index: tab.index, wasSelected: tab.id == selectedID,
+                uuid: tab.uuid == .unknown ? TabID() : tab.uuid, payload: tab.payload
+            )
         }
         append(.rememberClosed(newestLast, in: set, limit: max(limit, 0)))
     }
