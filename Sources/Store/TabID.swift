@@ -20,6 +20,14 @@ public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConver
     /// How many bytes the canonical form has.
     static let textLength = 36
 
+    /// The canonical form as a pattern of character classes, for a database to check
+    /// stored ids with: SQLite's GLOB (`[0-9a-f]` for each digit) or a POSIX regular
+    /// expression (the same, between `^` and `$`).
+    package static let textPattern = [8, 4, 4, 4, 12].map { String(repeating: "[0-9a-f]", count: $0) }.joined(separator: "-")
+
+    /// The nil UUID's text (`TabID.unknown`), which no tab has.
+    package static let nilText = "00000000-0000-0000-0000-000000000000"
+
     /// A new random id (122 random bits from the system's generator, version-4 bits set).
     public init() {
         var generator = SystemRandomNumberGenerator()

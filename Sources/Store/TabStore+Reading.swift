@@ -38,7 +38,14 @@ extension TabStore {
     /// (`PRAGMA quick_check` for a file).
     public func info() throws(TabStoreError) -> StoreInfo {
         let info = try backend.info()
-        let ruleProblems = try reading { database throws(TabStoreError) in RuleCheck.problems(in: try database.setShapes()) }
+        let ruleProblems: [String]
+        do throws(TabStoreError) {
+            ruleProblems = try reading { database throws(TabStoreError) in RuleCheck.problems(in: try database.setShapes()) }
+        } catch .corrupt {
+            // The rule check reads every tab row: damage the storage check reports can stop
+            // it. Said as a finding, as the storage check says its own stop.
+            ruleProblems = ["(the rule check stopped: the file is too damaged to read)"]
+        }
         return info.adding(ruleProblems)
     }
 }

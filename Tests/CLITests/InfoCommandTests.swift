@@ -71,6 +71,9 @@ import Testing
         ("UPDATE tab_set SET selected_tab_id = NULL WHERE name = 's'", #"set "s": it has tabs but no selected tab"#),
         ("UPDATE tab_set SET selected_tab_id = (SELECT id FROM tab WHERE title = 'x')", #"set "s": its selected tab is not one of its tabs"#),
         ("UPDATE tab_set SET revision = 9 WHERE name = 's'", #"set "s": its revision 9 is not its newest change's (1)"#),
+        ("UPDATE tab SET uuid = upper(uuid) WHERE title = 'b'", #"set "s": 1 of its tabs has no valid id (a lowercase UUID, not the nil one)"#),
+        ("UPDATE tab SET uuid = CASE title WHEN 'a' THEN 'garbage' ELSE NULL END WHERE title <> 'x'", #"set "s": 2 of its tabs have no valid id (a lowercase UUID, not the nil one)"#),
+        ("UPDATE tab SET uuid = '00000000-0000-0000-0000-000000000000' WHERE title = 'x'", #"set "t": 1 of its tabs has no valid id (a lowercase UUID, not the nil one)"#),
     ])
     func rowsThatBreakARuleFailTheCheck(edit: String, finding: String) {
         let sandbox = Sandbox()

@@ -7,7 +7,7 @@ enum InfoCommand: TabstoreCommand {
         discussion: """
         The check is SQLite's 'PRAGMA quick_check' of a file, then a check of the tab \
         rules on every set (positions contiguous, one selected tab of the set's own, the \
-        revision its newest change's), on a file and on a server alike: 'ok' when both \
+        revision its newest change's, every tab a valid id), on a file and on a server alike: 'ok' when both \
         find nothing. On a server (--db postgresql://...) the first line names the server \
         instead of a path (never its password). A damaged file, or a database whose rows \
         break the rules, exits 3 with one line saying so; --verbose (or --json) also \

@@ -74,7 +74,8 @@ extension PostgresRecords: TabRecords {
             SELECT s.name, s.base, s.revision, count(t.id), count(DISTINCT t.position), min(t.position), max(t.position),
                    s.selected_tab_id IS NOT NULL,
                    EXISTS (SELECT 1 FROM {schema}.tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
-                   max(n.revision)
+                   max(n.revision),
+                   count(t.id) - count(t.id) FILTER (WHERE t.uuid ~ $1 AND t.uuid <> $2)
             FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.set_id = s.id
             -- Each set's newest change, found in one pass over the journal (which has no
             -- index on set_id: a lookup per set scanned it once per set).
@@ -83,7 +84,7 @@ extension PostgresRecords: TabRecords {
                 JOIN (SELECT set_id, max(id) AS id FROM {schema}.change WHERE set_id IS NOT NULL GROUP BY set_id) m ON m.id = c.id
             ) n ON n.set_id = s.id
             GROUP BY s.id ORDER BY s.name COLLATE "C"
-            """
+            """, ["^" + TabID.textPattern + "$", TabID.nilText]
         )
         return (0..<rows.count).map { row in
             SetShape(
@@ -91,7 +92,7 @@ extension PostgresRecords: TabRecords {
                 tabCount: rows.requiredInt(row, 3), distinctPositions: rows.requiredInt(row, 4),
                 lowestPosition: rows.int(row, 5), highestPosition: rows.int(row, 6),
                 selection: SetShape.selection(hasSelection: rows.value(row, 7) == "t", ownSelection: rows.value(row, 8) == "t"),
-                journaledRevision: rows.int(row, 9)
+                journaledRevision: rows.int(row, 9), tabsWithoutValidID: rows.requiredInt(row, 10)
             )
         }
     }

@@ -23,6 +23,10 @@ package enum RuleCheck {
             case (true, .otherTab):
                 problems.append("\(set): its selected tab is not one of its tabs")
             }
+            if shape.tabsWithoutValidID > 0 {
+                let tabs = shape.tabsWithoutValidID == 1 ? "1 of its tabs has" : "\(shape.tabsWithoutValidID) of its tabs have"
+                problems.append("\(set): \(tabs) no valid id (a lowercase UUID, not the nil one)")
+            }
             if let journaled = shape.journaledRevision, journaled != shape.revision {
                 problems.append("\(set): its revision \(shape.revision) is not its newest change's (\(journaled))")
             }
@@ -50,10 +54,13 @@ package struct SetShape: Sendable, Equatable {
     package let selection: Selection
     /// The revision of the set's newest journal row, when the journal still has one.
     package let journaledRevision: Int?
+    /// How many of its tabs have no id in the canonical form (`TabID.textPattern`), or
+    /// the nil UUID, which no tab has: rows edited around tabstore.
+    package let tabsWithoutValidID: Int
 
     package init(
         name: String, base: Int, revision: Int, tabCount: Int, distinctPositions: Int, lowestPosition: Int?,
-        highestPosition: Int?, selection: Selection, journaledRevision: Int?
+        highestPosition: Int?, selection: Selection, journaledRevision: Int?, tabsWithoutValidID: Int
     ) {
         self.name = name
         self.base = base
@@ -64,6 +71,7 @@ package struct SetShape: Sendable, Equatable {
         self.highestPosition = highestPosition
         self.selection = selection
         self.journaledRevision = journaledRevision
+        self.tabsWithoutValidID = tabsWithoutValidID
     }
 
     /// What one row of the backends' shape query says: the selected tab's set id is

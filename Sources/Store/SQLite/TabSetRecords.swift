@@ -190,7 +190,8 @@ extension Database: TabRecords, SnapshotReader {
             SELECT s.name, s.base, s.revision, count(t.id), count(DISTINCT t.position), min(t.position), max(t.position),
                    s.selected_tab_id IS NOT NULL,
                    EXISTS (SELECT 1 FROM tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
-                   max(n.revision)
+                   max(n.revision),
+                   count(t.id) - count(CASE WHEN typeof(t.uuid) = 'text' AND t.uuid GLOB ?1 AND t.uuid <> ?2 THEN 1 END)
             FROM tab_set s LEFT JOIN tab t ON t.set_id = s.id
             -- Each set's newest change, found in one pass over the journal (which has no
             -- index on set_id: a lookup per set scanned it once per set).
@@ -199,13 +200,13 @@ extension Database: TabRecords, SnapshotReader {
                 JOIN (SELECT set_id, max(id) AS id FROM change WHERE set_id IS NOT NULL GROUP BY set_id) m ON m.id = c.id
             ) n ON n.set_id = s.id
             GROUP BY s.id ORDER BY s.name
-            """
+            """, .text(TabID.textPattern), .text(TabID.nilText)
         ) { row in
             shapes.append(SetShape(
                 name: row.text(0), base: row.int(1), revision: row.int(2), tabCount: row.int(3),
                 distinctPositions: row.int(4), lowestPosition: row.optionalInt(5), highestPosition: row.optionalInt(6),
                 selection: SetShape.selection(hasSelection: row.int(7) != 0, ownSelection: row.int(8) != 0),
-                journaledRevision: row.optionalInt(9)
+                journaledRevision: row.optionalInt(9), tabsWithoutValidID: row.int(10)
             ))
         }
         return shapes

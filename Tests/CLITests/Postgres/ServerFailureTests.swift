@@ -174,6 +174,23 @@ struct ServerFailureTests {
         #expect(try server.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0\n")
     }
 
+    /// Tab ids edited around tabstore (upper case, not a UUID, the nil UUID, none) are a
+    /// finding of the rule check on a server as on a file.
+    @Test func tabIdsEditedByHandAreFound() throws {
+        let server = try ServerSandbox()
+        server.succeed("add", "s", "a", "b", "c", "d")
+        try server.psql("""
+            SET session_replication_role = replica;
+            UPDATE tab SET uuid = upper(uuid) WHERE title = 'a';
+            UPDATE tab SET uuid = 'garbage' WHERE title = 'b';
+            UPDATE tab SET uuid = '00000000-0000-0000-0000-000000000000' WHERE title = 'c'
+            """)
+        #expect(server.run("info") == .failure(3, """
+            tabstore: error: the check of database \(server.url) found: set "s": 3 of its tabs have no valid id (a lowercase UUID, not the nil one)
+
+            """))
+    }
+
     /// `info` on a server whose rows break the rules says so, not that a file is corrupt.
     @Test func aDamagedServerDatabaseIsNotCalledCorrupt() throws {
         let server = try ServerSandbox()
