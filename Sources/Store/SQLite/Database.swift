@@ -122,6 +122,28 @@ final class Database {
         try run(statement(sql), values)
     }
 
+    // `binding:` binds two or three values one by one, with no list: a variadic list is an
+    // array on the heap, and a select runs two such statements (its read, its update).
+
+    func execute(_ sql: StaticString, binding first: SQLValue, _ second: SQLValue, _ third: SQLValue) throws(TabStoreError) {
+        let statement = try statement(sql)
+        statement.prepareToBind()
+        statement.bind(first, at: 1)
+        statement.bind(second, at: 2)
+        statement.bind(third, at: 3)
+        try run(statement, bound: true)
+    }
+
+    func firstRow<T>(
+        _ sql: StaticString, binding first: SQLValue, _ second: SQLValue, row: (Statement) -> T
+    ) throws(TabStoreError) -> T? {
+        let statement = try statement(sql)
+        statement.prepareToBind()
+        statement.bind(first, at: 1)
+        statement.bind(second, at: 2)
+        return try firstRow(statement, bound: true, row: row)
+    }
+
     /// Runs an already fetched statement to completion: for loops that run one
     /// statement many times, without looking it up in the cache each time.
     func run(_ statement: Statement, _ values: [SQLValue]) throws(TabStoreError) {
@@ -178,6 +200,11 @@ final class Database {
         _ statement: Statement, _ values: [SQLValue], row: (Statement) -> T
     ) throws(TabStoreError) -> T? {
         statement.bind(values)
+        return try firstRow(statement, bound: true, row: row)
+    }
+
+    /// The first result row of a statement whose parameters are bound already.
+    func firstRow<T>(_ statement: Statement, bound: Bool, row: (Statement) -> T) throws(TabStoreError) -> T? {
         defer { statement.reset() }
         do {
             return try statement.step() ? row(statement) : nil

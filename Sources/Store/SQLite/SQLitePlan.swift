@@ -85,7 +85,7 @@ extension Database {
     private func updateSet(_ setID: Int, revision: Int, selecting tab: TabKey?) throws(TabStoreError) {
         switch tab {
         case let .row(tabID)?:
-            try execute("UPDATE tab_set SET revision = ?, selected_tab_id = ? WHERE id = ?", .int(revision), .int(tabID), .int(setID))
+            try execute("UPDATE tab_set SET revision = ?, selected_tab_id = ? WHERE id = ?", binding: .int(revision), .int(tabID), .int(setID))
         case let .uuid(uuid)?:
             try execute(
                 "UPDATE tab_set SET revision = ?, selected_tab_id = (SELECT id FROM tab WHERE uuid = ?) WHERE id = ?",

@@ -54,18 +54,16 @@ final class Statement {
     /// Binds `values` to parameters 1, 2, ... after clearing the previous run.
     func bind(_ values: [SQLValue]) {
         sqlite3_reset(handle)
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            switch value {
-            case let .int(number):
-                sqlite3_bind_int64(handle, index, Int64(number))
-            case let .text(text):
-                bind(text, at: index)
-            case let .tabID(id):
-                bind(id, at: index)
-            case .null:
-                sqlite3_bind_null(handle, index)
-            }
+        for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
+    }
+
+    /// Binds one value to parameter `index` (1-based).
+    func bind(_ value: SQLValue, at index: Int32) {
+        switch value {
+        case let .int(number): sqlite3_bind_int64(handle, index, Int64(number))
+        case let .text(text): bind(text, at: index)
+        case let .tabID(id): bind(id, at: index)
+        case .null: sqlite3_bind_null(handle, index)
         }
     }
 

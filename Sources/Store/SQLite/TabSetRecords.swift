@@ -49,7 +49,7 @@ extension Database: TabRecords, SnapshotReader {
             FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
             LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
             WHERE s.name = ?1
-            """, .text(name), .int(index)
+            """, binding: .text(name), .int(index)
         ) { row in (Self.setRecord(row, name: name), row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }) }
     }
 
