@@ -55,10 +55,15 @@ package struct SnapshotRequest: Sendable {
     }
 
     /// The index of the one tab the request looks up, when that is all it asks besides the
-    /// set (a select by index): then the tab is read with the set. Nil otherwise.
+    /// set (a select by index, also one typed as an index, `--index`): then the tab is
+    /// read with the set. Nil otherwise. `lookups` without making the list.
     package var onlyIndex: Int? {
-        guard refs.count == 1, titles.isEmpty, !tabCount, !allTabs, case let .index(index) = refs[0], index >= 0 else { return nil }
-        return index
+        guard refs.count == 1, titles.isEmpty, !needsTabCount else { return nil }
+        switch refs[0] {
+        case let .index(index): return index
+        case let .typed(text, asIndex: true) where isIntegerText(text): return Int(text)
+        case .typed, .title, .id: return nil
+        }
     }
 
     /// The single-tab lookups the refs need, each at most once.
