@@ -25,8 +25,6 @@ public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConver
     /// expression (the same, between `^` and `$`).
     package static let textPattern = [8, 4, 4, 4, 12].map { String(repeating: "[0-9a-f]", count: $0) }.joined(separator: "-")
 
-    /// The nil UUID's text (`TabID.unknown`), which no tab has.
-    package static let nilText = "00000000-0000-0000-0000-000000000000"
 
     /// A new random id (122 random bits from the system's generator, version-4 bits set).
     public init() {
@@ -87,12 +85,8 @@ public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConver
         return (value >> 16 | value) & 0xFFFF_FFFF
     }
 
-    /// The 16 bytes in canonical order.
-    init(bytes: [UInt8]) {
-        var high: UInt64 = 0, low: UInt64 = 0
-        for (offset, byte) in bytes.prefix(16).enumerated() {
-            if offset < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
-        }
+    /// The id of these 128 bits.
+    private init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
@@ -134,7 +128,7 @@ public struct TabID: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     /// The id of a tab in a journal row written before tabs had ids (schema 6 and older):
     /// the nil UUID, all zeros, which no tab has.
-    public static let unknown = TabID(bytes: Array(repeating: 0, count: 16))
+    public static let unknown = TabID(high: 0, low: 0)
 
     public var description: String { uuidString }
 

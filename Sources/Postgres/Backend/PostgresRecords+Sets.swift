@@ -84,7 +84,7 @@ extension PostgresRecords: TabRecords {
                 JOIN (SELECT set_id, max(id) AS id FROM {schema}.change WHERE set_id IS NOT NULL GROUP BY set_id) m ON m.id = c.id
             ) n ON n.set_id = s.id
             GROUP BY s.id ORDER BY s.name COLLATE "C"
-            """, ["^" + TabID.textPattern + "$", TabID.nilText]
+            """, ["^" + TabID.textPattern + "$", TabID.unknown.uuidString]
         )
         return (0..<rows.count).map { row in
             SetShape(

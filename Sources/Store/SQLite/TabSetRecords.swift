@@ -200,7 +200,7 @@ extension Database: TabRecords, SnapshotReader {
                 JOIN (SELECT set_id, max(id) AS id FROM change WHERE set_id IS NOT NULL GROUP BY set_id) m ON m.id = c.id
             ) n ON n.set_id = s.id
             GROUP BY s.id ORDER BY s.name
-            """, .text(TabID.textPattern), .text(TabID.nilText)
+            """, .text(TabID.textPattern), .text(TabID.unknown.uuidString)
         ) { row in
             shapes.append(SetShape(
                 name: row.text(0), base: row.int(1), revision: row.int(2), tabCount: row.int(3),
