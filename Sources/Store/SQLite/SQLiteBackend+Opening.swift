@@ -157,7 +157,7 @@ private func notAFile(_ path: String) -> String? {
 }
 
 /// The size of the file at `path`, or `nil` when there is none.
-private func fileSize(_ path: String) -> Int? {
+func fileSize(_ path: String) -> Int? {
     var status = stat()
     return stat(path, &status) == 0 ? Int(status.st_size) : nil
 }

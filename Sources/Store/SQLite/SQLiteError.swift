@@ -57,11 +57,5 @@ struct SQLiteError: Error, CustomStringConvertible {
 func readOnlyReason(_ path: String) -> TabStoreError {
     let sideFiles: [String] = [path + "-wal", path + "-shm"].filter { (file: String) in access(file, F_OK) == 0 }
     guard access(path, W_OK) == 0, sideFiles.contains(where: { (file: String) in access(file, W_OK) != 0 }) else { return .readOnly(path: path) }
-    return .sideFilesNotWritable(path: path, walIsEmpty: walIsEmpty(path))
-}
-
-/// Whether the database's `-wal` file is missing or empty.
-private func walIsEmpty(_ path: String) -> Bool {
-    var status = stat()
-    return stat(path + "-wal", &status) != 0 || status.st_size == 0
+    return .sideFilesNotWritable(path: path, walIsEmpty: (fileSize(path + "-wal") ?? 0) == 0)
 }
