@@ -110,12 +110,6 @@ final class RawStatement {
 
     func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    /// Touches the text column as C code reading it would, without making a Swift `String`.
-    func textLength(_ column: Int32) -> Int32 {
-        _ = sqlite3_column_text(handle, column)
-        return sqlite3_column_bytes(handle, column)
-    }
-
     func reset() { sqlite3_reset(handle) }
 }
 

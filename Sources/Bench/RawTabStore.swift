@@ -37,11 +37,11 @@ final class RawTabStore {
             """
         )
         tabAtPosition = try connection.prepare("SELECT id, title FROM tab WHERE set_id = ? AND position = ?")
-        // What a select reads: the set, its selected tab and the tab at the index, at once.
+        // What a select reads of a set the caller holds: the set's row, its selected tab's
+        // row and position and the row of the tab at the index, at once.
         setRecordAndTab = try connection.prepare(
             """
-            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
-                   n.id, n.title, n.uuid, n.payload
+            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, n.id
             FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
             LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
             WHERE s.name = ?1
@@ -63,12 +63,12 @@ final class RawTabStore {
         trimJournal = try connection.prepare("DELETE FROM change WHERE id <= ?")
     }
 
-    /// What `TabStore.select(.index(position), in:)` runs: BEGIN IMMEDIATE, the set with
-    /// its selected tab and the tab at the position (their titles, ids and payloads read as
-    /// C would touch them), and when it is another tab, the update, the journal row (the old
-    /// and new tab's index, title and id) and the journal trim; COMMIT. `titles` and `ids`
-    /// are the set's by index, `idPairs[old][new]` the journal's "old,new" ids, known to the
-    /// caller beforehand as C code would keep them (Store reads them from the rows).
+    /// What `TabStore.select(.index(position), in:)` runs on a set the store holds (as it
+    /// does once it has returned the set): BEGIN IMMEDIATE, the set's row with its selected
+    /// tab's and the row of the tab at the position, and when it is another tab, the update,
+    /// the journal row (the old and new tab's index, title and id) and the journal trim;
+    /// COMMIT. `titles` are the set's by index, `idPairs[old][new]` the journal's "old,new"
+    /// ids, held by the caller as the store holds its copy of the set.
     func select(position: Int64, in setName: PinnedText, titles: [PinnedText], idPairs: [[PinnedText]]) throws {
         try begin.run()
         setRecordAndTab.bind(1, setName.bytes)
@@ -77,9 +77,8 @@ final class RawTabStore {
         let setID = setRecordAndTab.int(0)
         let revision = setRecordAndTab.int(1)
         let oldID = setRecordAndTab.int(3)
-        let oldIndex = setRecordAndTab.int(7)
-        let newID = setRecordAndTab.int(8)
-        for column: Int32 in [4, 5, 6, 9, 10, 11] { _ = setRecordAndTab.textLength(column) }
+        let oldIndex = setRecordAndTab.int(4)
+        let newID = setRecordAndTab.int(5)
         setRecordAndTab.reset()
 
         if newID != oldID {

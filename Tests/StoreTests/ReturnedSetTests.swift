@@ -49,13 +49,38 @@ import TabStoreTestSupport
                 let kept = try reader.tabSet(named: "s").tabs.map(\.title).filter { _ in random.below(3) > 0 }
                 returned = try store.replaceTabs(of: "s", with: kept + [title()]).set
             default:
-                returned = try store.select(.index(random.below(count)), in: "s").set
+                let before = try reader.tabSet(named: "s")
+                let change = try store.select(.index(random.below(count)), in: "s")
+                returned = change.set
+                try expectSelection(change, from: before, journaledIn: reader, step: step)
             }
             let stored = try reader.tabSet(named: "s")
             #expect(returned == stored, "step \(step)")
             if returned != stored { return }
         }
         #expect(try reader.info().consistencyCheck == "ok")
+    }
+
+    /// A select's answer and its journal row name the tabs as stored before it (a store
+    /// holding the set takes titles, ids and payloads from its copy, others read them).
+    private func expectSelection(_ change: SelectionChange, from before: TabSet, journaledIn reader: TabStore, step: Int) throws {
+        let selected = before.tabs.firstIndex { $0.isSelected }
+        let old = try #require(selected)
+        let new = change.selectedIndex
+        #expect(change.previousIndex == old, "step \(step)")
+        #expect(change.selectedTab == before.tabs[new].with(selected: true), "step \(step)")
+        let history = try reader.history(of: "s", limit: 1)
+        let newest = try #require(history.first)
+        guard old != new else {
+            #expect(change.updates.isEmpty && change.revision == before.revision, "step \(step)")
+            return
+        }
+        let updates = [
+            TabUpdate(index: old, tab: before.tabs[old].with(selected: false).with(payload: [:])),
+            TabUpdate(index: new, tab: before.tabs[new].with(selected: true).with(payload: [:])),
+        ]
+        #expect(change.updates == updates, "step \(step)")
+        #expect(newest.event == .selectionChanged(updates) && newest.revision == before.revision + 1, "step \(step)")
     }
 
     /// A copy a store keeps is only used at its own revision: a set removed and made again

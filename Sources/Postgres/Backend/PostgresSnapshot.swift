@@ -42,8 +42,8 @@ extension PostgresRecords: SnapshotReader {
             case let .index(index): indices.append(index)
             }
         }
-        let known: Int? = if case let .unlessRevisionIs(revision) = request.tabsForResult { revision } else { nil }
-        let readsTabs = request.allTabs || request.tabsForResult != .none
+        let known = request.tabsForResult.held?.revision
+        let readsTabs = request.allTabs || request.tabsForResult.isWanted
         var statements = [
             PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.setNamed, [name]),
             PostgresStatement(Self.nameRevision, [name]),

@@ -20,14 +20,27 @@ package struct SnapshotRequest: Sendable {
     /// Tab ids whose holders (the names of the sets whose tabs have them) the rule needs.
     package var holdersOf: [TabID] = []
     /// The tabs are read so that the rule can return the set as it leaves it, unless the
-    /// set is still at this revision (the store holds a copy of it at that revision).
+    /// set is still at the revision of the copy the store holds.
     package var tabsForResult: TabsForResult = .none
 
-    package enum TabsForResult: Sendable, Equatable {
+    package enum TabsForResult: Sendable {
         /// The set as it leaves the write is not wanted.
         case none
-        /// Wanted: read the tabs unless the set is at `revision` (nil: read them).
-        case unlessRevisionIs(Int?)
+        /// Wanted: read the tabs unless the set is still at the revision of `held`, the
+        /// store's copy (nil: none held). A backend may also take the tabs it looks up
+        /// from the copy (titles, ids, payloads) once it has read that revision.
+        case unlessHeld(TabSet?)
+
+        package var isWanted: Bool {
+            if case .none = self { return false }
+            return true
+        }
+
+        /// The store's copy of the set, when it holds one.
+        package var held: TabSet? {
+            if case let .unlessHeld(set) = self { return set }
+            return nil
+        }
     }
 
     package init(setName: String) {
@@ -38,8 +51,16 @@ package struct SnapshotRequest: Sendable {
     /// the set and holds no copy at `revision`.
     package func readsAllTabs(atRevision revision: Int?) -> Bool {
         if allTabs { return true }
-        guard case let .unlessRevisionIs(known) = tabsForResult else { return false }
-        return known == nil || known != revision
+        guard case let .unlessHeld(held) = tabsForResult else { return false }
+        return held == nil || held?.revision != revision
+    }
+
+    /// Moves the store's copy out of the request, for the plan's image of the set (which
+    /// changes its tabs in place: shared with the request, they would be copied).
+    package mutating func takeHeld() -> TabSet? {
+        guard case let .unlessHeld(held) = tabsForResult else { return nil }
+        tabsForResult = .unlessHeld(nil)
+        return held
     }
 
     /// Whether the count must be read up front: asked for, or needed to find a tab (an

@@ -63,11 +63,11 @@ package struct RuleContext: Sendable {
     ) throws(TabStoreError) -> SetSnapshot {
         // Taken, not copied: the rule made it for this one read.
         var request = request
-        let known = wantsResults ? plan.takeKnown(request.setName) : nil
-        if wantsResults { request.tabsForResult = .unlessRevisionIs(known?.revision) }
+        if wantsResults { request.tabsForResult = .unlessHeld(plan.takeKnown(request.setName)) }
         // No set can have a name tabstore refuses: nothing to read (and a server would
         // refuse some such names, NUL for one, as text).
         let snapshot = nameProblem(request.setName) == nil ? try reader.snapshot(request) : SetSnapshot(missing: request.setName)
+        let known = request.takeHeld()
         plan.start(request.setName, from: wantsResults ? snapshot.image(known: known) : nil)
         return snapshot
     }

@@ -53,6 +53,35 @@ extension Database: TabRecords, SnapshotReader {
         ) { row in (Self.setRecord(row, name: name), row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }) }
     }
 
+    /// `setRecordAndTab` for a set the store holds a copy of: only row ids and the selected
+    /// tab's position are read (SQLite copies out no text), the rest is the copy's. Nil when
+    /// the copy cannot answer: no such set, another revision, or a copy that does not fit
+    /// the rows (then the whole read says what there is).
+    private func setRecordAndTab(named name: String, at index: Int, held: TabSet) throws(TabStoreError) -> (record: SetRecord, tab: TabRecord?)? {
+        let current = try firstRow(
+            """
+            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, n.id
+            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+            LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
+            WHERE s.name = ?1
+            """, binding: .text(name), .int(index)
+        ) { row in
+            (id: row.int(0), revision: row.int(1), base: row.int(2), selectedID: row.optionalInt(3), selectedIndex: row.int(4), tabID: row.optionalInt(5))
+        }
+        guard let current, current.revision == held.revision else { return nil }
+        let tabs = held.tabs
+        func tab(_ id: Int?, at index: Int) -> TabRecord?? {
+            guard let id else { return .some(nil) }
+            guard tabs.indices.contains(index) else { return nil }
+            let tab = tabs[index]
+            return TabRecord(id: id, index: index, title: tab.title, uuid: tab.id, payload: tab.payload)
+        }
+        guard let selected = tab(current.selectedID, at: current.selectedIndex), selected == nil ? tabs.isEmpty : tabs[current.selectedIndex].isSelected,
+              let found = tab(current.tabID, at: index), found != nil || index >= tabs.count
+        else { return nil }
+        return (SetRecord(id: current.id, name: name, revision: current.revision, base: current.base, selected: selected), found)
+    }
+
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         let name = request.setName
         var record: SetRecord?
@@ -62,8 +91,11 @@ extension Database: TabRecords, SnapshotReader {
         // Whether an index the request names has no tab: the count then says why.
         let missesAnIndex: Bool
         if let index = request.onlyIndex {
-            // One tab at an index: read with the set, in one statement.
-            let current = try setRecordAndTab(named: name, at: index)
+            // One tab at an index: read with the set, in one statement; from the store's
+            // copy, when it holds the set at the revision read, all but their row ids.
+            var current: (record: SetRecord, tab: TabRecord?)?
+            if let held = request.tabsForResult.held { current = try setRecordAndTab(named: name, at: index, held: held) }
+            if current == nil { current = try setRecordAndTab(named: name, at: index) }
             record = current?.record
             if let tab = current?.tab { found = [(.index(index), tab)] }
             if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
