@@ -38,8 +38,8 @@ struct KnownSets {
     /// Keeps what a committed plan left known, forgets what it changed unseen.
     mutating func update(from plan: WritePlan) {
         for name in plan.unknownResults { forget(name.text) }
-        for (name, image) in plan.results {
-            if let set = image?.tabSet { remember(set) } else { forget(name.text) }
+        for result in plan.results {
+            if let set = result.image?.tabSet { remember(set) } else { forget(result.name.text) }
         }
     }
 }

@@ -83,17 +83,17 @@ extension PostgresRecords: SnapshotReader {
         if let tabsAt, let record, request.readsAllTabs(atRevision: record.revision) {
             tabs = Self.tabs(rows[tabsAt])
         }
-        var found: [(lookup: TabLookup, tab: TabRecord)] = []
+        var found: [FoundTab] = []
         if request.allTabs {
             found = (tabs ?? []).answering(request.lookups)
         } else {
-            for tab in titledAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found.append((.title(ExactName(tab.title)), tab)) }
-            for tab in withIDsAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found.append((.id(tab.uuid), tab)) }
+            for tab in titledAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found.append(FoundTab(lookup: .title(ExactName(tab.title)), tab: tab)) }
+            for tab in withIDsAt.map({ Self.foundTabs(rows[$0]) }) ?? [] { found.append(FoundTab(lookup: .id(tab.uuid), tab: tab)) }
             if let indexedAt {
                 let indexed = rows[indexedAt]
                 for (row, tab) in Self.foundTabs(indexed).enumerated() {
-                    if fromStart.contains(tab.index) { found.append((.index(tab.index), tab)) }
-                    if let fromEndIndex = indexed.int(row, 5), fromEnd.contains(fromEndIndex) { found.append((.index(fromEndIndex), tab)) }
+                    if fromStart.contains(tab.index) { found.append(FoundTab(lookup: .index(tab.index), tab: tab)) }
+                    if let fromEndIndex = indexed.int(row, 5), fromEnd.contains(fromEndIndex) { found.append(FoundTab(lookup: .index(fromEndIndex), tab: tab)) }
                 }
             }
         }
@@ -101,7 +101,10 @@ extension PostgresRecords: SnapshotReader {
             name: name, record: record, tabCount: count, nameRevision: rows[2].int(0, 0) ?? 0, tabs: tabs, found: found,
             lastClosed: closedAt.flatMap { Self.closedTab(rows[$0]) },
             other: request.otherName.map { otherName in
-                (otherAt.flatMap { Self.setRecord(rows[$0], name: otherName)?.record }, otherRevisionAt.flatMap { rows[$0].int(0, 0) } ?? 0)
+                OtherName(
+                    record: otherAt.flatMap { Self.setRecord(rows[$0], name: otherName)?.record },
+                    nameRevision: otherRevisionAt.flatMap { rows[$0].int(0, 0) } ?? 0
+                )
             },
             holders: holdersAt.map { at in
                 Dictionary((0..<rows[at].count).map { (rows[at].tabID($0, 0), rows[at].text($0, 1)) }, uniquingKeysWith: { first, _ in first })

@@ -36,7 +36,7 @@ final class SetPreview: SnapshotReader {
         return SetSnapshot(
             name: set.name, record: record, tabCount: tabs.count, nameRevision: 0,
             tabs: request.readsAllTabs(atRevision: set.revision) ? tabs : nil, found: tabs.answering(request.lookups),
-            lastClosed: nil, other: request.otherName.map { _ in (nil, 0) }, holders: [:]
+            lastClosed: nil, other: request.otherName.map { _ in OtherName(record: nil, nameRevision: 0) }, holders: [:]
         )
     }
 }

@@ -16,7 +16,7 @@ package struct SelectRule: SetRule {
 
     package var request: SnapshotRequest {
         var request = SnapshotRequest(setName: setName)
-        request.refs = [ref]
+        request.lookUp(ref)
         return request
     }
 

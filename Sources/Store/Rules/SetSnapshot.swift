@@ -5,7 +5,17 @@ package struct SnapshotRequest: Sendable {
     /// The set to lock and read.
     package let setName: String
     /// Tabs to look up, as the rule names them.
-    package var refs: [TabRef] = []
+    package var refs: [TabRef] {
+        get { firstRef.map { [$0] + otherRefs } ?? [] }
+        set {
+            firstRef = newValue.first
+            otherRefs = Array(newValue.dropFirst())
+        }
+    }
+    /// The first ref apart from the rest: most writes look up one tab, and a list of one
+    /// was an allocation on every select.
+    private var firstRef: TabRef?
+    private var otherRefs: [TabRef] = []
     /// Titles whose tabs (if any) the rule needs: the duplicates an add or rename refuses.
     package var titles: [String] = []
     /// Every tab of the set, in order.
@@ -47,6 +57,17 @@ package struct SnapshotRequest: Sendable {
         self.setName = setName
     }
 
+    /// Adds `ref` to the tabs to look up.
+    package mutating func lookUp(_ ref: TabRef) {
+        if firstRef == nil { firstRef = ref } else { otherRefs.append(ref) }
+    }
+
+    /// Whether any ref satisfies `condition` (without making the list).
+    private func anyRef(_ condition: (TabRef) -> Bool) -> Bool {
+        if let firstRef, condition(firstRef) { return true }
+        return otherRefs.contains(where: condition)
+    }
+
     /// Whether the backend must read every tab: the rule needs them, or the caller wants
     /// the set and holds no copy at `revision`.
     package func readsAllTabs(atRevision revision: Int?) -> Bool {
@@ -66,7 +87,7 @@ package struct SnapshotRequest: Sendable {
     /// Whether the count must be read up front: asked for, or needed to find a tab (an
     /// index from the end) or to refuse one (an integer too large for `Int`).
     package var needsTabCount: Bool {
-        tabCount || allTabs || refs.contains { ref in
+        tabCount || allTabs || anyRef { ref in
             switch ref {
             case let .index(index): index < 0
             case let .typed(text, _): isIntegerText(text) && (Int(text).map { $0 < 0 } ?? true)
@@ -79,8 +100,8 @@ package struct SnapshotRequest: Sendable {
     /// set (a select by index, also one typed as an index, `--index`): then the tab is
     /// read with the set. Nil otherwise. `lookups` without making the list.
     package var onlyIndex: Int? {
-        guard refs.count == 1, titles.isEmpty, !needsTabCount else { return nil }
-        switch refs[0] {
+        guard let firstRef, otherRefs.isEmpty, titles.isEmpty, !needsTabCount else { return nil }
+        switch firstRef {
         case let .index(index): return index
         case let .typed(text, asIndex: true) where isIntegerText(text): return Int(text)
         case .typed, .title, .id: return nil
@@ -116,6 +137,30 @@ package enum TabLookup: Hashable, Sendable {
     static func title(_ title: String) -> TabLookup { .title(ExactName(title)) }
 }
 
+/// A tab a snapshot's lookup found, with the lookup. (Named types rather than tuples here:
+/// arrays and optionals of tuples are destroyed through the runtime's generic code, which
+/// cost every select hundreds of instructions.)
+package struct FoundTab: Sendable {
+    package let lookup: TabLookup
+    package let tab: TabRecord
+
+    package init(lookup: TabLookup, tab: TabRecord) {
+        self.lookup = lookup
+        self.tab = tab
+    }
+}
+
+/// The second name a request asks about: its set (nil: none) and its name's revision.
+package struct OtherName: Sendable {
+    package let record: SetRecord?
+    package let nameRevision: Int
+
+    package init(record: SetRecord?, nameRevision: Int) {
+        self.record = record
+        self.nameRevision = nameRevision
+    }
+}
+
 /// A set as one write read it after locking it: what its `SnapshotRequest` asked for.
 package struct SetSnapshot: Sendable {
     package let name: String
@@ -129,17 +174,17 @@ package struct SetSnapshot: Sendable {
     /// Every tab in order, when asked for (or read for the result).
     package let tabs: [TabRecord]?
     /// The request's lookups that found a tab, with it (few: a list).
-    package let found: [(lookup: TabLookup, tab: TabRecord)]
+    package let found: [FoundTab]
     package let lastClosed: ClosedTabRecord?
     /// The second name's set (nil: none) and name revision, when asked for.
-    package let other: (record: SetRecord?, nameRevision: Int)?
+    package let other: OtherName?
     /// For each asked id held by a tab, the name of that tab's set.
     package let holders: [TabID: String]
 
     package init(
         name: String, record: SetRecord?, tabCount: Int, nameRevision: Int, tabs: [TabRecord]?,
-        found: [(lookup: TabLookup, tab: TabRecord)], lastClosed: ClosedTabRecord?,
-        other: (record: SetRecord?, nameRevision: Int)?, holders: [TabID: String]
+        found: [FoundTab], lastClosed: ClosedTabRecord?,
+        other: OtherName?, holders: [TabID: String]
     ) {
         self.name = name
         self.record = record
@@ -218,15 +263,15 @@ package struct SetSnapshot: Sendable {
 
 extension [TabRecord] {
     /// The answers to `lookups` from a set's tabs, all in order.
-    package func answering(_ lookups: [TabLookup]) -> [(lookup: TabLookup, tab: TabRecord)] {
+    package func answering(_ lookups: [TabLookup]) -> [FoundTab] {
         guard !lookups.isEmpty else { return [] }
-        var found: [(lookup: TabLookup, tab: TabRecord)] = []
+        var found: [FoundTab] = []
         var titles: [ExactName: TabRecord]?
         for lookup in lookups {
             switch lookup {
             case let .index(index):
                 let position = index < 0 ? index + count : index
-                if indices.contains(position) { found.append((lookup, self[position])) }
+                if indices.contains(position) { found.append(FoundTab(lookup: lookup, tab: self[position])) }
             case let .title(title):
                 if titles == nil {
                     var byTitle: [ExactName: TabRecord] = [:]
@@ -234,9 +279,9 @@ extension [TabRecord] {
                     for tab in self { byTitle[ExactName(tab.title)] = tab }
                     titles = byTitle
                 }
-                if let tab = titles?[title] { found.append((lookup, tab)) }
+                if let tab = titles?[title] { found.append(FoundTab(lookup: lookup, tab: tab)) }
             case let .id(id):
-                if let tab = first(where: { $0.uuid == id }) { found.append((lookup, tab)) }
+                if let tab = first(where: { $0.uuid == id }) { found.append(FoundTab(lookup: lookup, tab: tab)) }
             }
         }
         return found

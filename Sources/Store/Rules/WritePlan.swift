@@ -7,7 +7,7 @@ package struct WritePlan: Sendable {
     package private(set) var writes: [PlannedWrite] = []
     /// Each set the plan touched, as it will stand (nil tabs: the name has no set any more),
     /// where the set was known before (read whole, or held by the store). Few: a list.
-    package private(set) var results: [(name: ExactName, image: SetImage?)] = []
+    package private(set) var results: [SetResult] = []
     /// Names whose set the plan changes without a known result: a copy of it is stale.
     package private(set) var unknownResults: Set<ExactName> = []
     /// A copy of a set the store held, until the plan takes it as that set's image.
@@ -41,7 +41,7 @@ package struct WritePlan: Sendable {
     mutating func start(_ name: String, from image: SetImage?) {
         let key = ExactName(name)
         guard place(of: key) == nil, !unknownResults.contains(key) else { return }
-        if let image { results.append((key, image)) } else { unknownResults.insert(key) }
+        if let image { results.append(SetResult(name: key, image: image)) } else { unknownResults.insert(key) }
     }
 
     /// Applies `change` to the set's known image, if there is one.
@@ -57,7 +57,7 @@ package struct WritePlan: Sendable {
     mutating func forget(_ name: String) {
         let key = ExactName(name)
         unknownResults.remove(key)
-        if let place = place(of: key) { results[place].image = nil } else { results.append((key, nil)) }
+        if let place = place(of: key) { results[place].image = nil } else { results.append(SetResult(name: key, image: nil)) }
     }
 
     /// Moves what is known of a set from `oldName` to `newName`.
@@ -67,7 +67,7 @@ package struct WritePlan: Sendable {
         if let place = place(of: old), var image = results[place].image {
             results[place].image = nil
             image.name = newName
-            results.append((new, image))
+            results.append(SetResult(name: new, image: image))
         } else {
             forget(oldName)
         }
@@ -77,6 +77,12 @@ package struct WritePlan: Sendable {
     package func result(of name: String) -> TabSet? {
         place(of: ExactName(name)).flatMap { results[$0].image?.tabSet }
     }
+}
+
+/// A set a plan touched, as the plan leaves it (nil: no set has the name now).
+package struct SetResult: Sendable {
+    package let name: ExactName
+    package var image: SetImage?
 }
 
 /// A set that a plan writes to: one read (by row id) or one the plan creates (by name).

@@ -1,3 +1,9 @@
+/// A set with one of its tabs (nil: none at the index asked).
+private struct SetAndTab {
+    let record: SetRecord
+    let tab: TabRecord?
+}
+
 extension Statement {
     /// A tab row read as (id, title, uuid, payload) from `column` on, at `index`.
     func tabRecord(from column: Int32, index: Int) -> TabRecord {
@@ -41,7 +47,7 @@ extension Database: TabRecords, SnapshotReader {
     }
 
     /// The set and its tab at `index` (not negative), in one statement: what a select reads.
-    private func setRecordAndTab(named name: String, at index: Int) throws(TabStoreError) -> (record: SetRecord, tab: TabRecord?)? {
+    private func setRecordAndTab(named name: String, at index: Int) throws(TabStoreError) -> SetAndTab? {
         try firstRow(
             """
             SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
@@ -50,14 +56,14 @@ extension Database: TabRecords, SnapshotReader {
             LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
             WHERE s.name = ?1
             """, binding: .text(name), .int(index)
-        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }) }
+        ) { row in SetAndTab(record: Self.setRecord(row, name: name), tab: row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }) }
     }
 
     /// `setRecordAndTab` for a set the store holds a copy of: only row ids and the selected
     /// tab's position are read (SQLite copies out no text), the rest is the copy's. Nil when
     /// the copy cannot answer: no such set, another revision, or a copy that does not fit
     /// the rows (then the whole read says what there is).
-    private func setRecordAndTab(named name: String, at index: Int, held: TabSet) throws(TabStoreError) -> (record: SetRecord, tab: TabRecord?)? {
+    private func setRecordAndTab(named name: String, at index: Int, held: TabSet) throws(TabStoreError) -> SetAndTab? {
         let current = try firstRow(
             """
             SELECT s.id, s.revision, s.base, t.id, t.position - s.base, n.id
@@ -79,25 +85,25 @@ extension Database: TabRecords, SnapshotReader {
         guard let selected = tab(current.selectedID, at: current.selectedIndex), selected == nil ? tabs.isEmpty : tabs[current.selectedIndex].isSelected,
               let found = tab(current.tabID, at: index), found != nil || index >= tabs.count
         else { return nil }
-        return (SetRecord(id: current.id, name: name, revision: current.revision, base: current.base, selected: selected), found)
+        return SetAndTab(record: SetRecord(id: current.id, name: name, revision: current.revision, base: current.base, selected: selected), tab: found)
     }
 
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         let name = request.setName
         var record: SetRecord?
         var count: Int?
-        var found: [(lookup: TabLookup, tab: TabRecord)] = []
+        var found: [FoundTab] = []
         var tabs: [TabRecord]?
         // Whether an index the request names has no tab: the count then says why.
         let missesAnIndex: Bool
         if let index = request.onlyIndex {
             // One tab at an index: read with the set, in one statement; from the store's
             // copy, when it holds the set at the revision read, all but their row ids.
-            var current: (record: SetRecord, tab: TabRecord?)?
+            var current: SetAndTab?
             if let held = request.tabsForResult.held { current = try setRecordAndTab(named: name, at: index, held: held) }
             if current == nil { current = try setRecordAndTab(named: name, at: index) }
             record = current?.record
-            if let tab = current?.tab { found = [(.index(index), tab)] }
+            if let tab = current?.tab { found = [FoundTab(lookup: .index(index), tab: tab)] }
             if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
             missesAnIndex = found.isEmpty
         } else {
@@ -113,7 +119,7 @@ extension Database: TabRecords, SnapshotReader {
                 found = tabs.answering(lookups)
             } else if let record {
                 for lookup in lookups {
-                    if let tab = try self.tab(lookup, in: record, count: count) { found.append((lookup, tab)) }
+                    if let tab = try self.tab(lookup, in: record, count: count) { found.append(FoundTab(lookup: lookup, tab: tab)) }
                 }
             }
             missesAnIndex = lookups.contains { lookup in
@@ -126,9 +132,9 @@ extension Database: TabRecords, SnapshotReader {
         }
         var lastClosed: ClosedTabRecord?
         if request.lastClosed, let record { lastClosed = try lastClosedTab(of: record) }
-        var other: (record: SetRecord?, nameRevision: Int)?
+        var other: OtherName?
         if let otherName = request.otherName {
-            other = (try setRecord(named: otherName), try nameRevision(of: otherName))
+            other = OtherName(record: try setRecord(named: otherName), nameRevision: try nameRevision(of: otherName))
         }
         return SetSnapshot(
             name: name, record: record, tabCount: count ?? tabs?.count ?? 0,
