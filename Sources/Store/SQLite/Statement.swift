@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TabStoreSQLite
 
 /// A value bound to a statement parameter.
@@ -27,28 +32,45 @@ final class Statement {
         self.handle = handle
         self.sql = sql
         parameterCount = Int(sqlite3_bind_parameter_count(handle))
-        textSlots = .allocate(capacity: max(parameterCount, 1))
-        textSlots.initialize(repeating: TextSlot(), count: max(parameterCount, 1))
+        slots = .allocate(capacity: max(parameterCount, 1))
+        slots.initialize(repeating: ParameterSlot(), count: max(parameterCount, 1))
     }
 
-    /// Each text parameter's own copy of its bytes, which SQLite reads in place
-    /// (`SQLITE_STATIC`) until the parameter is bound again: a slot is reused while the
-    /// text fits, so binding text to a statement run again and again allocates nothing.
-    /// (A buffer of slots, not an array: an array in a class is checked for exclusive
-    /// access at every use, which cost more than the copy.)
-    private let textSlots: UnsafeMutablePointer<TextSlot>
+    /// Each parameter's slot: what it holds now, and its own copy of the bytes of text,
+    /// which SQLite reads in place (`SQLITE_STATIC`) until the parameter is bound again. A
+    /// slot is reused while the text fits, so binding text to a statement run again and
+    /// again allocates nothing; and a value the parameter holds already is not bound again
+    /// (bindings outlast a reset): a journal row binds the same set name, kind and NULLs
+    /// every time. (A buffer of slots, not an array: an array in a class is checked for
+    /// exclusive access at every use, which cost more than the copy.)
+    private let slots: UnsafeMutablePointer<ParameterSlot>
     private let parameterCount: Int
 
-    private struct TextSlot {
+    private struct ParameterSlot {
         var start: UnsafeMutableRawPointer?
         var capacity = 0
+        var holds = Held.unknown
+    }
+
+    private enum Held: Equatable {
+        case unknown
+        case null
+        case int(Int64)
+        /// Text of this many bytes, at the slot's start.
+        case text(Int)
+    }
+
+    /// The slot of parameter `index` (1-based), when the statement has that parameter.
+    private func slot(_ index: Int32) -> UnsafeMutablePointer<ParameterSlot>? {
+        let offset = Int(index) - 1
+        return offset >= 0 && offset < parameterCount ? slots + offset : nil
     }
 
     deinit {
         // SQLite lets go of the slots first.
         sqlite3_finalize(handle)
-        for slot in 0..<max(parameterCount, 1) { textSlots[slot].start?.deallocate() }
-        textSlots.deallocate()
+        for slot in 0..<max(parameterCount, 1) { slots[slot].start?.deallocate() }
+        slots.deallocate()
     }
 
     /// Binds `values` to parameters 1, 2, ... after clearing the previous run.
@@ -60,10 +82,10 @@ final class Statement {
     /// Binds one value to parameter `index` (1-based).
     func bind(_ value: SQLValue, at index: Int32) {
         switch value {
-        case let .int(number): sqlite3_bind_int64(handle, index, Int64(number))
+        case let .int(number): bind(number, at: index)
         case let .text(text): bind(text, at: index)
         case let .tabID(id): bind(id, at: index)
-        case .null: sqlite3_bind_null(handle, index)
+        case .null: bindNull(at: index)
         }
     }
 
@@ -81,7 +103,10 @@ final class Statement {
 
     /// Binds one parameter (1-based).
     func bind(_ number: Int, at index: Int32) {
+        let slot = slot(index)
+        if slot?.pointee.holds == .int(Int64(number)) { return }
         sqlite3_bind_int64(handle, index, Int64(number))
+        slot?.pointee.holds = .int(Int64(number))
     }
 
     func bind(_ text: String, at index: Int32) {
@@ -93,6 +118,10 @@ final class Statement {
     }
 
     private func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
+        if let slot = slot(index), slot.pointee.holds == .text(bytes.count),
+           bytes.isEmpty || memcmp(slot.pointee.start!, bytes.baseAddress!, bytes.count) == 0 {
+            return
+        }
         bindText(count: bytes.count, at: index) { slot in
             if let source = bytes.baseAddress { slot.copyMemory(from: source, byteCount: bytes.count) }
         }
@@ -114,9 +143,8 @@ final class Statement {
 
     /// Binds `count` bytes of text that `write` puts into the parameter's slot.
     private func bindText(count: Int, at index: Int32, _ write: (UnsafeMutableRawPointer) -> Void) {
-        let slot = Int(index) - 1
-        guard slot >= 0, slot < parameterCount else { return }  // SQLite would refuse it too
-        let old = textSlots[slot]
+        guard let slot = slot(index) else { return }  // SQLite would refuse it too
+        let old = slot.pointee
         var new = old
         if old.start == nil || old.capacity < count {
             // Never empty: SQLite takes a null pointer for NULL, not for "".
@@ -125,15 +153,17 @@ final class Statement {
         }
         write(new.start!)
         sqlite3_bind_text(handle, index, new.start!.assumingMemoryBound(to: CChar.self), Int32(count), nil)
-        if new.start != old.start {
-            // Only now does SQLite no longer read the old slot.
-            old.start?.deallocate()
-            textSlots[slot] = new
-        }
+        new.holds = .text(count)
+        slot.pointee = new
+        // Only now does SQLite no longer read the old slot.
+        if new.start != old.start { old.start?.deallocate() }
     }
 
     func bindNull(at index: Int32) {
+        let slot = slot(index)
+        if slot?.pointee.holds == .null { return }
         sqlite3_bind_null(handle, index)
+        slot?.pointee.holds = .null
     }
 
     /// Advances to the next row: `true` when there is one, `false` when done.
