@@ -1,3 +1,13 @@
+/// The row ids (and the selected tab's index) a select of a set the store holds reads.
+private struct SetRowIDs {
+    let id: Int
+    let revision: Int
+    let base: Int
+    let selectedID: Int?
+    let selectedIndex: Int
+    let tabID: Int?
+}
+
 /// A set with one of its tabs (nil: none at the index asked).
 private struct SetAndTab {
     let record: SetRecord
@@ -72,19 +82,30 @@ extension Database: TabRecords, SnapshotReader {
             WHERE s.name = ?1
             """, binding: .text(name), .int(index)
         ) { row in
-            (id: row.int(0), revision: row.int(1), base: row.int(2), selectedID: row.optionalInt(3), selectedIndex: row.int(4), tabID: row.optionalInt(5))
+            SetRowIDs(
+                id: row.int(0), revision: row.int(1), base: row.int(2), selectedID: row.optionalInt(3),
+                selectedIndex: row.int(4), tabID: row.optionalInt(5)
+            )
         }
         guard let current, current.revision == held.revision else { return nil }
         let tabs = held.tabs
-        func tab(_ id: Int?, at index: Int) -> TabRecord?? {
-            guard let id else { return .some(nil) }
-            guard tabs.indices.contains(index) else { return nil }
-            let tab = tabs[index]
-            return TabRecord(id: id, index: index, title: tab.title, uuid: tab.id, payload: tab.payload)
+        // The copy must fit the rows: its selected tab where the set's is, and a tab at
+        // `index` exactly when the set has one there.
+        var selected: TabRecord?
+        if let id = current.selectedID {
+            let at = current.selectedIndex
+            guard tabs.indices.contains(at), tabs[at].isSelected else { return nil }
+            selected = TabRecord(id: id, index: at, title: tabs[at].title, uuid: tabs[at].id, payload: tabs[at].payload)
+        } else if !tabs.isEmpty {
+            return nil
         }
-        guard let selected = tab(current.selectedID, at: current.selectedIndex), selected == nil ? tabs.isEmpty : tabs[current.selectedIndex].isSelected,
-              let found = tab(current.tabID, at: index), found != nil || index >= tabs.count
-        else { return nil }
+        var found: TabRecord?
+        if let id = current.tabID {
+            guard tabs.indices.contains(index) else { return nil }
+            found = TabRecord(id: id, index: index, title: tabs[index].title, uuid: tabs[index].id, payload: tabs[index].payload)
+        } else if index < tabs.count {
+            return nil
+        }
         return SetAndTab(record: SetRecord(id: current.id, name: name, revision: current.revision, base: current.base, selected: selected), tab: found)
     }
 
