@@ -68,7 +68,49 @@ package protocol JournalCells {
     mutating func set(_ column: JournalColumn, _ value: String?)
     /// Ids, to be packed as `JournalRow.pack` packs them (a backend may write them
     /// straight where they go, with no string between).
-    mutating func set(_ column: JournalColumn, ids: [TabID?]?)
+    mutating func set(_ column: JournalColumn, ids: JournalTabIDs?)
+}
+
+/// The ids of a journal row's tabs, in the order of its other lists (nil: the row has
+/// none for that tab). Most rows name one tab or two: those are held without a list,
+/// which was an allocation on every select.
+package enum JournalTabIDs: Sendable, Equatable {
+    case one(TabID?)
+    case pair(TabID?, TabID?)
+    case list([TabID?])
+
+    package var count: Int {
+        switch self {
+        case .one: 1
+        case .pair: 2
+        case let .list(ids): ids.count
+        }
+    }
+
+    /// The id at `offset`; nil when the row has none there, or no tab at `offset`.
+    package func id(at offset: Int) -> TabID? {
+        switch self {
+        case let .one(id): offset == 0 ? id : nil
+        case let .pair(first, second): offset == 0 ? first : offset == 1 ? second : nil
+        case let .list(ids): ids.indices.contains(offset) ? ids[offset] : nil
+        }
+    }
+
+    /// Each id in order.
+    package func forEach(_ body: (TabID?) -> Void) {
+        switch self {
+        case let .one(id): body(id)
+        case let .pair(first, second):
+            body(first)
+            body(second)
+        case let .list(ids): for id in ids { body(id) }
+        }
+    }
+
+    /// The same ids in the same order, however they are held.
+    package static func == (lhs: JournalTabIDs, rhs: JournalTabIDs) -> Bool {
+        lhs.count == rhs.count && (0..<lhs.count).allSatisfy { lhs.id(at: $0) == rhs.id(at: $0) }
+    }
 }
 
 extension JournalEntry {
@@ -110,7 +152,7 @@ extension JournalRow {
             selected: cell(.selected)?.int.map { $0 != 0 },
             titles: cell(.titles)?.text.map(unpackTitles),
             indices: cell(.indices)?.text.flatMap(unpackIndices),
-            tabIDs: cell(.tabIDs)?.text.map(unpackTabIDs)
+            tabIDs: cell(.tabIDs)?.text.map { .list(unpackTabIDs($0)) }
         )
         guard let event = row.event(kind) else { return nil }
         return TabChange(setName: setName, revision: revision, event: event, timestamp: at)
@@ -129,12 +171,12 @@ package struct JournalRow: Equatable {
     package var titles: [String]?
     package var indices: [Int]?
     /// `nil` for a row from before tab ids (schema 6); an entry is `nil` where the row has none.
-    package var tabIDs: [TabID?]?
+    package var tabIDs: JournalTabIDs?
 
     package init(
         tabIndex: Int? = nil, fromIndex: Int? = nil, toIndex: Int? = nil, title: String? = nil,
         newTitle: String? = nil, tabCount: Int? = nil, selected: Bool? = nil, titles: [String]? = nil,
-        indices: [Int]? = nil, tabIDs: [TabID?]? = nil
+        indices: [Int]? = nil, tabIDs: JournalTabIDs? = nil
     ) {
         self.tabIndex = tabIndex
         self.fromIndex = fromIndex
@@ -157,7 +199,7 @@ package struct JournalRow: Equatable {
             // At most one removed tab was the selected one: a set has one selection.
             self.init(
                 tabIndex: tabs.first { $0.tab.isSelected }?.index, titles: tabs.map(\.tab.title),
-                indices: tabs.map(\.index), tabIDs: tabs.map(\.tab.id)
+                indices: tabs.map(\.index), tabIDs: .list(tabs.map(\.tab.id))
             )
         case let .moved(title, from, to):
             self.init(fromIndex: from, toIndex: to, title: title)
@@ -169,10 +211,10 @@ package struct JournalRow: Equatable {
             let new = updates.first { $0.tab.isSelected }
             self.init(
                 fromIndex: old?.index, toIndex: new?.index, title: old?.tab.title, newTitle: new?.tab.title,
-                tabIDs: [old?.tab.id, new?.tab.id]
+                tabIDs: .pair(old?.tab.id, new?.tab.id)
             )
         case let .reselected(tab), let .reopened(tab), let .payloadChanged(tab):
-            self.init(tabIndex: tab.index, title: tab.tab.title, selected: tab.tab.isSelected, tabIDs: [tab.tab.id])
+            self.init(tabIndex: tab.index, title: tab.tab.title, selected: tab.tab.isSelected, tabIDs: .one(tab.tab.id))
         case let .replaced(count):
             self.init(tabCount: count)
         case let .setRenamed(from, to):
@@ -188,8 +230,7 @@ package struct JournalRow: Equatable {
 
     /// The id of the event's tab at `offset`; `TabID.unknown` when the row has none.
     package func tabID(_ offset: Int) -> TabID {
-        guard let tabIDs, tabIDs.indices.contains(offset) else { return .unknown }
-        return tabIDs[offset] ?? .unknown
+        tabIDs?.id(at: offset) ?? .unknown
     }
 
     /// The event of a row of `kind`, or `nil` when a column its kind needs is missing.
@@ -252,25 +293,29 @@ package struct JournalRow: Equatable {
     }
 
     /// Ids joined by ','; a missing one is an empty part.
-    package static func pack(_ ids: [TabID?]) -> String {
+    package static func pack(_ ids: JournalTabIDs) -> String {
         // Written straight into the string's storage.
         String(unsafeUninitializedCapacity: max(packedLength(ids), 1)) { pack(ids, into: $0.baseAddress!) }
     }
 
     /// How many bytes `ids` packed take.
-    package static func packedLength(_ ids: [TabID?]) -> Int {
-        ids.reduce(max(ids.count - 1, 0)) { length, id in length + (id == nil ? 0 : TabID.textLength) }
+    package static func packedLength(_ ids: JournalTabIDs) -> Int {
+        var length = max(ids.count - 1, 0)
+        ids.forEach { id in length += id == nil ? 0 : TabID.textLength }
+        return length
     }
 
     /// Writes `ids` packed at `text` (room for `packedLength(ids)` bytes); returns that length.
-    package static func pack(_ ids: [TabID?], into text: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func pack(_ ids: JournalTabIDs, into text: UnsafeMutablePointer<UInt8>) -> Int {
         var end = 0
-        for (offset, id) in ids.enumerated() {
+        var offset = 0
+        ids.forEach { id in
             if offset > 0 {
                 text[end] = UInt8(ascii: ",")
                 end += 1
             }
             if let id { end += id.writeText(into: text + end) }
+            offset += 1
         }
         return end
     }

@@ -98,7 +98,7 @@ private struct TextCells: JournalCells {
         texts[column.rawValue] = value
     }
 
-    mutating func set(_ column: JournalColumn, ids: [TabID?]?) {
+    mutating func set(_ column: JournalColumn, ids: JournalTabIDs?) {
         texts[column.rawValue] = ids.map(JournalRow.pack)
     }
 }

@@ -96,7 +96,7 @@ private struct BoundCells: JournalCells {
         if let value { statement.bind(value, at: parameter) } else { statement.bindNull(at: parameter) }
     }
 
-    func set(_ column: JournalColumn, ids: [TabID?]?) {
+    func set(_ column: JournalColumn, ids: JournalTabIDs?) {
         let parameter = Int32(column.rawValue + 1)
         if let ids { statement.bind(packedIDs: ids, at: parameter) } else { statement.bindNull(at: parameter) }
     }

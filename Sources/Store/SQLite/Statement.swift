@@ -135,7 +135,7 @@ final class Statement {
     }
 
     /// Binds ids packed as the journal packs them, written straight into the parameter's slot.
-    func bind(packedIDs ids: [TabID?], at index: Int32) {
+    func bind(packedIDs ids: JournalTabIDs, at index: Int32) {
         bindText(count: JournalRow.packedLength(ids), at: index) { slot in
             _ = JournalRow.pack(ids, into: slot.assumingMemoryBound(to: UInt8.self))
         }
