@@ -178,7 +178,9 @@ extension TabStore {
         knownSets.withLock { $0.update(from: plan) }
         hub.publish()
         // A backend returns only after planning, so the outcome is there.
-        guard let outcome else { throw .internalFailure(database: location, reason: "a write returned without running its rule") }
+        guard let outcome = outcome.take() else {
+            throw .internalFailure(database: location, reason: "a write returned without running its rule")
+        }
         return (outcome, plan)
     }
 
@@ -207,7 +209,7 @@ extension TabStore {
 }
 
 extension SelectionChange {
-    init(_ selection: Selection, set: TabSet) {
+    init(_ selection: consuming Selection, set: TabSet) {
         self.init(
             setName: selection.setName, previousIndex: selection.previousIndex, selectedIndex: selection.selectedIndex,
             selectedTab: selection.selectedTab, updates: selection.updates, revision: selection.revision, set: set

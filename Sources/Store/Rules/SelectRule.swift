@@ -24,15 +24,20 @@ package struct SelectRule: SetRule {
         let set = try snapshot.requireSet(ifRevision: ifRevision)
         guard let old = set.selected else { throw .emptySet(set: setName) }
         let new = try snapshot.resolve(ref)
-        let selection = Selection(setName: setName, previousIndex: old.index, selectedIndex: new.index, selectedTab: new.tab(selected: true))
-        guard new.id != old.id else { return selection.at(revision: set.revision) }
+        func selection(revision: Int, updates: [TabUpdate]) -> Selection {
+            Selection(
+                setName: setName, previousIndex: old.index, selectedIndex: new.index, selectedTab: new.tab(selected: true),
+                updates: updates, revision: revision
+            )
+        }
+        guard new.id != old.id else { return selection(revision: set.revision, updates: []) }
         let updates = [
             TabUpdate(index: old.index, tab: old.eventTab(selected: false)),
             TabUpdate(index: new.index, tab: new.eventTab(selected: true)),
         ]
         plan.edit(setName) { $0.select(new.index, previous: old.index) }
         plan.commitChange(to: set, selecting: .row(new.id), event: .selectionChanged(updates))
-        return selection.at(revision: set.revision + 1, updates: updates)
+        return selection(revision: set.revision + 1, updates: updates)
     }
 }
 
@@ -43,15 +48,8 @@ package struct Selection: Sendable, Hashable {
     package let selectedIndex: Int
     package let selectedTab: Tab
     /// The old tab deselected, then the new one selected; empty on a reselection.
-    package private(set) var updates: [TabUpdate] = []
-    package private(set) var revision = 0
+    package let updates: [TabUpdate]
+    package let revision: Int
 
     package var isReselection: Bool { updates.isEmpty }
-
-    func at(revision: Int, updates: [TabUpdate] = []) -> Selection {
-        var selection = self
-        selection.revision = revision
-        selection.updates = updates
-        return selection
-    }
 }

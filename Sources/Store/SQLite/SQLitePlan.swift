@@ -12,8 +12,9 @@ extension Database {
             case let .new(name): created[ExactName(name)] ?? 0
             }
         }
-        for write in plan.writes {
-            switch write {
+        // By index, not `for write in`: each write is read in place, not copied out whole.
+        for place in plan.writes.indices {
+            switch plan.writes[place] {
             case let .insertSet(name, revision):
                 try execute("INSERT INTO tab_set (name, revision) VALUES (?, ?)", .text(name), .int(revision))
                 created[ExactName(name)] = lastInsertedID
