@@ -207,11 +207,13 @@ package struct JournalRow: Equatable {
             self.init(tabIndex: index, title: from, newTitle: to)
         case let .selectionChanged(updates):
             // The documents' pair: the old tab deselected, then the new one selected.
-            let old = updates.first { !$0.tab.isSelected }
-            let new = updates.first { $0.tab.isSelected }
+            // By place, so that only the fields taken are copied, not the whole updates.
+            let old = updates.firstIndex { !$0.tab.isSelected }
+            let new = updates.firstIndex { $0.tab.isSelected }
             self.init(
-                fromIndex: old?.index, toIndex: new?.index, title: old?.tab.title, newTitle: new?.tab.title,
-                tabIDs: .pair(old?.tab.id, new?.tab.id)
+                fromIndex: old.map { updates[$0].index }, toIndex: new.map { updates[$0].index },
+                title: old.map { updates[$0].tab.title }, newTitle: new.map { updates[$0].tab.title },
+                tabIDs: .pair(old.map { updates[$0].tab.id }, new.map { updates[$0].tab.id })
             )
         case let .reselected(tab), let .reopened(tab), let .payloadChanged(tab):
             self.init(tabIndex: tab.index, title: tab.tab.title, selected: tab.tab.isSelected, tabIDs: .one(tab.tab.id))
