@@ -281,7 +281,7 @@ package struct JournalRow: Equatable {
     package static let titleSeparator: UInt8 = 0x1F
 
     package static func pack(_ titles: [String]) -> String {
-        joined(titles, separator: "\u{1F}") { $0 }
+        titles.joined(separator: "\u{1F}")
     }
 
     package static func unpackTitles(_ text: String) -> [String] {
@@ -291,7 +291,7 @@ package struct JournalRow: Equatable {
     }
 
     package static func pack(_ indices: [Int]) -> String {
-        joined(indices, separator: ",") { String($0) }
+        indices.map { String($0) }.joined(separator: ",")
     }
 
     /// Ids joined by ','; a missing one is an empty part.
@@ -320,17 +320,6 @@ package struct JournalRow: Equatable {
             offset += 1
         }
         return end
-    }
-
-    /// `parts` as text joined by `separator`, built in one string (a select journals two
-    /// ids with every change: no array of parts in between).
-    private static func joined<Part>(_ parts: [Part], separator: String, _ text: (Part) -> String) -> String {
-        var joined = ""
-        for (offset, part) in parts.enumerated() {
-            if offset > 0 { joined += separator }
-            joined += text(part)
-        }
-        return joined
     }
 
     /// Ids joined by ','; an empty or unreadable part is `nil`.
