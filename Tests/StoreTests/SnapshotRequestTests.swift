@@ -21,6 +21,21 @@ import Testing
         #expect(request.onlyIndex == nil)
     }
 
+    /// Refs added one by one (`lookUp`, as a select adds its one) are the refs a list
+    /// sets, in order, and read the same way.
+    @Test(arguments: 0..<refs.count)
+    func refsLookedUpOneByOneAreTheListsRefs(start: Int) {
+        for count in 0...3 {
+            let list = (0..<count).map { Self.refs[(start + $0) % Self.refs.count] }
+            var listed = SnapshotRequest(setName: "s"), lookedUp = SnapshotRequest(setName: "s")
+            listed.refs = list
+            for ref in list { lookedUp.lookUp(ref) }
+            #expect(lookedUp.refs == list && listed.refs == list)
+            #expect(lookedUp.onlyIndex == listed.onlyIndex && lookedUp.needsTabCount == listed.needsTabCount)
+            #expect(lookedUp.lookups == listed.lookups)
+        }
+    }
+
     @Test func theIndexesACallerTypesReadWithTheSet() {
         var request = SnapshotRequest(setName: "s")
         request.refs = [.typed("3", asIndex: true)]
