@@ -63,9 +63,9 @@ extension Database {
 
     // Keys of the journal's statements among the keyed ones.
     private static let insertKey = 0
-    private static let changesAfterKey = -1
-    private static let historyOfSetKey = -2
-    private static let historyOfNameKey = -3
+    private static let changesAfterKey = 1
+    private static let historyOfSetKey = 2
+    private static let historyOfNameKey = 3
 
     /// A journal row read back (`JournalColumn.selectList`: id, then the columns).
     private static func change(from row: Statement) -> TabChange? {

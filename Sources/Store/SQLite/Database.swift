@@ -17,9 +17,9 @@ final class Database {
     /// exclusive access at run time (each lookup paid for two checks): only the one thread
     /// that holds the connection's lock reaches them.
     @exclusivity(unchecked) private var statements: [(key: SQLKey, statement: Statement)] = []
-    /// Statements whose SQL is made at run time, by a small key of their own (a journal
-    /// INSERT by the columns it fills): no SQL text is hashed to find them.
-    @exclusivity(unchecked) private var keyedStatements: [Int: Statement] = [:]
+    /// Statements whose SQL is made at run time, at a small key of their own (0, 1, ...):
+    /// no SQL text is hashed to find them, and no key either (a journal INSERT is one a write).
+    @exclusivity(unchecked) private var keyedStatements: [Statement?] = []
 
     /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
     /// private in-memory database.
@@ -69,7 +69,7 @@ final class Database {
         return count
     }
 
-    var cachedStatementCount: Int { statements.count + keyedStatements.count }
+    var cachedStatementCount: Int { statements.count + keyedStatements.count { $0 != nil } }
 
     /// Finalizes every cached statement.
     func clearStatementCache() {
@@ -84,7 +84,7 @@ final class Database {
     /// The cached prepared statement for `sql`, prepared on first use.
     func statement(_ sql: StaticString) throws(TabStoreError) -> Statement {
         let key = SQLKey(sql)
-        if let cached = statements.first(where: { $0.key == key }) { return cached.statement }
+        for place in statements.indices where statements[place].key == key { return statements[place].statement }
         let statement: Statement
         do {
             statement = try Statement(database: handle, sql: sql.description)
@@ -95,15 +95,16 @@ final class Database {
         return statement
     }
 
-    /// The statement cached under `key`, prepared from `sql()` on first use.
+    /// The statement cached under `key` (small, not negative), prepared from `sql()` on first use.
     func statement(key: Int, _ sql: () -> String) throws(TabStoreError) -> Statement {
-        if let cached = keyedStatements[key] { return cached }
+        if key < keyedStatements.count, let cached = keyedStatements[key] { return cached }
         let statement: Statement
         do {
             statement = try Statement(database: handle, sql: sql())
         } catch {
             throw error.storeError(path: path)
         }
+        if key >= keyedStatements.count { keyedStatements += Array(repeating: nil, count: key + 1 - keyedStatements.count) }
         keyedStatements[key] = statement
         return statement
     }
@@ -112,7 +113,7 @@ final class Database {
     /// rather than reused in whatever state the failure left it.
     private func forget(_ statement: Statement) {
         statements.removeAll { $0.statement === statement }
-        if let key = keyedStatements.first(where: { $0.value === statement })?.key {
+        if let key = keyedStatements.firstIndex(where: { $0 === statement }) {
             keyedStatements[key] = nil
         }
     }
@@ -292,21 +293,11 @@ final class Database {
 /// lies in the binary. Comparing addresses costs a few instructions where hashing the
 /// text cost thousands on every call (a literal written twice may be cached twice).
 struct SQLKey: Equatable {
-    /// The text's address; 0 for a literal without one (a single scalar), known by `text`.
+    /// The text's address; for a literal that has none (a single scalar), the scalar with
+    /// the top bit set, which no address in user space has.
     let address: UInt
-    let text: String?
 
     init(_ sql: StaticString) {
-        if sql.hasPointerRepresentation {
-            address = UInt(bitPattern: sql.utf8Start)
-            text = nil
-        } else {
-            address = 0
-            text = sql.description
-        }
-    }
-
-    static func == (lhs: SQLKey, rhs: SQLKey) -> Bool {
-        lhs.address == rhs.address && (lhs.address != 0 || lhs.text == rhs.text)
+        address = sql.hasPointerRepresentation ? UInt(bitPattern: sql.utf8Start) : UInt(sql.unicodeScalar.value) | 1 << (UInt.bitWidth - 1)
     }
 }
