@@ -22,6 +22,9 @@ final class RawTabStore {
     private let trimJournal: RawStatement
     /// `ChangeJournal.journalLimit`.
     private let journalLimit: Int64 = 10_000
+    /// The selected tab's row id and index as the last select wrote them, as the store
+    /// keeps them with its copy of the set.
+    private var selectedRow: (id: Int64, index: Int64)?
 
     /// Opens (creating and migrating when new) the file at `path`.
     init(path: String, synchronous: String) throws {
@@ -37,13 +40,12 @@ final class RawTabStore {
             """
         )
         tabAtPosition = try connection.prepare("SELECT id, title FROM tab WHERE set_id = ? AND position = ?")
-        // What a select reads of a set the caller holds: the set's row, its selected tab's
-        // row and position and the row of the tab at the index, at once.
+        // What a select reads of a set the caller holds, knowing its selected tab's row: the
+        // set's row and the row of the tab at the index, at once.
         setRecordAndTab = try connection.prepare(
             """
-            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, n.id
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-            LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
+            SELECT s.id, s.revision, s.base, s.selected_tab_id, n.id
+            FROM tab_set s LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
             WHERE s.name = ?1
             """
         )
@@ -64,8 +66,9 @@ final class RawTabStore {
     }
 
     /// What `TabStore.select(.index(position), in:)` runs on a set the store holds (as it
-    /// does once it has returned the set): BEGIN IMMEDIATE, the set's row with its selected
-    /// tab's and the row of the tab at the position, and when it is another tab, the update,
+    /// does once it has returned the set): BEGIN IMMEDIATE, the set's row and the row of the
+    /// tab at the position (the selected tab's position read only when the last select here
+    /// did not write that selection), and when it is another tab, the update,
     /// the journal row (the old and new tab's index, title and id) and the journal trim;
     /// COMMIT. `titles` are the set's by index, `idPairs[old][new]` the journal's "old,new"
     /// ids, held by the caller as the store holds its copy of the set.
@@ -77,9 +80,18 @@ final class RawTabStore {
         let setID = setRecordAndTab.int(0)
         let revision = setRecordAndTab.int(1)
         let oldID = setRecordAndTab.int(3)
-        let oldIndex = setRecordAndTab.int(4)
-        let newID = setRecordAndTab.int(5)
+        let newID = setRecordAndTab.int(4)
         setRecordAndTab.reset()
+        let oldIndex: Int64
+        if let selectedRow, selectedRow.id == oldID {
+            oldIndex = selectedRow.index
+        } else {
+            setRecord.bind(1, setName.bytes)
+            guard try setRecord.step() else { throw RawSQLiteError(code: 0, message: "no set") }
+            oldIndex = setRecord.int(4)
+            setRecord.reset()
+        }
+        selectedRow = (newID, position)
 
         if newID != oldID {
             try commitChange(setID: setID, revision: revision + 1, selectedID: newID)

@@ -7,7 +7,8 @@ public struct Tab: Sendable, Hashable, Codable, Identifiable {
     /// Never changes, whatever happens to the tab (see ``TabID``).
     public let id: TabID
     public let title: String
-    public let isSelected: Bool
+    /// Set only by the store (a select flips it in place, with no copy of the tab).
+    public internal(set) var isSelected: Bool
     /// What the app keeps for this tab (a route, an icon name, a badge): at most
     /// ``TabStore/payloadLimit`` bytes of keys and values. Always empty in a ``TabEvent``:
     /// read the set (an edit's `set`) for it.

@@ -1,4 +1,5 @@
 import Testing
+import TabStoreSQLite
 import TabStoreTestSupport
 @testable import TabStoreKit
 
@@ -97,5 +98,74 @@ import TabStoreTestSupport
         let change = try first.select(.index(2), in: "s")
         #expect(picture(change.set) == ["x", "y", "*z"])
         #expect(change.set == (try second.tabSet(named: "s")))
+    }
+
+    /// A store that selected a tab knows that tab's row, and a later select trusts its copy
+    /// only while the set still selects that row: a selection moved by hand in the file,
+    /// leaving the revision as it was, is read from the rows, and the select names the tab
+    /// the file had selected.
+    @Test func aSelectionMovedInTheFileWithoutARevisionIsReadFromTheRows() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        let store = try TabStore(path: path)
+        try store.add(["a", "b", "c"], to: "s", creatingSet: true)
+        try store.select(.index(1), in: "s")
+        var handle: OpaquePointer?
+        defer { sqlite3_close(handle) }
+        try #require(sqlite3_open(path, &handle) == SQLITE_OK)
+        let moved = "UPDATE tab_set SET selected_tab_id = (SELECT id FROM tab WHERE title = 'c') WHERE name = 's'"
+        try #require(sqlite3_exec(handle, moved, nil, nil, nil) == SQLITE_OK)
+        let change = try store.select(.index(0), in: "s")
+        #expect(change.previousIndex == 2)
+        #expect(change.updates.map(\.index) == [2, 0])
+        #expect(change.updates.map(\.tab.title) == ["c", "a"])
+        let newest = try #require(try store.history(of: "s", limit: 1).first)
+        #expect(newest.event == .selectionChanged(change.updates))
+    }
+
+    /// The selected tab's row an image keeps, whatever edits follow: nil, or the row and
+    /// index of the tab the image selects (`rows` is each tab's row, as a backend numbers them).
+    @Test(arguments: [31, 32, 33] as [UInt64])
+    func anImageKeepsTheSelectedRowOnlyWhileItIsTrue(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var rows: [TabID: Int] = [:]
+        func newTabs(_ count: Int) -> [NewTab] {
+            (0..<count).map { _ in
+                let tab = NewTab(title: "t\(rows.count)")
+                rows[tab.uuid] = rows.count + 1
+                return tab
+            }
+        }
+        var image = SetImage(name: "s", tabs: [], revision: 0)
+        image.insert(newTabs(3), at: 0)
+        image.select(0)
+        var keptAfterSelect = 0
+        for step in 0..<400 {
+            let count = image.tabs.count
+            switch random.below(count < 2 ? 1 : 7) {
+            case 0: image.insert(newTabs(1 + random.below(2)), at: random.below(count + 1))
+            case 1: image.remove([random.below(count)])
+            case 2: image.move(from: random.below(count), to: random.below(count))
+            case 3: image.rename(random.below(count), to: "r\(step)")
+            case 4: image.setPayload(random.below(count), ["k": "\(step)"])
+            case 5:
+                // A select that knows the row, as a select rule does.
+                let index = random.below(count)
+                let previous = image.tabs.firstIndex { $0.isSelected }
+                image.select(index, previous: previous, row: rows[image.tabs[index].id])
+                #expect(image.selectedRow == SelectedRow(id: rows[image.tabs[index].id]!, index: index), "step \(step)")
+                keptAfterSelect += 1
+            default:
+                // A select that does not (a rule that moves the selection to a neighbour).
+                image.select(random.below(count))
+                #expect(image.selectedRow == nil, "step \(step)")
+            }
+            if image.tabs.firstIndex(where: \.isSelected) == nil, !image.tabs.isEmpty { image.select(0) }
+            if let row = image.selectedRow {
+                #expect(image.tabs.indices.contains(row.index) && image.tabs[row.index].isSelected, "step \(step)")
+                #expect(rows[image.tabs[row.index].id] == row.id, "step \(step)")
+            }
+        }
+        #expect(image.isConsistent && keptAfterSelect > 20)
     }
 }

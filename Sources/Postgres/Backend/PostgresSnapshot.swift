@@ -42,7 +42,7 @@ extension PostgresRecords: SnapshotReader {
             case let .index(index): indices.append(index)
             }
         }
-        let known = request.tabsForResult.held?.revision
+        let known = request.tabsForResult.held?.set.revision
         let readsTabs = request.allTabs || request.tabsForResult.isWanted
         var statements = [
             PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.setNamed, [name]),

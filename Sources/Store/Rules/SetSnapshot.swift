@@ -39,7 +39,7 @@ package struct SnapshotRequest: Sendable {
         /// Wanted: read the tabs unless the set is still at the revision of `held`, the
         /// store's copy (nil: none held). A backend may also take the tabs it looks up
         /// from the copy (titles, ids, payloads) once it has read that revision.
-        case unlessHeld(TabSet?)
+        case unlessHeld(HeldSet?)
 
         package var isWanted: Bool {
             if case .none = self { return false }
@@ -47,7 +47,7 @@ package struct SnapshotRequest: Sendable {
         }
 
         /// The store's copy of the set, when it holds one.
-        package var held: TabSet? {
+        package var held: HeldSet? {
             if case let .unlessHeld(set) = self { return set }
             return nil
         }
@@ -73,12 +73,12 @@ package struct SnapshotRequest: Sendable {
     package func readsAllTabs(atRevision revision: Int?) -> Bool {
         if allTabs { return true }
         guard case let .unlessHeld(held) = tabsForResult else { return false }
-        return held == nil || held?.revision != revision
+        return held == nil || held?.set.revision != revision
     }
 
     /// Moves the store's copy out of the request, for the plan's image of the set (which
     /// changes its tabs in place: shared with the request, they would be copied).
-    package mutating func takeHeld() -> TabSet? {
+    package mutating func takeHeld() -> HeldSet? {
         guard case let .unlessHeld(held) = tabsForResult else { return nil }
         tabsForResult = .unlessHeld(nil)
         return held

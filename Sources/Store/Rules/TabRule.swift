@@ -81,13 +81,16 @@ extension SetSnapshot {
 
     /// The set as it stands, from the tabs read or from a copy at the same revision. A
     /// missing set is an empty one at its name's revision, which a rule may create.
-    func image(known: TabSet?) -> SetImage? {
+    func image(known: HeldSet?) -> SetImage? {
         guard let record else { return SetImage(name: name, tabs: [], revision: nameRevision) }
         if let tabs {
-            let selected = record.selected?.id
-            return SetImage(name: name, tabs: tabs.map { $0.tab(selected: $0.id == selected) }, revision: record.revision)
+            let selected = record.selected
+            return SetImage(
+                name: name, tabs: tabs.map { $0.tab(selected: $0.id == selected?.id) }, revision: record.revision,
+                selectedRow: selected.map { SelectedRow(id: $0.id, index: $0.index) }
+            )
         }
-        guard let known, known.revision == record.revision else { return nil }
+        guard let known, known.set.revision == record.revision else { return nil }
         return SetImage(known)
     }
 }

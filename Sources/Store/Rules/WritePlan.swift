@@ -11,9 +11,9 @@ package struct WritePlan: Sendable {
     /// Names whose set the plan changes without a known result: a copy of it is stale.
     package private(set) var unknownResults: Set<ExactName> = []
     /// A copy of a set the store held, until the plan takes it as that set's image.
-    private var known: TabSet?
+    private var known: HeldSet?
 
-    package init(known: TabSet? = nil) {
+    package init(known: HeldSet? = nil) {
         self.known = known
     }
 
@@ -27,10 +27,10 @@ package struct WritePlan: Sendable {
 
     /// The store's copy of the set `name`, moved out of the plan (so that the image made
     /// from it holds its tabs alone, and changes them in place).
-    mutating func takeKnown(_ name: String) -> TabSet? {
-        guard let set = known, sameBytes(set.name, name) else { return nil }
+    mutating func takeKnown(_ name: String) -> HeldSet? {
+        guard let held = known, sameBytes(held.set.name, name) else { return nil }
         known = nil
-        return set
+        return held
     }
 
     private func place(of name: ExactName) -> Int? {
@@ -171,20 +171,36 @@ package struct SetImage: Sendable {
     /// False once an edit did not fit the tabs (never expected: the rules plan from the
     /// same set): the plan then does not know the set, and it is read instead.
     package private(set) var isConsistent = true
+    /// The selected tab's row, when known: kept by a select that names it, dropped by an
+    /// edit that may move the selection or shift the tabs.
+    package var selectedRow: SelectedRow? {
+        get { selectedRowID > 0 ? SelectedRow(id: selectedRowID, index: selectedRowIndex) : nil }
+        set { (selectedRowID, selectedRowIndex) = (newValue?.id ?? 0, newValue?.index ?? 0) }
+    }
+    // Two plain words rather than an optional pair: the image is copied and destroyed
+    // several times a write, and an optional made those copies generic and costlier. Row
+    // ids are positive; one that is not is not kept (the set is then read).
+    private var selectedRowID = 0
+    private var selectedRowIndex = 0
 
-    package init(_ set: TabSet) {
-        name = set.name
-        tabs = set.tabs
-        revision = set.revision
+    package init(_ held: HeldSet) {
+        name = held.set.name
+        tabs = held.set.tabs
+        revision = held.set.revision
+        selectedRow = held.selectedRow
     }
 
-    package init(name: String, tabs: [Tab], revision: Int) {
+    package init(name: String, tabs: [Tab], revision: Int, selectedRow: SelectedRow? = nil) {
         self.name = name
         self.tabs = tabs
         self.revision = revision
+        self.selectedRow = selectedRow
     }
 
     var tabSet: TabSet? { isConsistent ? TabSet(name: name, tabs: tabs, revision: revision) : nil }
+
+    /// The set as the store will hold it.
+    var held: HeldSet? { tabSet.map { HeldSet(set: $0, selectedRow: selectedRow) } }
 
     private var selectedIndex: Int? { tabs.firstIndex(where: \.isSelected) }
 
@@ -195,26 +211,32 @@ package struct SetImage: Sendable {
         return false
     }
 
-    /// Moves the selection to the tab at `index` (nil: no tab). `previous`, when given, is
-    /// where the selection is now: no search through a large set.
-    mutating func select(_ index: Int?, previous: Int? = nil) {
+    /// Moves the selection to the tab at `index` (nil: no tab), whose row is `row` when the
+    /// rule knows it. `previous`, when given, is where the selection is now: no search
+    /// through a large set.
+    mutating func select(_ index: Int?, previous: Int? = nil, row: Int? = nil) {
+        selectedRow = nil
         if let index, !fits(index) { return }
+        if let index, let row { selectedRow = SelectedRow(id: row, index: index) }
         let old = previous.flatMap { tabs.indices.contains($0) && tabs[$0].isSelected ? $0 : nil } ?? selectedIndex
-        if let old, old != index { tabs[old] = tabs[old].with(selected: false) }
-        if let index, !tabs[index].isSelected { tabs[index] = tabs[index].with(selected: true) }
+        if let old, old != index { tabs[old].isSelected = false }
+        if let index { tabs[index].isSelected = true }
     }
 
     mutating func insert(_ new: [NewTab], at index: Int) {
+        selectedRow = nil
         guard index == tabs.count || fits(index) else { return }
         tabs.insert(contentsOf: new.map { Tab(id: $0.uuid, title: $0.title, isSelected: false, payload: $0.payload) }, at: index)
     }
 
     /// Removes the tabs at `indices` (sorted, distinct).
     mutating func remove(_ indices: [Int]) {
+        selectedRow = nil
         for index in indices.reversed() where fits(index) { tabs.remove(at: index) }
     }
 
     mutating func move(from: Int, to: Int) {
+        selectedRow = nil
         guard fits(from, to) else { return }
         tabs.insert(tabs.remove(at: from), at: to)
     }

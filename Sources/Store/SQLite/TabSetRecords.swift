@@ -1,10 +1,9 @@
-/// The row ids (and the selected tab's index) a select of a set the store holds reads.
+/// The row ids a select of a set the store holds reads.
 private struct SetRowIDs {
     let id: Int
     let revision: Int
     let base: Int
     let selectedID: Int?
-    let selectedIndex: Int
     let tabID: Int?
 }
 
@@ -69,36 +68,27 @@ extension Database: TabRecords, SnapshotReader {
         ) { row in SetAndTab(record: Self.setRecord(row, name: name), tab: row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }) }
     }
 
-    /// `setRecordAndTab` for a set the store holds a copy of: only row ids and the selected
-    /// tab's position are read (SQLite copies out no text), the rest is the copy's. Nil when
-    /// the copy cannot answer: no such set, another revision, or a copy that does not fit
-    /// the rows (then the whole read says what there is).
-    private func setRecordAndTab(named name: String, at index: Int, held: TabSet) throws(TabStoreError) -> SetAndTab? {
+    /// `setRecordAndTab` for a set the store holds a copy of, knowing its selected tab's
+    /// row: only row ids are read (SQLite copies out no text, and reads no selected tab's
+    /// row), the rest is the copy's. Nil when the copy cannot answer: no such set, another
+    /// revision, or a copy that does not fit the rows (then the whole read says what there is).
+    private func setRecordAndTab(named name: String, at index: Int, held: HeldSet, selected row: SelectedRow) throws(TabStoreError) -> SetAndTab? {
         let current = try firstRow(
             """
-            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, n.id
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-            LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
+            SELECT s.id, s.revision, s.base, s.selected_tab_id, n.id
+            FROM tab_set s LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
             WHERE s.name = ?1
             """, binding: .text(name), .int(index)
         ) { row in
-            SetRowIDs(
-                id: row.int(0), revision: row.int(1), base: row.int(2), selectedID: row.optionalInt(3),
-                selectedIndex: row.int(4), tabID: row.optionalInt(5)
-            )
+            SetRowIDs(id: row.int(0), revision: row.int(1), base: row.int(2), selectedID: row.optionalInt(3), tabID: row.optionalInt(4))
         }
-        guard let current, current.revision == held.revision else { return nil }
-        let tabs = held.tabs
-        // The copy must fit the rows: its selected tab where the set's is, and a tab at
-        // `index` exactly when the set has one there.
-        var selected: TabRecord?
-        if let id = current.selectedID {
-            let at = current.selectedIndex
-            guard tabs.indices.contains(at), tabs[at].isSelected else { return nil }
-            selected = TabRecord(id: id, index: at, title: tabs[at].title, uuid: tabs[at].id, payload: tabs[at].payload)
-        } else if !tabs.isEmpty {
-            return nil
-        }
+        let tabs = held.set.tabs
+        // The copy must fit the rows: its selected tab the row the set selects, and a tab
+        // at `index` exactly when the set has one there.
+        guard let current, current.revision == held.set.revision, current.selectedID == row.id,
+              tabs.indices.contains(row.index), tabs[row.index].isSelected else { return nil }
+        let old = tabs[row.index]
+        let selected = TabRecord(id: row.id, index: row.index, title: old.title, uuid: old.id, payload: old.payload)
         var found: TabRecord?
         if let id = current.tabID {
             guard tabs.indices.contains(index) else { return nil }
@@ -121,7 +111,9 @@ extension Database: TabRecords, SnapshotReader {
             // One tab at an index: read with the set, in one statement; from the store's
             // copy, when it holds the set at the revision read, all but their row ids.
             var current: SetAndTab?
-            if let held = request.tabsForResult.held { current = try setRecordAndTab(named: name, at: index, held: held) }
+            if let held = request.tabsForResult.held, let row = held.selectedRow {
+                current = try setRecordAndTab(named: name, at: index, held: held, selected: row)
+            }
             if current == nil { current = try setRecordAndTab(named: name, at: index) }
             record = current?.record
             if let tab = current?.tab { found = [FoundTab(lookup: .index(index), tab: tab)] }
