@@ -30,7 +30,7 @@ struct KnownSets {
         remember(HeldSet(set: set, selectedRow: nil))
     }
 
-    private mutating func remember(_ held: HeldSet) {
+    private mutating func remember(_ held: consuming HeldSet) {
         if let place = place(of: held.set.name) { sets.remove(at: place) }
         sets.append(held)
         if sets.count > Self.limit { sets.removeFirst() }

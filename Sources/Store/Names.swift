@@ -94,6 +94,12 @@ private enum PrintableASCII { case visible, blank }
 /// where it can: a select compares names several times, and the general
 /// `elementsEqual` walks index by index.
 package func sameBytes(_ a: String, _ b: String) -> Bool {
+    // The same representation is the same text (a short string holds its bytes in it, a
+    // long one its storage and length): the usual case, a name compared with its copy.
+    let sameRepresentation = withUnsafeBytes(of: a) { first in
+        withUnsafeBytes(of: b) { second in memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0 }
+    }
+    if sameRepresentation { return true }
     guard a.utf8.count == b.utf8.count else { return false }
     let compared = a.utf8.withContiguousStorageIfAvailable { first in
         b.utf8.withContiguousStorageIfAvailable { second in

@@ -108,7 +108,7 @@ extension WritePlan {
     /// Records a change: the revision grows (to `revision` when given, else by one), the
     /// selection is set (nil: no tab) and the event goes into the journal.
     mutating func commitChange(
-        to set: SetRecord, selecting tab: TabKey?, event: TabEvent, revision: Int? = nil
+        to set: SetRecord, selecting tab: TabKey?, event: consuming TabEvent, revision: Int? = nil
     ) {
         let newRevision = revision ?? set.revision + 1
         append(.updateSet(set.ref, revision: newRevision, selecting: tab))
@@ -116,7 +116,7 @@ extension WritePlan {
         edit(set.name) { $0.revision = newRevision }
     }
 
-    mutating func journal(_ event: TabEvent, setName: String, set: SetRef?, revision: Int) {
+    mutating func journal(_ event: consuming TabEvent, setName: String, set: SetRef?, revision: Int) {
         append(.journal(JournalEntry(event: event, setName: setName, set: set, revision: revision, timestamp: currentTimestamp())))
     }
 

@@ -9,7 +9,8 @@ package struct WritePlan: Sendable {
     /// where the set was known before (read whole, or held by the store). Few: a list.
     package private(set) var results: [SetResult] = []
     /// Names whose set the plan changes without a known result: a copy of it is stale.
-    package private(set) var unknownResults: Set<ExactName> = []
+    /// Few, and usually none: a list (a set hashed the name on every look).
+    package private(set) var unknownResults: [ExactName] = []
     /// A copy of a set the store held, until the plan takes it as that set's image.
     private var known: HeldSet?
 
@@ -19,7 +20,7 @@ package struct WritePlan: Sendable {
 
     package var isEmpty: Bool { writes.isEmpty }
 
-    mutating func append(_ write: PlannedWrite) {
+    mutating func append(_ write: consuming PlannedWrite) {
         // Most plans are a few writes (a select's two): one allocation, not one per doubling.
         if writes.isEmpty { writes.reserveCapacity(4) }
         writes.append(write)
@@ -38,10 +39,10 @@ package struct WritePlan: Sendable {
     }
 
     /// Starts tracking `set` as it will stand, from `image` (nil: not known).
-    mutating func start(_ name: String, from image: SetImage?) {
+    mutating func start(_ name: String, from image: consuming SetImage?) {
         let key = ExactName(name)
         guard place(of: key) == nil, !unknownResults.contains(key) else { return }
-        if let image { results.append(SetResult(name: key, image: image)) } else { unknownResults.insert(key) }
+        if let image { results.append(SetResult(name: key, image: image)) } else { unknownResults.append(key) }
     }
 
     /// Applies `change` to the set's known image, if there is one.
@@ -56,14 +57,17 @@ package struct WritePlan: Sendable {
     /// The set `name` now has no set (removed, or renamed away).
     mutating func forget(_ name: String) {
         let key = ExactName(name)
-        unknownResults.remove(key)
+        unknownResults.removeAll { $0 == key }
         if let place = place(of: key) { results[place].image = nil } else { results.append(SetResult(name: key, image: nil)) }
     }
 
     /// Moves what is known of a set from `oldName` to `newName`.
     mutating func rename(_ oldName: String, to newName: String) {
         let old = ExactName(oldName), new = ExactName(newName)
-        if unknownResults.remove(old) != nil { unknownResults.insert(new) }
+        if let place = unknownResults.firstIndex(of: old) {
+            unknownResults.remove(at: place)
+            if !unknownResults.contains(new) { unknownResults.append(new) }
+        }
         if let place = place(of: old), var image = results[place].image {
             results[place].image = nil
             image.name = newName
@@ -183,7 +187,7 @@ package struct SetImage: Sendable {
     private var selectedRowID = 0
     private var selectedRowIndex = 0
 
-    package init(_ held: HeldSet) {
+    package init(_ held: consuming HeldSet) {
         name = held.set.name
         tabs = held.set.tabs
         revision = held.set.revision
