@@ -18,6 +18,11 @@ package struct WritePlan: Sendable {
         self.known = known
     }
 
+    /// Gives the plan the store's copy of the set it will edit.
+    mutating func hold(_ held: consuming HeldSet) {
+        known = held
+    }
+
     package var isEmpty: Bool { writes.isEmpty }
 
     mutating func append(_ write: consuming PlannedWrite) {
