@@ -182,7 +182,7 @@ package struct SetImage: Sendable {
     package private(set) var isConsistent = true
     /// The selected tab's row, when known: kept by a select that names it, dropped by an
     /// edit that may move the selection or shift the tabs.
-    package var selectedRow: SelectedRow? {
+    package private(set) var selectedRow: SelectedRow? {
         get { selectedRowID > 0 ? SelectedRow(id: selectedRowID, index: selectedRowIndex) : nil }
         set { (selectedRowID, selectedRowIndex) = (newValue?.id ?? 0, newValue?.index ?? 0) }
     }
