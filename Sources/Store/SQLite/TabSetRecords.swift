@@ -115,8 +115,11 @@ extension Database: TabRecords, SnapshotReader {
                 current = try setRecordAndTab(named: name, at: index, held: held, selected: row)
             }
             if current == nil { current = try setRecordAndTab(named: name, at: index) }
-            record = current?.record
-            if let tab = current?.tab { found = [FoundTab(lookup: .index(index), tab: tab)] }
+            // Taken, not copied: its parts are moved on.
+            if let current = current.take() {
+                record = current.record
+                if let tab = current.tab { found = [FoundTab(lookup: .index(index), tab: tab)] }
+            }
             if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
             missesAnIndex = found.isEmpty
         } else {
