@@ -17,7 +17,7 @@ package struct MoveRule: SetRule {
 
     package var request: SnapshotRequest {
         var request = SnapshotRequest(setName: setName)
-        request.refs = [ref]
+        request.lookUp(ref)
         request.tabCount = true
         return request
     }

@@ -21,7 +21,7 @@ package struct RenameRule: SetRule {
 
     package var request: SnapshotRequest {
         var request = SnapshotRequest(setName: setName)
-        request.refs = [ref]
+        request.lookUp(ref)
         request.titles = [newTitle]
         return request
     }
@@ -64,7 +64,7 @@ package struct PayloadRule: SetRule {
 
     package var request: SnapshotRequest {
         var request = SnapshotRequest(setName: setName)
-        request.refs = [ref]
+        request.lookUp(ref)
         return request
     }
 
