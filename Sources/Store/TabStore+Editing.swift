@@ -171,7 +171,7 @@ extension TabStore {
         let context = RuleContext(options: options, wantsResults: wantsResult)
         var outcome: R.Outcome?
         let plan = try backend.write(progress: progress) { reader throws(TabStoreError) in
-            // Given after the plan is made: passed to `init`, the copy was copied once more.
+            // Given after the plan is made: passed to an initializer, the copy was copied once more.
             var plan = WritePlan()
             if let held = known.take() { plan.hold(held) }
             outcome = try rule.plan(reading: reader, into: &plan, context: context)

@@ -6,7 +6,8 @@ extension TabRule {
     /// there: left to the store to say) or needs what only the store knows (removed tabs).
     func preview(on set: TabSet, options: TabStore.Options = TabStore.Options()) -> TabSet? {
         let reader = SetPreview(set)
-        var preview = WritePlan(known: HeldSet(set: set, selectedRow: nil))
+        var preview = WritePlan()
+        preview.hold(HeldSet(set: set, selectedRow: nil))
         do throws(TabStoreError) {
             _ = try plan(reading: reader, into: &preview, context: RuleContext(options: options, wantsResults: true))
         } catch {

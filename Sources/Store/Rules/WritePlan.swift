@@ -14,9 +14,7 @@ package struct WritePlan: Sendable {
     /// A copy of a set the store held, until the plan takes it as that set's image.
     private var known: HeldSet?
 
-    package init(known: HeldSet? = nil) {
-        self.known = known
-    }
+    package init() {}
 
     /// Gives the plan the store's copy of the set it will edit.
     mutating func hold(_ held: consuming HeldSet) {
