@@ -43,6 +43,9 @@ final class ChangeHub: Sendable {
     private let backend: any TabStoreBackend
     private let pollInterval: Duration
     private let state = Mutex(State())
+    /// Whether anyone observes (`!state.isIdle`), set under the state lock: a write with
+    /// no observer checks it with a plain load instead of taking two locks.
+    private let isObserved = Atomic<Bool>(false)
     /// Held for one whole delivery (journal read, hand-out, value reads).
     private let delivering = Mutex(())
     /// Where wake-ups run: off the cooperative pool.
@@ -52,6 +55,9 @@ final class ChangeHub: Sendable {
         self.backend = backend
         self.pollInterval = pollInterval
     }
+
+    /// Whether anyone observes, as a write sees it. For tests.
+    var hasObservers: Bool { isObserved.load(ordering: .acquiring) }
 
     /// Whether wake-ups currently come from file-system notifications. For tests.
     var isWatchingFiles: Bool { state.withLock { $0.wakeup?.isWatching ?? false } }
@@ -126,6 +132,7 @@ final class ChangeHub: Sendable {
             let key = state.nextKey
             state.nextKey += 1
             add(&state, key)
+            isObserved.store(true, ordering: .releasing)
             return key
         }
     }
@@ -135,6 +142,7 @@ final class ChangeHub: Sendable {
             state.observers[key] = nil
             state.values[key] = nil
             guard state.isIdle else { return nil }
+            isObserved.store(false, ordering: .releasing)
             defer { state.wakeup = nil }
             return state.wakeup
         }
@@ -148,6 +156,7 @@ final class ChangeHub: Sendable {
                 state.observers.removeAll()
                 state.values.removeAll()
                 state.wakeup = nil
+                isObserved.store(false, ordering: .releasing)
             }
             return (state.observers.values.map(\.continuation), state.values.values.map(\.feed), state.wakeup)
         }
@@ -169,6 +178,8 @@ final class ChangeHub: Sendable {
     }
 
     private func deliver(force: Bool, local: [TabChange]) {
+        // Nobody to tell. (One registering now reads the journal's end after this commit.)
+        guard isObserved.load(ordering: .acquiring) else { return }
         delivering.withLock { _ in
             let snapshot = state.withLock { state in
                 state.isIdle ? nil : (lastID: state.lastID, version: state.dataVersion)

@@ -77,6 +77,37 @@ import Testing
         #expect(received.map(\.revision) == [1, 2])
     }
 
+    /// A write with no observer tells no one; an observer that comes after the last one
+    /// left hears what follows, a reselection too (never journaled: only a write's own
+    /// telling can carry it, not a later read of the journal).
+    @Test(arguments: StoreBackend.allCases)
+    func anObserverWhoComesAfterTheLastOneLeftHearsWhatFollows(backend: StoreBackend) async throws {
+        let store = try backend.makeDatabase(in: folder).open(options: options)
+        try await store.add(["Home", "Reviews"], to: "main", creatingSet: true)
+        #expect(!store.hub.hasObservers)
+        do {
+            let changes = store.changes(in: "main")
+            #expect(store.hub.hasObservers)
+            try await store.select(.index(1), in: "main")
+            #expect(try await first(1, of: changes).map(\.event.kind) == [.selectionChanged])
+        }
+        // The stream is gone: its observer leaves (on its own time).
+        let deadline = ContinuousClock.now + .seconds(5)
+        while store.hub.hasObservers, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(!store.hub.hasObservers)
+        try await store.select(.index(0), in: "main")
+        let changes = store.changes(in: "main")
+        try await store.select(.index(0), in: "main")
+        try await store.select(.index(1), in: "main")
+        #expect(try await first(2, of: changes).map(\.event.ignoringIDs) == [
+            .reselected(TabUpdate(index: 0, tab: Tab(id: .unknown, title: "Home", isSelected: true))),
+            .selectionChanged([
+                TabUpdate(index: 0, tab: Tab(id: .unknown, title: "Home", isSelected: false)),
+                TabUpdate(index: 1, tab: Tab(id: .unknown, title: "Reviews", isSelected: true)),
+            ]),
+        ])
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func everyObserverGetsEveryEvent(backend: StoreBackend) async throws {
         let store = try backend.makeDatabase(in: folder).open(options: options)
