@@ -57,5 +57,13 @@ import TabStoreSQLite
         }
         #expect(failure.0 == nil)
         #expect(failure.1 == cached - 1)
+        // Kept alive until a transaction ends (the failing call still held it), then finalized.
+        let counts = try store.withDatabase { database throws(TabStoreError) in
+            let before = database.liveStatementCount
+            try database.readTransaction { () throws(TabStoreError) in }
+            return (before: before, after: database.liveStatementCount, cached: database.cachedStatementCount)
+        }
+        #expect(counts.before == counts.cached + 1)
+        #expect(counts.after == counts.cached)
     }
 }

@@ -4,13 +4,14 @@ extension Database {
     /// Inserts one journal row (one prepared statement, every cell bound in place) and trims
     /// the journal now and then.
     func insertJournalRow(_ entry: JournalEntry, setID: Int?) throws(TabStoreError) {
-        let insert = try statement(key: Self.insertKey) {
+        try withStatement(key: Self.insertKey) {
             "INSERT INTO change (\(JournalColumn.names)) VALUES (\(JournalColumn.allCases.map { _ in "?" }.joined(separator: ", ")))"
+        } _: { insert throws(TabStoreError) in
+            insert.prepareToBind()
+            var cells = BoundCells(statement: insert)
+            entry.write(into: &cells, setID: setID)
+            try run(insert, bound: true)
         }
-        insert.prepareToBind()
-        var cells = BoundCells(statement: insert)
-        entry.write(into: &cells, setID: setID)
-        try run(insert, bound: true)
         if lastInsertedID % JournalLimit.trimEvery == 0 {
             try execute("DELETE FROM change WHERE id <= ?", .int(lastInsertedID - JournalLimit.changes))
         }

@@ -24,6 +24,8 @@ final class Database {
     /// Statements whose SQL is made at run time, at a small key of their own (0, 1, ...):
     /// no SQL text is hashed to find them, and no key either (a journal INSERT is one a write).
     @exclusivity(unchecked) private var keyedStatements: [Statement?] = []
+    /// Statements `forget` dropped from the cache, kept until the transaction ends.
+    @exclusivity(unchecked) private var retired: [Statement] = []
 
     /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
     /// private in-memory database.
@@ -79,6 +81,7 @@ final class Database {
     func clearStatementCache() {
         statements.removeAll()
         keyedStatements.removeAll()
+        retired.removeAll()
     }
 
     func setBusyTimeout(milliseconds: Int) {
@@ -87,13 +90,20 @@ final class Database {
 
     /// The cached prepared statement for `sql`, prepared on first use.
     func statement(_ sql: StaticString) throws(TabStoreError) -> Statement {
+        try unretainedStatement(sql).takeUnretainedValue()
+    }
+
+    /// `statement(_:)` not retained, for a call that uses it only while it runs: the cache
+    /// keeps it alive that long (`forget` keeps what it drops until the transaction ends).
+    /// A write looks up four or five statements, and each retain and release is atomic.
+    private func unretainedStatement(_ sql: StaticString) throws(TabStoreError) -> Unmanaged<Statement> {
         let key = SQLKey(sql)
         let slot = Int(truncatingIfNeeded: key.address >> 4) & (lastPlaces.count - 1)
         let last = Int(lastPlaces[slot]) - 1
-        if last >= 0, last < statements.count, statements[last].key == key { return statements[last].statement }
+        if last >= 0, last < statements.count, statements[last].key == key { return .passUnretained(statements[last].statement) }
         for place in statements.indices where statements[place].key == key {
             lastPlaces[slot] = Int32(truncatingIfNeeded: place + 1)
-            return statements[place].statement
+            return .passUnretained(statements[place].statement)
         }
         let statement: Statement
         do {
@@ -103,12 +113,26 @@ final class Database {
         }
         statements.append((key, statement))
         lastPlaces[slot] = Int32(truncatingIfNeeded: statements.count)
-        return statement
+        return .passUnretained(statement)
+    }
+
+    /// Runs `body` on the cached statement for `sql`, which it must not keep.
+    func withStatement<T>(_ sql: StaticString, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try Self.borrow(unretainedStatement(sql), body)
     }
 
     /// The statement cached under `key` (small, not negative), prepared from `sql()` on first use.
     func statement(key: Int, _ sql: () -> String) throws(TabStoreError) -> Statement {
-        if key < keyedStatements.count, let cached = keyedStatements[key] { return cached }
+        try unretainedStatement(key: key, sql).takeUnretainedValue()
+    }
+
+    /// Runs `body` on the statement cached under `key`, which it must not keep.
+    func withStatement<T>(key: Int, _ sql: () -> String, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try Self.borrow(unretainedStatement(key: key, sql), body)
+    }
+
+    private func unretainedStatement(key: Int, _ sql: () -> String) throws(TabStoreError) -> Unmanaged<Statement> {
+        if key < keyedStatements.count, let cached = keyedStatements[key] { return .passUnretained(cached) }
         let statement: Statement
         do {
             statement = try Statement(database: handle, sql: sql())
@@ -117,12 +141,21 @@ final class Database {
         }
         if key >= keyedStatements.count { keyedStatements += Array(repeating: nil, count: key + 1 - keyedStatements.count) }
         keyedStatements[key] = statement
-        return statement
+        return .passUnretained(statement)
+    }
+
+    private static func borrow<T>(_ statement: Unmanaged<Statement>, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        let result = statement._withUnsafeGuaranteedRef { statement in
+            Result { () throws(TabStoreError) -> T in try body(statement) }
+        }
+        return try result.get()
     }
 
     /// Drops `statement` from the cache: after a failure it is prepared afresh next time,
     /// rather than reused in whatever state the failure left it.
     private func forget(_ statement: Statement) {
+        // Kept alive until the transaction ends: the call that failed may still hold it unretained.
+        retired.append(statement)
         statements.removeAll { $0.statement === statement }
         if let key = keyedStatements.firstIndex(where: { $0 === statement }) {
             keyedStatements[key] = nil
@@ -131,29 +164,31 @@ final class Database {
 
     /// Runs `sql` (one statement, cached) to completion.
     func execute(_ sql: StaticString, _ values: SQLValue...) throws(TabStoreError) {
-        try run(statement(sql), values)
+        try withStatement(sql) { statement throws(TabStoreError) in try run(statement, values) }
     }
 
     // `binding:` binds two or three values one by one, with no list: a variadic list is an
     // array on the heap, and a select runs two such statements (its read, its update).
 
     func execute(_ sql: StaticString, binding first: SQLValue, _ second: SQLValue, _ third: SQLValue) throws(TabStoreError) {
-        let statement = try statement(sql)
-        statement.prepareToBind()
-        statement.bind(first, at: 1)
-        statement.bind(second, at: 2)
-        statement.bind(third, at: 3)
-        try run(statement, bound: true)
+        try withStatement(sql) { statement throws(TabStoreError) in
+            statement.prepareToBind()
+            statement.bind(first, at: 1)
+            statement.bind(second, at: 2)
+            statement.bind(third, at: 3)
+            try run(statement, bound: true)
+        }
     }
 
     func firstRow<T>(
         _ sql: StaticString, binding first: SQLValue, _ second: SQLValue, row: (Statement) -> T
     ) throws(TabStoreError) -> T? {
-        let statement = try statement(sql)
-        statement.prepareToBind()
-        statement.bind(first, at: 1)
-        statement.bind(second, at: 2)
-        return try firstRow(statement, bound: true, row: row)
+        try withStatement(sql) { statement throws(TabStoreError) in
+            statement.prepareToBind()
+            statement.bind(first, at: 1)
+            statement.bind(second, at: 2)
+            return try firstRow(statement, bound: true, row: row)
+        }
     }
 
     /// Runs an already fetched statement to completion: for loops that run one
@@ -178,7 +213,7 @@ final class Database {
     func forEachRow(
         _ sql: StaticString, _ values: SQLValue..., row: (Statement) throws(TabStoreError) -> Void
     ) throws(TabStoreError) {
-        try forEachRow(statement(sql), values, row: row)
+        try withStatement(sql) { statement throws(TabStoreError) in try forEachRow(statement, values, row: row) }
     }
 
     /// Calls `row` for each result row of an already fetched statement.
@@ -204,7 +239,7 @@ final class Database {
     func firstRow<T>(
         _ sql: StaticString, _ values: SQLValue..., row: (Statement) -> T
     ) throws(TabStoreError) -> T? {
-        try firstRow(statement(sql), values, row: row)
+        try withStatement(sql) { statement throws(TabStoreError) in try firstRow(statement, values, row: row) }
     }
 
     /// The first result row of an already fetched statement, or `nil` when there is none.
@@ -260,6 +295,8 @@ final class Database {
         _ begin: StaticString, _ body: () throws(TabStoreError) -> T
     ) throws(TabStoreError) -> T {
         try execute(begin)
+        // No statement is in use once the transaction ends: what `forget` kept can go.
+        defer { if !retired.isEmpty { retired.removeAll() } }
         do {
             let result = try body()
             try execute("COMMIT")
