@@ -43,7 +43,7 @@ struct KnownSets {
     /// Keeps what a committed plan left known, forgets what it changed unseen.
     mutating func update(from plan: WritePlan) {
         for name in plan.unknownResults { forget(name.text) }
-        for result in plan.results {
+        plan.forEachResult { result in
             if let held = result.image?.held { remember(held) } else { forget(result.name.text) }
         }
     }

@@ -173,28 +173,44 @@ package struct SetSnapshot: Sendable {
     package let nameRevision: Int
     /// Every tab in order, when asked for (or read for the result).
     package let tabs: [TabRecord]?
-    /// The request's lookups that found a tab, with it (few: a list).
-    package let found: [FoundTab]
+    /// The request's lookups that found a tab, with it (few: a list), the first apart: a
+    /// select finds one, and a list of one was an allocation and a release on every select.
+    private let firstFound: FoundTab?
+    private let moreFound: [FoundTab]
     package let lastClosed: ClosedTabRecord?
     /// The second name's set (nil: none) and name revision, when asked for.
     package let other: OtherName?
     /// For each asked id held by a tab, the name of that tab's set.
     package let holders: [TabID: String]
 
+    /// `firstFound`, when given, is found before the tabs of `found`: a select's one tab,
+    /// passed apart so that no list is made.
     package init(
         name: String, record: SetRecord?, tabCount: Int, nameRevision: Int, tabs: [TabRecord]?,
         found: [FoundTab], lastClosed: ClosedTabRecord?,
-        other: OtherName?, holders: [TabID: String]
+        other: OtherName?, holders: [TabID: String], firstFound: FoundTab? = nil
     ) {
         self.name = name
         self.record = record
         self.tabCount = tabCount
         self.nameRevision = nameRevision
         self.tabs = tabs
-        self.found = found
+        if let firstFound {
+            self.firstFound = firstFound
+            moreFound = found
+        } else {
+            self.firstFound = found.first
+            moreFound = found.count > 1 ? Array(found.dropFirst()) : []
+        }
         self.lastClosed = lastClosed
         self.other = other
         self.holders = holders
+    }
+
+    /// The tab of the first found that satisfies `condition`.
+    private func foundTab(where condition: (FoundTab) -> Bool) -> TabRecord? {
+        if firstFound.map(condition) == true { return firstFound?.tab }
+        return moreFound.first(where: condition)?.tab
     }
 
     /// The set, which must exist and, when `revision` is given, be at that revision.
@@ -208,7 +224,7 @@ package struct SetSnapshot: Sendable {
 
     /// The tab found for `lookup`, when the request asked for it.
     func tab(_ lookup: TabLookup) -> TabRecord? {
-        found.first { $0.lookup == lookup }?.tab
+        foundTab { $0.lookup == lookup }
     }
 
     /// The tab at `index` (negative: from the end), when the request looked it up.
@@ -221,7 +237,7 @@ package struct SetSnapshot: Sendable {
     /// The tab at `index`, among the tabs read or found, however the request named it.
     func tabStanding(at index: Int) -> TabRecord? {
         if let tabs { return tabs.indices.contains(index) ? tabs[index] : nil }
-        return found.first { $0.tab.index == index }?.tab
+        return foundTab { $0.tab.index == index }
     }
 
     /// The tab `ref` names; the request must have listed `ref`. A typed integer that is

@@ -6,8 +6,13 @@
 package struct WritePlan: Sendable {
     package private(set) var writes: [PlannedWrite] = []
     /// Each set the plan touched, as it will stand (nil tabs: the name has no set any more),
-    /// where the set was known before (read whole, or held by the store). Few: a list.
-    package private(set) var results: [SetResult] = []
+    /// where the set was known before (read whole, or held by the store). Few: a list, its
+    /// first apart (most writes touch one set, and a list of one was an allocation each).
+    /// Places: 0 is the first (a plain value and a flag: an optional's copies and
+    /// assignments went through generic code), 1... the others.
+    private var firstResult = SetResult(name: ExactName(""), image: nil)
+    private var hasFirstResult = false
+    private var moreResults: [SetResult] = []
     /// Names whose set the plan changes without a known result: a copy of it is stale.
     /// Few, and usually none: a list (a set hashed the name on every look).
     package private(set) var unknownResults: [ExactName] = []
@@ -38,30 +43,60 @@ package struct WritePlan: Sendable {
     }
 
     private func place(of name: ExactName) -> Int? {
-        results.firstIndex { $0.name == name }
+        if hasFirstResult, firstResult.name == name { return 0 }
+        return moreResults.firstIndex { $0.name == name }.map { $0 + 1 }
+    }
+
+    private mutating func appendResult(_ result: consuming SetResult) {
+        if hasFirstResult {
+            moreResults.append(result)
+        } else {
+            firstResult = result
+            hasFirstResult = true
+        }
+    }
+
+    /// The image at `place`, moved out of the plan (so that its tabs are not shared while they change).
+    private mutating func takeImage(at place: Int) -> SetImage? {
+        if place == 0 {
+            let image = firstResult.image
+            firstResult.image = nil
+            return image
+        }
+        let image = moreResults[place - 1].image
+        moreResults[place - 1].image = nil
+        return image
+    }
+
+    private mutating func setImage(_ image: consuming SetImage?, at place: Int) {
+        if place == 0 { firstResult.image = image } else { moreResults[place - 1].image = image }
+    }
+
+    /// Calls `body` with each set the plan touched, as it leaves it.
+    package func forEachResult(_ body: (SetResult) -> Void) {
+        if hasFirstResult { body(firstResult) }
+        moreResults.forEach(body)
     }
 
     /// Starts tracking `set` as it will stand, from `image` (nil: not known).
     mutating func start(_ name: String, from image: consuming SetImage?) {
         let key = ExactName(name)
         guard place(of: key) == nil, !unknownResults.contains(key) else { return }
-        if let image { results.append(SetResult(name: key, image: image)) } else { unknownResults.append(key) }
+        if let image { appendResult(SetResult(name: key, image: image)) } else { unknownResults.append(key) }
     }
 
     /// Applies `change` to the set's known image, if there is one.
     mutating func edit(_ name: String, _ change: (inout SetImage) -> Void) {
-        guard let place = place(of: ExactName(name)), var image = results[place].image else { return }
-        // Out of the list first, so the tabs are not shared while they change.
-        results[place].image = nil
+        guard let place = place(of: ExactName(name)), var image = takeImage(at: place) else { return }
         change(&image)
-        results[place].image = image
+        setImage(image, at: place)
     }
 
     /// The set `name` now has no set (removed, or renamed away).
     mutating func forget(_ name: String) {
         let key = ExactName(name)
         unknownResults.removeAll { $0 == key }
-        if let place = place(of: key) { results[place].image = nil } else { results.append(SetResult(name: key, image: nil)) }
+        if let place = place(of: key) { setImage(nil, at: place) } else { appendResult(SetResult(name: key, image: nil)) }
     }
 
     /// Moves what is known of a set from `oldName` to `newName`.
@@ -71,10 +106,9 @@ package struct WritePlan: Sendable {
             unknownResults.remove(at: place)
             if !unknownResults.contains(new) { unknownResults.append(new) }
         }
-        if let place = place(of: old), var image = results[place].image {
-            results[place].image = nil
+        if let place = place(of: old), var image = takeImage(at: place) {
             image.name = newName
-            results.append(SetResult(name: new, image: image))
+            appendResult(SetResult(name: new, image: image))
         } else {
             forget(oldName)
         }
@@ -82,7 +116,9 @@ package struct WritePlan: Sendable {
 
     /// The set `name` as the plan leaves it, when known.
     package func result(of name: String) -> TabSet? {
-        place(of: ExactName(name)).flatMap { results[$0].image?.tabSet }
+        guard let place = place(of: ExactName(name)) else { return nil }
+        if place == 0 { return firstResult.image?.tabSet }
+        return moreResults[place - 1].image?.tabSet
     }
 }
 

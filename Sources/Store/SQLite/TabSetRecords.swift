@@ -104,6 +104,8 @@ extension Database: TabRecords, SnapshotReader {
         var record: SetRecord?
         var count: Int?
         var found: [FoundTab] = []
+        // The one tab an index lookup read with the set: apart from the list, which it would allocate.
+        var indexFound: FoundTab?
         var tabs: [TabRecord]?
         // Whether an index the request names has no tab: the count then says why.
         let missesAnIndex: Bool
@@ -118,10 +120,10 @@ extension Database: TabRecords, SnapshotReader {
             // Taken, not copied: its parts are moved on.
             if let current = current.take() {
                 record = current.record
-                if let tab = current.tab { found = [FoundTab(lookup: .index(index), tab: tab)] }
+                if let tab = current.tab { indexFound = FoundTab(lookup: .index(index), tab: tab) }
             }
             if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
-            missesAnIndex = found.isEmpty
+            missesAnIndex = indexFound == nil
         } else {
             let lookups = request.lookups
             if request.needsTabCount {
@@ -155,7 +157,7 @@ extension Database: TabRecords, SnapshotReader {
         return SetSnapshot(
             name: name, record: record, tabCount: count ?? tabs?.count ?? 0,
             nameRevision: record == nil ? try nameRevision(of: name) : 0, tabs: tabs, found: found,
-            lastClosed: lastClosed, other: other, holders: try holders(of: request.holdersOf)
+            lastClosed: lastClosed, other: other, holders: try holders(of: request.holdersOf), firstFound: indexFound
         )
     }
 
