@@ -58,14 +58,7 @@ package struct WritePlan: Sendable {
 
     /// The image at `place`, moved out of the plan (so that its tabs are not shared while they change).
     private mutating func takeImage(at place: Int) -> SetImage? {
-        if place == 0 {
-            let image = firstResult.image
-            firstResult.image = nil
-            return image
-        }
-        let image = moreResults[place - 1].image
-        moreResults[place - 1].image = nil
-        return image
+        place == 0 ? firstResult.image.take() : moreResults[place - 1].image.take()
     }
 
     private mutating func setImage(_ image: consuming SetImage?, at place: Int) {
