@@ -178,7 +178,9 @@ final class ChangeHub: Sendable {
     }
 
     private func deliver(force: Bool, local: [TabChange]) {
-        // Nobody to tell. (One registering now reads the journal's end after this commit.)
+        // Nobody to tell. An observer registering meanwhile may have read the journal's end
+        // before this commit: it hears of it at the next delivery, as when this was checked
+        // under the locks.
         guard isObserved.load(ordering: .acquiring) else { return }
         delivering.withLock { _ in
             let snapshot = state.withLock { state in

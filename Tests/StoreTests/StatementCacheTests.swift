@@ -57,13 +57,37 @@ import TabStoreSQLite
         }
         #expect(failure.0 == nil)
         #expect(failure.1 == cached - 1)
-        // Kept alive until a transaction ends (the failing call still held it), then finalized.
+        // Finalized once the failing call returned: nothing is left behind.
         let counts = try store.withDatabase { database throws(TabStoreError) in
-            let before = database.liveStatementCount
-            try database.readTransaction { () throws(TabStoreError) in }
-            return (before: before, after: database.liveStatementCount, cached: database.cachedStatementCount)
+            (live: database.liveStatementCount, cached: database.cachedStatementCount)
         }
-        #expect(counts.before == counts.cached + 1)
-        #expect(counts.after == counts.cached)
+        #expect(counts.live == counts.cached)
+    }
+
+    /// A statement that fails while a call uses it (unretained) stays alive until that
+    /// call, and any call around it, returns; then it is finalized.
+    @Test func aFailedStatementLivesUntilTheCallsUsingItReturn() throws {
+        let store = try TabStore.inMemory()
+        try store.add(["A"], to: "main", creatingSet: true)
+        let counts = try store.withDatabase { database throws(TabStoreError) in
+            _ = try database.lastChangeID()
+            let cached = database.cachedStatementCount
+            let during = try database.withStatement("SELECT max(id) FROM change") { outer throws(TabStoreError) in
+                // A statement that fails when run, inside the call that holds `outer`.
+                let failed: Void? = try? database.withStatement("SELECT 1 FROM tab_set WHERE abs(-9223372036854775807 - 1)") {
+                    inner throws(TabStoreError) in try database.run(inner, bound: true)
+                }
+                #expect(failed == nil)
+                _ = try database.firstRow(outer, [], row: { $0.optionalInt(0) })
+                return (live: database.liveStatementCount, cached: database.cachedStatementCount)
+            }
+            return (cached: cached, during: during, after: (live: database.liveStatementCount, cached: database.cachedStatementCount))
+        }
+        // While the outer call ran: the failed statement left the cache but was still alive.
+        #expect(counts.during.cached == counts.cached)
+        #expect(counts.during.live == counts.cached + 1)
+        // After it: finalized, and nothing else leaked.
+        #expect(counts.after.live == counts.after.cached)
+        #expect(counts.after.cached == counts.cached)
     }
 }

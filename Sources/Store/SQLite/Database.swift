@@ -24,8 +24,10 @@ final class Database {
     /// Statements whose SQL is made at run time, at a small key of their own (0, 1, ...):
     /// no SQL text is hashed to find them, and no key either (a journal INSERT is one a write).
     @exclusivity(unchecked) private var keyedStatements: [Statement?] = []
-    /// Statements `forget` dropped from the cache, kept until the transaction ends.
+    /// Statements `forget` dropped from the cache, kept until no call uses a statement
+    /// unretained (`borrowDepth` back at 0): the failing call itself may still hold one.
     @exclusivity(unchecked) private var retired: [Statement] = []
+    @exclusivity(unchecked) private var borrowDepth = 0
 
     /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
     /// private in-memory database.
@@ -94,7 +96,7 @@ final class Database {
     }
 
     /// `statement(_:)` not retained, for a call that uses it only while it runs: the cache
-    /// keeps it alive that long (`forget` keeps what it drops until the transaction ends).
+    /// keeps it alive that long (`forget` keeps what it drops while such a call runs).
     /// A write looks up four or five statements, and each retain and release is atomic.
     private func unretainedStatement(_ sql: StaticString) throws(TabStoreError) -> Unmanaged<Statement> {
         let key = SQLKey(sql)
@@ -118,7 +120,7 @@ final class Database {
 
     /// Runs `body` on the cached statement for `sql`, which it must not keep.
     func withStatement<T>(_ sql: StaticString, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        try Self.borrow(unretainedStatement(sql), body)
+        try borrow(unretainedStatement(sql), body)
     }
 
     /// The statement cached under `key` (small, not negative), prepared from `sql()` on first use.
@@ -128,7 +130,7 @@ final class Database {
 
     /// Runs `body` on the statement cached under `key`, which it must not keep.
     func withStatement<T>(key: Int, _ sql: () -> String, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        try Self.borrow(unretainedStatement(key: key, sql), body)
+        try borrow(unretainedStatement(key: key, sql), body)
     }
 
     private func unretainedStatement(key: Int, _ sql: () -> String) throws(TabStoreError) -> Unmanaged<Statement> {
@@ -144,7 +146,12 @@ final class Database {
         return .passUnretained(statement)
     }
 
-    private static func borrow<T>(_ statement: Unmanaged<Statement>, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+    private func borrow<T>(_ statement: Unmanaged<Statement>, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        borrowDepth += 1
+        defer {
+            borrowDepth -= 1
+            if borrowDepth == 0, !retired.isEmpty { retired.removeAll() }
+        }
         let result = statement._withUnsafeGuaranteedRef { statement in
             Result { () throws(TabStoreError) -> T in try body(statement) }
         }
@@ -154,7 +161,7 @@ final class Database {
     /// Drops `statement` from the cache: after a failure it is prepared afresh next time,
     /// rather than reused in whatever state the failure left it.
     private func forget(_ statement: Statement) {
-        // Kept alive until the transaction ends: the call that failed may still hold it unretained.
+        // Kept alive until no call holds a statement unretained: the one that failed may.
         retired.append(statement)
         statements.removeAll { $0.statement === statement }
         if let key = keyedStatements.firstIndex(where: { $0 === statement }) {
@@ -295,8 +302,6 @@ final class Database {
         _ begin: StaticString, _ body: () throws(TabStoreError) -> T
     ) throws(TabStoreError) -> T {
         try execute(begin)
-        // No statement is in use once the transaction ends: what `forget` kept can go.
-        defer { if !retired.isEmpty { retired.removeAll() } }
         do {
             let result = try body()
             try execute("COMMIT")
