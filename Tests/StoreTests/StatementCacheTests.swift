@@ -70,24 +70,25 @@ import TabStoreSQLite
         let store = try TabStore.inMemory()
         try store.add(["A"], to: "main", creatingSet: true)
         let counts = try store.withDatabase { database throws(TabStoreError) in
-            _ = try database.lastChangeID()
-            let cached = database.cachedStatementCount
-            let during = try database.withStatement("SELECT max(id) FROM change") { outer throws(TabStoreError) in
+            try database.withStatement("SELECT max(id) FROM change") { outer throws(TabStoreError) in
+                let cached = database.cachedStatementCount
                 // A statement that fails when run, inside the call that holds `outer`.
                 let failed: Void? = try? database.withStatement("SELECT 1 FROM tab_set WHERE abs(-9223372036854775807 - 1)") {
                     inner throws(TabStoreError) in try database.run(inner, bound: true)
                 }
                 #expect(failed == nil)
                 _ = try database.firstRow(outer, [], row: { $0.optionalInt(0) })
-                return (live: database.liveStatementCount, cached: database.cachedStatementCount)
+                return (cached: cached, during: (live: database.liveStatementCount, cached: database.cachedStatementCount))
             }
-            return (cached: cached, during: during, after: (live: database.liveStatementCount, cached: database.cachedStatementCount))
+        }
+        let after = try store.withDatabase { database throws(TabStoreError) in
+            (live: database.liveStatementCount, cached: database.cachedStatementCount)
         }
         // While the outer call ran: the failed statement left the cache but was still alive.
         #expect(counts.during.cached == counts.cached)
         #expect(counts.during.live == counts.cached + 1)
         // After it: finalized, and nothing else leaked.
-        #expect(counts.after.live == counts.after.cached)
-        #expect(counts.after.cached == counts.cached)
+        #expect(after.live == after.cached)
+        #expect(after.cached == counts.cached)
     }
 }
