@@ -107,12 +107,7 @@ final class Database {
             lastPlaces[slot] = Int32(truncatingIfNeeded: place + 1)
             return .passUnretained(statements[place].statement)
         }
-        let statement: Statement
-        do {
-            statement = try Statement(database: handle, sql: sql.description)
-        } catch {
-            throw error.storeError(path: path)
-        }
+        let statement = try prepare(sql.description)
         statements.append((key, statement))
         lastPlaces[slot] = Int32(truncatingIfNeeded: statements.count)
         return .passUnretained(statement)
@@ -135,15 +130,19 @@ final class Database {
 
     private func unretainedStatement(key: Int, _ sql: () -> String) throws(TabStoreError) -> Unmanaged<Statement> {
         if key < keyedStatements.count, let cached = keyedStatements[key] { return .passUnretained(cached) }
-        let statement: Statement
-        do {
-            statement = try Statement(database: handle, sql: sql())
-        } catch {
-            throw error.storeError(path: path)
-        }
+        let statement = try prepare(sql())
         if key >= keyedStatements.count { keyedStatements += Array(repeating: nil, count: key + 1 - keyedStatements.count) }
         keyedStatements[key] = statement
         return .passUnretained(statement)
+    }
+
+    /// A new prepared statement for the cache; a failure names the file.
+    private func prepare(_ sql: String) throws(TabStoreError) -> Statement {
+        do {
+            return try Statement(database: handle, sql: sql)
+        } catch {
+            throw error.storeError(path: path)
+        }
     }
 
     private func borrow<T>(_ statement: Unmanaged<Statement>, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
