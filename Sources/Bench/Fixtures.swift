@@ -28,39 +28,45 @@ enum Fixture {
     }
 }
 
-/// Selections per second through `TabStore.select`, alternating between the first two
-/// tabs so that every call is a real change (a reselection writes nothing).
+/// Selections per second through `TabStore.select` (see `storeSelections`).
 /// `operations` is even, so the set ends as it began.
 func storeSelectionsPerSecond(_ store: TabStore, operations: Int) throws -> Double {
-    let elapsed = try seconds {
-        for operation in 0..<operations {
-            try store.select(.index((operation + 1) % 2), in: Fixture.setName)
-        }
-    }
+    let elapsed = try seconds { try storeSelections(store, 0..<operations) }
     return Double(operations) / elapsed
 }
 
-/// The same through the raw loop, on a set whose first tabs have `ids`.
-func rawSelectionsPerSecond(_ raw: RawTabStore, ids: [String], operations: Int) throws -> Double {
-    let setName = PinnedText(Fixture.setName)
-    let titles = Fixture.titles(2).map(PinnedText.init)
-    let idPairs = (0..<2).map { old in (0..<2).map { new in PinnedText(ids[old] + "," + ids[new]) } }
-    let elapsed = try seconds {
-        for operation in 0..<operations {
-            let position = (operation + 1) % 2
-            try raw.select(position: Int64(position), in: setName, titles: titles, idPairs: idPairs)
-        }
+/// Operation k selects tab (k + 1) % 2 through `TabStore.select`, so that every call is
+/// a real change (a reselection writes nothing), wherever a run of operations starts.
+func storeSelections(_ store: TabStore, _ operations: Range<Int>) throws {
+    for operation in operations {
+        try store.select(.index((operation + 1) % 2), in: Fixture.setName)
     }
-    return Double(operations) / elapsed
 }
 
-/// The same through the loop that only looks up and updates the selection: the floor.
-func rawSelectOnlyPerSecond(_ raw: RawTabStore, operations: Int) throws -> Double {
-    let setName = PinnedText(Fixture.setName)
-    let elapsed = try seconds {
-        for operation in 0..<operations {
+/// The same selections through the raw loop, on a set whose first tabs have `ids`: what
+/// the loop binds is pinned once, outside any timing.
+struct RawSelections {
+    let raw: RawTabStore
+    private let setName = PinnedText(Fixture.setName)
+    private let titles = Fixture.titles(2).map(PinnedText.init)
+    private let idPairs: [[PinnedText]]
+
+    init(_ raw: RawTabStore, ids: [String]) {
+        self.raw = raw
+        idPairs = (0..<2).map { old in (0..<2).map { new in PinnedText(ids[old] + "," + ids[new]) } }
+    }
+
+    /// As `storeSelections`, with the same statements.
+    func select(_ operations: Range<Int>) throws {
+        for operation in operations {
+            try raw.select(position: Int64((operation + 1) % 2), in: setName, titles: titles, idPairs: idPairs)
+        }
+    }
+
+    /// The floor: only the lookup and the selection's update.
+    func selectOnly(_ operations: Range<Int>) throws {
+        for operation in operations {
             try raw.selectOnly(position: Int64((operation + 1) % 2), in: setName)
         }
     }
-    return Double(operations) / elapsed
 }

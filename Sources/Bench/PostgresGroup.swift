@@ -80,7 +80,7 @@ struct PostgresGroup {
     // MARK: select throughput
 
     /// Selections per second through the store and through the raw loop, each on its own
-    /// database holding the same set: the median of alternating rounds.
+    /// database holding the same set: the median of rounds in which they take turns.
     private func throughput(_ server: PostgresServer) throws -> Row {
         progress("postgres: select throughput, TabStore vs raw libpq")
         let store = try TabStore(postgresURL: try server.createDatabase())
@@ -91,16 +91,16 @@ struct PostgresGroup {
         let raw = try RawPostgresTabStore(url: rawURL)
 
         let operations = size.pick(2_000, quick: 800)
-        let storeRate = { try storeSelectionsPerSecond(store, operations: operations) }
-        let rawRate = {
-            let elapsed = try seconds {
-                for operation in 0..<operations {
+        // A block of 50 is 10-50 ms a side on a local server.
+        let rates = try interleavedRates(
+            rounds: size.pick(7, quick: 5), operations: operations, block: 50,
+            store: { try storeSelections(store, $0) },
+            raw: { operations in
+                for operation in operations {
                     try raw.select(position: (operation + 1) % 2, in: Fixture.setName)
                 }
             }
-            return Double(operations) / elapsed
-        }
-        let rates = try alternateRates(rounds: size.pick(7, quick: 5), store: storeRate, raw: rawRate)
+        )
         // The raw loop's rows must be what the library writes: its journal reads back as selections.
         let check = try TabStore(postgresURL: rawURL)
         guard case .selectionChanged(let updates)? = try check.history(of: Fixture.setName, limit: 1).first?.event,

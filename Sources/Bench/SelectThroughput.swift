@@ -9,9 +9,11 @@ struct SelectThroughput {
 
     func run() throws -> [Row] {
         progress("select throughput, Store vs raw SQLite, synchronous=NORMAL")
-        let normal = try compare(.normal, synchronous: "NORMAL", operations: size.pick(10_000, quick: 3_000))
+        // Blocks of 10-30 ms a side: a select costs tens of microseconds at NORMAL, and
+        // about a millisecond at FULL, where each commit waits for the disk.
+        let normal = try compare(.normal, synchronous: "NORMAL", operations: size.pick(10_000, quick: 3_000), block: 500)
         progress("select throughput, Store vs raw SQLite, synchronous=FULL")
-        let full = try compare(.full, synchronous: "FULL", operations: size.pick(1_500, quick: 500))
+        let full = try compare(.full, synchronous: "FULL", operations: size.pick(1_500, quick: 500), block: 20)
         return [
             Row(
                 "selectVsRawNormal", "select, synchronous=NORMAL: Store vs raw C loop", unit: .perSecond,
@@ -31,11 +33,12 @@ struct SelectThroughput {
         let operations = size.pick(20_000, quick: 5_000)
         let store = try TabStore.inMemory()
         try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
-        let raw = try Fixture.raw(at: ":memory:", synchronous: "NORMAL", ids: Fixture.ids(10))
-        let rates = try alternateRates(
-            rounds: size.pick(7, quick: 3),
-            store: { try storeSelectionsPerSecond(store, operations: operations) },
-            raw: { try rawSelectOnlyPerSecond(raw, operations: operations) }
+        let ids = Fixture.ids(10)
+        let raw = RawSelections(try Fixture.raw(at: ":memory:", synchronous: "NORMAL", ids: ids), ids: ids)
+        // A block of 1,000 is 5-10 ms a side here.
+        let rates = try interleavedRates(
+            rounds: size.pick(7, quick: 3), operations: operations, block: 1_000,
+            store: { try storeSelections(store, $0) }, raw: { try raw.selectOnly($0) }
         )
         return [
             Row(
@@ -47,18 +50,16 @@ struct SelectThroughput {
     }
 
     /// Selections per second on each side: the median of several rounds of `operations`
-    /// each. Rounds alternate which side goes first, so drift (page cache, a WAL
-    /// checkpoint, another process) falls on both sides alike.
+    /// each, the sides taking turns every `block` (`interleavedRates`).
     private func compare(
-        _ durability: TabStore.Options.Durability, synchronous: String, operations: Int
+        _ durability: TabStore.Options.Durability, synchronous: String, operations: Int, block: Int
     ) throws -> (store: Double, raw: Double) {
         let store = try Fixture.store(at: folder.file("select-store-\(synchronous).sqlite"), durability: durability)
         let ids = Fixture.ids(10)
-        let raw = try Fixture.raw(at: folder.file("select-raw-\(synchronous).sqlite"), synchronous: synchronous, ids: ids)
-        return try alternateRates(
-            rounds: size.pick(7, quick: 3),
-            store: { try storeSelectionsPerSecond(store, operations: operations) },
-            raw: { try rawSelectionsPerSecond(raw, ids: ids, operations: operations) }
+        let raw = RawSelections(try Fixture.raw(at: folder.file("select-raw-\(synchronous).sqlite"), synchronous: synchronous, ids: ids), ids: ids)
+        return try interleavedRates(
+            rounds: size.pick(7, quick: 3), operations: operations, block: block,
+            store: { try storeSelections(store, $0) }, raw: { try raw.select($0) }
         )
     }
 }

@@ -82,24 +82,40 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The median rate of each side over `rounds` rounds, after a warm-up of each
-/// (statements prepared, pages cached, WAL created). Rounds alternate which side
-/// goes first, so drift falls on both sides alike.
-func alternateRates(
-    rounds: Int, store: () throws -> Double, raw: () throws -> Double
+/// The median rate of each side over `rounds` rounds of `operations` each, after a
+/// warm-up of each (statements prepared, pages cached, WAL created). Within a round the
+/// sides take turns every `block` operations, each side's time summed over its blocks:
+/// this machine's speed drifts by tens of percent between consecutive rounds of a
+/// fraction of a second (a shared host, checkpoints), so two rounds timed one after the
+/// other measured the drift as much as the code. A block must be long enough that the
+/// switch between the loops (caches refilled) is lost in it, and short enough that drift
+/// falls on both sides alike. Each side is given the operations' indices, the same ones.
+func interleavedRates(
+    rounds: Int, operations: Int, block: Int,
+    store: (Range<Int>) throws -> Void, raw: (Range<Int>) throws -> Void
 ) throws -> (store: Double, raw: Double) {
-    _ = try store()
-    _ = try raw()
+    try store(0..<block)
+    try raw(0..<block)
     var storeRates: [Double] = []
     var rawRates: [Double] = []
-    for round in 0..<rounds {
-        if round % 2 == 0 {
-            rawRates.append(try raw())
-            storeRates.append(try store())
-        } else {
-            storeRates.append(try store())
-            rawRates.append(try raw())
+    var turn = 0
+    for _ in 0..<rounds {
+        var storeSeconds = 0.0
+        var rawSeconds = 0.0
+        for start in stride(from: 0, to: operations, by: block) {
+            let range = start..<min(start + block, operations)
+            // Which side goes first alternates, so neither always follows the other's work.
+            if turn % 2 == 0 {
+                rawSeconds += try seconds { try raw(range) }
+                storeSeconds += try seconds { try store(range) }
+            } else {
+                storeSeconds += try seconds { try store(range) }
+                rawSeconds += try seconds { try raw(range) }
+            }
+            turn += 1
         }
+        storeRates.append(Double(operations) / storeSeconds)
+        rawRates.append(Double(operations) / rawSeconds)
     }
     return (median(storeRates), median(rawRates))
 }
