@@ -119,23 +119,72 @@ extension JournalEntry {
     /// write's id, where the backend gives one. Generic, not a closure: every select
     /// journals a row, and a call per cell through a closure cost more than the binding.
     package func write<Cells: JournalCells>(into cells: inout Cells, setID: Int?, changeID: String? = nil) {
-        let row = JournalRow(event)
         cells.set(.setName, setName)
         cells.set(.revision, revision)
         cells.set(.kind, event.kind.rawValue)
         cells.set(.at, timestamp)
         cells.set(.setID, setID)
-        cells.set(.tabIndex, row.tabIndex)
-        cells.set(.fromIndex, row.fromIndex)
-        cells.set(.toIndex, row.toIndex)
-        cells.set(.title, row.title)
-        cells.set(.newTitle, row.newTitle)
-        cells.set(.tabCount, row.tabCount)
-        cells.set(.selected, row.selected.map { $0 ? 1 : 0 })
-        cells.set(.titles, row.packedTitles)
-        cells.set(.indices, row.packedIndices)
-        cells.set(.tabIDs, ids: row.tabIDs)
+        cells.setEventColumns(of: event)
         cells.set(.changeID, changeID)
+    }
+}
+
+extension JournalCells {
+    /// The columns `event` fills, every other event column NULL: what every backend writes
+    /// for it, and what `JournalRow.event(_:)` reads back. Set here, not first gathered
+    /// into a `JournalRow`: every select journals a row, and the row's copy and
+    /// destruction cost more than its binding.
+    mutating func setEventColumns(of event: TabEvent) {
+        switch event {
+        case let .added(titles, index):
+            setEventColumns(tabIndex: index, titles: titles)
+        case let .removed(tabs):
+            // At most one removed tab was the selected one: a set has one selection.
+            setEventColumns(
+                tabIndex: tabs.first { $0.tab.isSelected }?.index, titles: tabs.map(\.tab.title),
+                indices: tabs.map(\.index), tabIDs: .list(tabs.map(\.tab.id))
+            )
+        case let .moved(title, from, to):
+            setEventColumns(fromIndex: from, toIndex: to, title: title)
+        case let .renamed(index, from, to):
+            setEventColumns(tabIndex: index, title: from, newTitle: to)
+        case let .selectionChanged(updates):
+            // The documents' pair: the old tab deselected, then the new one selected.
+            // By place, so that only the fields taken are copied, not the whole updates.
+            let old = updates.firstIndex { !$0.tab.isSelected }
+            let new = updates.firstIndex { $0.tab.isSelected }
+            setEventColumns(
+                fromIndex: old.map { updates[$0].index }, toIndex: new.map { updates[$0].index },
+                title: old.map { updates[$0].tab.title }, newTitle: new.map { updates[$0].tab.title },
+                tabIDs: .pair(old.map { updates[$0].tab.id }, new.map { updates[$0].tab.id })
+            )
+        case let .reselected(tab), let .reopened(tab), let .payloadChanged(tab):
+            setEventColumns(tabIndex: tab.index, title: tab.tab.title, selected: tab.tab.isSelected, tabIDs: .one(tab.tab.id))
+        case let .replaced(count):
+            setEventColumns(tabCount: count)
+        case let .setRenamed(from, to):
+            setEventColumns(title: from, newTitle: to)
+        case .setRemoved:
+            setEventColumns()
+        }
+    }
+
+    /// The event columns, in `JournalColumn` order; those not given are NULL.
+    private mutating func setEventColumns(
+        tabIndex: Int? = nil, fromIndex: Int? = nil, toIndex: Int? = nil, title: String? = nil,
+        newTitle: String? = nil, tabCount: Int? = nil, selected: Bool? = nil, titles: [String]? = nil,
+        indices: [Int]? = nil, tabIDs: JournalTabIDs? = nil
+    ) {
+        set(.tabIndex, tabIndex)
+        set(.fromIndex, fromIndex)
+        set(.toIndex, toIndex)
+        set(.title, title)
+        set(.newTitle, newTitle)
+        set(.tabCount, tabCount)
+        set(.selected, selected.map { $0 ? 1 : 0 })
+        set(.titles, titles.map(JournalRow.pack))
+        set(.indices, indices.map(JournalRow.pack))
+        set(.tabIDs, ids: tabIDs)
     }
 }
 
@@ -189,46 +238,6 @@ package struct JournalRow: Equatable {
         self.indices = indices
         self.tabIDs = tabIDs
     }
-
-    /// The columns `event` fills: what every backend writes for it.
-    package init(_ event: TabEvent) {
-        switch event {
-        case let .added(titles, index):
-            self.init(tabIndex: index, titles: titles)
-        case let .removed(tabs):
-            // At most one removed tab was the selected one: a set has one selection.
-            self.init(
-                tabIndex: tabs.first { $0.tab.isSelected }?.index, titles: tabs.map(\.tab.title),
-                indices: tabs.map(\.index), tabIDs: .list(tabs.map(\.tab.id))
-            )
-        case let .moved(title, from, to):
-            self.init(fromIndex: from, toIndex: to, title: title)
-        case let .renamed(index, from, to):
-            self.init(tabIndex: index, title: from, newTitle: to)
-        case let .selectionChanged(updates):
-            // The documents' pair: the old tab deselected, then the new one selected.
-            // By place, so that only the fields taken are copied, not the whole updates.
-            let old = updates.firstIndex { !$0.tab.isSelected }
-            let new = updates.firstIndex { $0.tab.isSelected }
-            self.init(
-                fromIndex: old.map { updates[$0].index }, toIndex: new.map { updates[$0].index },
-                title: old.map { updates[$0].tab.title }, newTitle: new.map { updates[$0].tab.title },
-                tabIDs: .pair(old.map { updates[$0].tab.id }, new.map { updates[$0].tab.id })
-            )
-        case let .reselected(tab), let .reopened(tab), let .payloadChanged(tab):
-            self.init(tabIndex: tab.index, title: tab.tab.title, selected: tab.tab.isSelected, tabIDs: .one(tab.tab.id))
-        case let .replaced(count):
-            self.init(tabCount: count)
-        case let .setRenamed(from, to):
-            self.init(title: from, newTitle: to)
-        case .setRemoved:
-            self.init()
-        }
-    }
-
-    /// The packed text columns `titles` and `indices` (`tab_ids` are packed by `pack(_:into:)`).
-    package var packedTitles: String? { titles.map(Self.pack) }
-    package var packedIndices: String? { indices.map(Self.pack) }
 
     /// The id of the event's tab at `offset`; `TabID.unknown` when the row has none.
     package func tabID(_ offset: Int) -> TabID {
