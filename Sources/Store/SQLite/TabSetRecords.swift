@@ -7,11 +7,9 @@ private struct SetRowIDs {
     let tabID: Int?
 }
 
-/// A set with one of its tabs (nil: none at the index asked).
-private struct SetAndTab {
-    let record: SetRecord
-    let tab: TabRecord?
-}
+/// A set with one of its tabs (nil: none at the index asked). A tuple, whose parts a
+/// pattern moves out; a struct's were copied out, then destroyed with it.
+private typealias SetAndTab = (record: SetRecord, tab: TabRecord?)
 
 extension Statement {
     /// A tab row read as (id, title, uuid, payload) from `column` on, at `index`.
@@ -65,7 +63,7 @@ extension Database: TabRecords, SnapshotReader {
             LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
             WHERE s.name = ?1
             """, binding: .text(name), .int(index)
-        ) { row in SetAndTab(record: Self.setRecord(row, name: name), tab: row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }) }
+        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }) }
     }
 
     /// `setRecordAndTab` for a set the store holds a copy of, knowing its selected tab's
@@ -96,7 +94,7 @@ extension Database: TabRecords, SnapshotReader {
         } else if index < tabs.count {
             return nil
         }
-        return SetAndTab(record: SetRecord(id: current.id, name: name, revision: current.revision, base: current.base, selected: selected), tab: found)
+        return (SetRecord(id: current.id, name: name, revision: current.revision, base: current.base, selected: selected), found)
     }
 
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
@@ -118,9 +116,9 @@ extension Database: TabRecords, SnapshotReader {
             }
             if current == nil { current = try setRecordAndTab(named: name, at: index) }
             // Taken, not copied: its parts are moved on.
-            if let current = current.take() {
-                record = current.record
-                if let tab = current.tab { indexFound = FoundTab(lookup: .index(index), tab: tab) }
+            if case let (currentRecord, tab)? = current.take() {
+                record = currentRecord
+                if let tab { indexFound = FoundTab(lookup: .index(index), tab: tab) }
             }
             if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
             missesAnIndex = indexFound == nil
@@ -154,10 +152,12 @@ extension Database: TabRecords, SnapshotReader {
         if let otherName = request.otherName {
             other = OtherName(record: try setRecord(named: otherName), nameRevision: try nameRevision(of: otherName))
         }
+        // Worked out before the call, whose arguments then each move in, the last use of each.
+        let nameRevision = record == nil ? try nameRevision(of: name) : 0
+        let holders = try holders(of: request.holdersOf)
         return SetSnapshot(
-            name: name, record: record, tabCount: count ?? tabs?.count ?? 0,
-            nameRevision: record == nil ? try nameRevision(of: name) : 0, tabs: tabs, found: found,
-            lastClosed: lastClosed, other: other, holders: try holders(of: request.holdersOf), firstFound: indexFound
+            name: name, record: record, tabCount: count ?? tabs?.count ?? 0, nameRevision: nameRevision,
+            tabs: tabs, found: found, lastClosed: lastClosed, other: other, holders: holders, firstFound: indexFound
         )
     }
 
