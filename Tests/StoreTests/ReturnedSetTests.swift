@@ -169,3 +169,24 @@ import TabStoreTestSupport
         #expect(image.isConsistent && keptAfterSelect > 20)
     }
 }
+
+/// A set another program stored under a name tabstore refuses can be read, but no write
+/// reaches it: the same refusal whether or not the store holds a copy of it from a read
+/// (a write that finds a copy does not check the name again).
+@Suite struct RefusedNameTests {
+    @Test func aSetUnderARefusedNameIsNotWrittenAfterItWasRead() throws {
+        let folder = TemporaryFolder()
+        let path = folder.file()
+        let store = try TabStore(path: path)
+        try store.add(["a", "b"], to: "ok", creatingSet: true)
+        let name = "x\u{202E}y"
+        let other = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
+        try other.executeScript("UPDATE tab_set SET name = 'x' || char(8238) || 'y' WHERE name = 'ok'")
+        #expect(throws: TabStoreError.setNotFound(set: name)) { try store.select(.index(1), in: name) }
+        #expect(try store.tabSet(named: name).tabs.map(\.title) == ["a", "b"])
+        #expect(throws: TabStoreError.setNotFound(set: name)) { try store.select(.index(1), in: name) }
+        #expect(throws: TabStoreError.setNotFound(set: name)) { try store.rename(.index(0), to: "c", in: name) }
+        let stored = try TabStore(path: path).tabSet(named: name)
+        #expect(stored.tabs.map(\.title) == ["a", "b"] && stored.tabs.map(\.isSelected) == [true, false])
+    }
+}
