@@ -179,11 +179,12 @@ extension TabStore {
         }
         knownSets.withLock { $0.update(from: plan) }
         hub.publish()
-        // A backend returns only after planning, so the outcome is there.
-        guard let outcome = outcome.take() else {
-            throw .internalFailure(database: location, reason: "a write returned without running its rule")
+        // A backend returns only after planning, so the outcome is there. Consumed, not
+        // taken: an emptied optional was still destroyed, through generic code.
+        switch consume outcome {
+        case let outcome?: return (outcome, plan)
+        case nil: throw .internalFailure(database: location, reason: "a write returned without running its rule")
         }
-        return (outcome, plan)
     }
 
     /// Runs a rule whose outcome is its event, returning the set as it leaves it.
