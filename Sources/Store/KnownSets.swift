@@ -25,11 +25,8 @@ struct KnownSets {
         place(of: name).map { sets[$0].set }
     }
 
-    /// Keeps `set` as read (where its selected tab's row is is not known), unless its name
-    /// is one no write takes (another program's): a write that finds a copy of a set does
-    /// not check the name again, so every copy kept must be of a name that passes.
+    /// Keeps `set` as read (where its selected tab's row is is not known).
     mutating func remember(_ set: TabSet) {
-        guard nameProblem(set.name) == nil else { return }
         remember(HeldSet(set: set, selectedRow: nil))
     }
 

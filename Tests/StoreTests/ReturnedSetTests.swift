@@ -171,15 +171,17 @@ import TabStoreTestSupport
 }
 
 /// A set another program stored under a name tabstore refuses can be read, but no write
-/// reaches it: the same refusal whether or not the store holds a copy of it from a read
-/// (a write that finds a copy does not check the name again).
+/// reaches it, and no preview changes it: the same refusal whether or not a copy of the set
+/// is at hand (the store's copy from a read, or the set a tab bar shows), which a rule must
+/// not take as proof that the name passes.
 @Suite struct RefusedNameTests {
+    private let name = "x\u{202E}y"
+
     @Test func aSetUnderARefusedNameIsNotWrittenAfterItWasRead() throws {
         let folder = TemporaryFolder()
         let path = folder.file()
         let store = try TabStore(path: path)
         try store.add(["a", "b"], to: "ok", creatingSet: true)
-        let name = "x\u{202E}y"
         let other = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
         try other.executeScript("UPDATE tab_set SET name = 'x' || char(8238) || 'y' WHERE name = 'ok'")
         #expect(throws: TabStoreError.setNotFound(set: name)) { try store.select(.index(1), in: name) }
@@ -188,5 +190,12 @@ import TabStoreTestSupport
         #expect(throws: TabStoreError.setNotFound(set: name)) { try store.rename(.index(0), to: "c", in: name) }
         let stored = try TabStore(path: path).tabSet(named: name)
         #expect(stored.tabs.map(\.title) == ["a", "b"] && stored.tabs.map(\.isSelected) == [true, false])
+    }
+
+    @Test func aPreviewLeavesASetUnderARefusedNameAsItIs() {
+        let set = TabSet(name: name, tabs: [Tab(title: "a", isSelected: true), Tab(title: "b", isSelected: false)], revision: 3)
+        for prediction in [TabBarPrediction.select(set.tabs[1].id), .move([set.tabs[0].id], before: nil), .close([set.tabs[0].id])] {
+            #expect(prediction.applied(to: set) == set, "\(prediction)")
+        }
     }
 }

@@ -65,10 +65,8 @@ package struct RuleContext: Sendable {
         var request = request
         if wantsResults { request.tabsForResult = .unlessHeld(plan.takeKnown(request.setName)) }
         // No set can have a name tabstore refuses: nothing to read (and a server would
-        // refuse some such names, NUL for one, as text). The store holds copies only of
-        // sets whose names pass (`KnownSets`): a name it holds one under needs no check.
-        let isPossible = request.tabsForResult.held != nil || nameProblem(request.setName) == nil
-        let snapshot = isPossible ? try reader.snapshot(request) : SetSnapshot(missing: request.setName)
+        // refuse some such names, NUL for one, as text).
+        let snapshot = nameProblem(request.setName) == nil ? try reader.snapshot(request) : SetSnapshot(missing: request.setName)
         let known = request.takeHeld()
         plan.start(request.setName, from: wantsResults ? snapshot.image(known: known) : nil)
         return snapshot
