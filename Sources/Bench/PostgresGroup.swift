@@ -95,8 +95,8 @@ struct PostgresGroup {
         let rates = try interleavedRates(
             rounds: size.pick(7, quick: 5), operations: operations, block: 50,
             store: { try storeSelections(store, $0) },
-            raw: { operations in
-                for operation in operations {
+            raw: { range in
+                for operation in range {
                     try raw.select(position: (operation + 1) % 2, in: Fixture.setName)
                 }
             }

@@ -153,11 +153,11 @@ extension Database: TabRecords, SnapshotReader {
             other = OtherName(record: try setRecord(named: otherName), nameRevision: try nameRevision(of: otherName))
         }
         // Worked out before the call, whose arguments then each move in, the last use of each.
-        let nameRevision = record == nil ? try nameRevision(of: name) : 0
-        let holders = try holders(of: request.holdersOf)
+        let revisionOfName = record == nil ? try nameRevision(of: name) : 0
+        let holdersOfIDs = try holders(of: request.holdersOf)
         return SetSnapshot(
-            name: name, record: record, tabCount: count ?? tabs?.count ?? 0, nameRevision: nameRevision,
-            tabs: tabs, found: found, lastClosed: lastClosed, other: other, holders: holders, firstFound: indexFound
+            name: name, record: record, tabCount: count ?? tabs?.count ?? 0, nameRevision: revisionOfName,
+            tabs: tabs, found: found, lastClosed: lastClosed, other: other, holders: holdersOfIDs, firstFound: indexFound
         )
     }
 
