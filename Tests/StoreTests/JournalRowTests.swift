@@ -26,7 +26,7 @@ import TabStoreTestSupport
         }
         for step in 0..<400 {
             let event: TabEvent
-            switch random.below(10) {
+            switch random.below(11) {
             case 0: event = .added(titles: (0..<random.below(4)).map { _ in title() }, index: random.below(9))
             case 1:
                 // Indices distinct, at most one of them the selected tab's.
@@ -42,6 +42,7 @@ import TabStoreTestSupport
             case 6: event = .replaced(tabCount: random.below(9))
             case 7: event = .reopened(update(selected: random.below(2) == 0))
             case 8: event = .setRenamed(from: title(), to: title())
+            case 9: event = .setRemoved
             default: event = .payloadChanged(update(selected: random.below(2) == 0))
             }
             let entry = JournalEntry(event: event, setName: "s", set: .id(1), revision: step + 1, timestamp: 1_000 + step)
