@@ -94,8 +94,9 @@ func interleavedRates(
     rounds: Int, operations: Int, block: Int,
     store: (Range<Int>) throws -> Void, raw: (Range<Int>) throws -> Void
 ) throws -> (store: Double, raw: Double) {
-    try store(0..<block)
-    try raw(0..<block)
+    // A whole round each, as a warm-up always was here.
+    try store(0..<operations)
+    try raw(0..<operations)
     var storeRates: [Double] = []
     var rawRates: [Double] = []
     var turn = 0
