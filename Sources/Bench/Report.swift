@@ -102,6 +102,15 @@ struct RunFacts: Sendable {
 
 enum Report {
     /// A Markdown table, readable as plain text too; notes follow it, numbered.
+    /// The ratio to two decimals, or to three where two would round it across its bound
+    /// (0.8953 against "ratio ≥ 0.9" reads 0.895, not a 0.90 marked not met).
+    static func shownRatio(_ ratio: Double, target: Target?) -> String {
+        let twoDecimals = String(format: "%.2f", ratio)
+        guard let target, let shown = Double(twoDecimals),
+              target.isMet(value: nil, ratio: shown) != target.isMet(value: nil, ratio: ratio) else { return twoDecimals }
+        return String(format: "%.3f", ratio)
+    }
+
     static func table(_ rows: [Row], facts: RunFacts) -> String {
         var notes: [String] = []
         let body = rows.map { row -> [String] in
@@ -116,7 +125,7 @@ enum Report {
                 : row.target == nil ? "(reference)" : row.met.map { $0 ? "yes" : "NO" } ?? "not measured"
             return [
                 figure, row.tabstore.map { format($0, row.unit) } ?? "—", peer,
-                row.ratio.map { String(format: "%.2f", $0) } ?? "—",
+                row.ratio.map { shownRatio($0, target: row.target) } ?? "—",
                 row.target?.text(unit: row.unit) ?? "—", met,
             ]
         }
