@@ -94,7 +94,8 @@ func interleavedRates(
     rounds: Int, operations: Int, block: Int,
     store: (Range<Int>) throws -> Void, raw: (Range<Int>) throws -> Void
 ) throws -> (store: Double, raw: Double) {
-    // A whole round each, as a warm-up always was here.
+    // A whole round each, so that no timed round is the one that prepares the statements,
+    // caches the pages and grows the WAL.
     try store(0..<operations)
     try raw(0..<operations)
     var storeRates: [Double] = []
