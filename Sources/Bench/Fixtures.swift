@@ -46,13 +46,14 @@ func storeSelections(_ store: TabStore, _ operations: Range<Int>) throws {
 /// The same selections through the raw loop, on a set whose first tabs have `ids`: what
 /// the loop binds is pinned once, outside any timing.
 struct RawSelections {
-    let raw: RawTabStore
+    private let raw: RawTabStore
     private let setName = PinnedText(Fixture.setName)
     private let titles = Fixture.titles(2).map(PinnedText.init)
     private let idPairs: [[PinnedText]]
 
-    init(_ raw: RawTabStore, ids: [String]) {
-        self.raw = raw
+    /// A new raw database at `path` holding the set `Fixture.store(at:)` makes, its tabs with `ids`.
+    init(at path: String, synchronous: String, ids: [String]) throws {
+        raw = try Fixture.raw(at: path, synchronous: synchronous, ids: ids)
         idPairs = (0..<2).map { old in (0..<2).map { new in PinnedText(ids[old] + "," + ids[new]) } }
     }
 

@@ -33,8 +33,7 @@ struct SelectThroughput {
         let operations = size.pick(20_000, quick: 5_000)
         let store = try TabStore.inMemory()
         try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
-        let ids = Fixture.ids(10)
-        let raw = RawSelections(try Fixture.raw(at: ":memory:", synchronous: "NORMAL", ids: ids), ids: ids)
+        let raw = try RawSelections(at: ":memory:", synchronous: "NORMAL", ids: Fixture.ids(10))
         // A block of 1,000 is 5-10 ms a side here.
         let rates = try interleavedRates(
             rounds: size.pick(7, quick: 3), operations: operations, block: 1_000,
@@ -55,8 +54,7 @@ struct SelectThroughput {
         _ durability: TabStore.Options.Durability, synchronous: String, operations: Int, block: Int
     ) throws -> (store: Double, raw: Double) {
         let store = try Fixture.store(at: folder.file("select-store-\(synchronous).sqlite"), durability: durability)
-        let ids = Fixture.ids(10)
-        let raw = RawSelections(try Fixture.raw(at: folder.file("select-raw-\(synchronous).sqlite"), synchronous: synchronous, ids: ids), ids: ids)
+        let raw = try RawSelections(at: folder.file("select-raw-\(synchronous).sqlite"), synchronous: synchronous, ids: Fixture.ids(10))
         return try interleavedRates(
             rounds: size.pick(7, quick: 3), operations: operations, block: block,
             store: { try storeSelections(store, $0) }, raw: { try raw.select($0) }
