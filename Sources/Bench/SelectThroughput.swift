@@ -14,6 +14,8 @@ struct SelectThroughput {
         let normal = try compare(.normal, synchronous: "NORMAL", operations: size.pick(10_000, quick: 3_000), block: 500)
         progress("select throughput, Store vs raw SQLite, synchronous=FULL")
         let full = try compare(.full, synchronous: "FULL", operations: size.pick(1_500, quick: 500), block: 20)
+        progress("select throughput, the raw C loop against itself, synchronous=NORMAL")
+        let itself = try rawAgainstItself(operations: size.pick(10_000, quick: 3_000), block: 500)
         return [
             Row(
                 "selectVsRawNormal", "select, synchronous=NORMAL: Store vs raw C loop", unit: .perSecond,
@@ -23,6 +25,10 @@ struct SelectThroughput {
                 "selectVsRawFull", "select, synchronous=FULL: Store vs raw C loop", unit: .perSecond,
                 tabstore: full.store, peer: full.raw, peerName: "raw", target: nil
             ),
+            Row(
+                "selectRawVsItselfNormal", "select, synchronous=NORMAL: raw C loop vs itself (the timing's error)",
+                unit: .perSecond, tabstore: itself.store, peer: itself.raw, peerName: "raw", target: nil
+            ),
         ]
     }
 
@@ -31,13 +37,18 @@ struct SelectThroughput {
     func inMemory() throws -> [Row] {
         progress("select throughput in memory, Store vs the raw lookup-and-update floor")
         let operations = size.pick(20_000, quick: 5_000)
-        let store = try TabStore.inMemory()
-        try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
-        let raw = try RawSelections(at: ":memory:", synchronous: "NORMAL", ids: Fixture.ids(10))
         // A block of 1,000 is 5-10 ms a side here.
-        let rates = try interleavedRates(
+        let rates = try pairedRates(
             rounds: size.pick(7, quick: 3), operations: operations, block: 1_000,
-            store: { try storeSelections(store, $0) }, raw: { try raw.selectOnly($0) }
+            makeStore: { _ in
+                let store = try TabStore.inMemory()
+                try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
+                return { try storeSelections(store, $0) }
+            },
+            makeRaw: { _ in
+                let raw = try RawSelections(at: ":memory:", synchronous: "NORMAL", ids: Fixture.ids(10))
+                return { try raw.selectOnly($0) }
+            }
         )
         return [
             Row(
@@ -48,16 +59,34 @@ struct SelectThroughput {
         ]
     }
 
-    /// Selections per second on each side: the median of several rounds of `operations`
-    /// each, the sides taking turns every `block` (`interleavedRates`).
+    /// Selections per second on each side, in the round with the median ratio of several,
+    /// each on new files (`pairedRates`).
     private func compare(
         _ durability: TabStore.Options.Durability, synchronous: String, operations: Int, block: Int
-    ) throws -> (store: Double, raw: Double) {
-        let store = try Fixture.store(at: folder.file("select-store-\(synchronous).sqlite"), durability: durability)
-        let raw = try RawSelections(at: folder.file("select-raw-\(synchronous).sqlite"), synchronous: synchronous, ids: Fixture.ids(10))
-        return try interleavedRates(
+    ) throws -> PairedRates {
+        try pairedRates(
             rounds: size.pick(7, quick: 3), operations: operations, block: block,
-            store: { try storeSelections(store, $0) }, raw: { try raw.select($0) }
+            makeStore: { round in
+                let store = try Fixture.store(at: folder.file("select-store-\(synchronous)-\(round).sqlite"), durability: durability)
+                return { try storeSelections(store, $0) }
+            },
+            makeRaw: { round in try rawLoop(at: "select-raw-\(synchronous)-\(round).sqlite", synchronous: synchronous) }
         )
+    }
+
+    /// The NORMAL comparison with the raw loop on both sides: how far from 1 the timing puts
+    /// two identical loops in this run, the error to read the other ratios with.
+    private func rawAgainstItself(operations: Int, block: Int) throws -> PairedRates {
+        try pairedRates(
+            rounds: size.pick(7, quick: 3), operations: operations, block: block,
+            makeStore: { round in try rawLoop(at: "select-itself-a-\(round).sqlite", synchronous: "NORMAL") },
+            makeRaw: { round in try rawLoop(at: "select-itself-b-\(round).sqlite", synchronous: "NORMAL") }
+        )
+    }
+
+    /// The raw loop on a new database `name` in the scratch folder.
+    private func rawLoop(at name: String, synchronous: String) throws -> TimedLoop {
+        let raw = try RawSelections(at: folder.file(name), synchronous: synchronous, ids: Fixture.ids(10))
+        return { try raw.select($0) }
     }
 }

@@ -82,42 +82,96 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The median rate of each side over `rounds` rounds of `operations` each, after a
-/// warm-up of each (statements prepared, pages cached, WAL created). Within a round the
-/// sides take turns every `block` operations, each side's time summed over its blocks:
-/// this machine's speed drifts by tens of percent between consecutive rounds of a
-/// fraction of a second (a shared host, checkpoints), so two rounds timed one after the
-/// other measured the drift as much as the code. A block must be long enough that the
-/// switch between the loops (caches refilled) is lost in it, and short enough that drift
-/// falls on both sides alike. Each side is given the operations' indices, the same ones.
-func interleavedRates(
+/// A loop timed against another: it runs the operations whose indices it is given.
+typealias TimedLoop = (Range<Int>) throws -> Void
+
+/// Two loops timed against each other.
+struct LoopPair {
+    let store: TimedLoop
+    let raw: TimedLoop
+}
+
+/// Each side's rate, operations per second, in one round or as a figure.
+struct PairedRates {
+    let store: Double
+    let raw: Double
+
+    var ratio: Double { store / raw }
+}
+
+/// The rates of the round whose store/raw ratio is the median of `rounds`, each round on
+/// new loops that `makeStore` and `makeRaw` build (new databases, connections and
+/// statements), each running a whole round as a warm-up first (statements prepared, pages
+/// cached, the WAL grown to its size), then a timed round in turns (`timedRound`). Which
+/// side is built, warmed up and timed first alternates round by round.
+///
+/// Why new loops each round, and the median of the rounds' ratios: timing the same raw loop
+/// on both sides (an A/A run) showed one pair keeping its lead through a run, by up to 3%
+/// (where its files and memory landed), and the median of each side's rates taken apart
+/// paired one round's store with another round's raw.
+func pairedRates(
     rounds: Int, operations: Int, block: Int,
-    store: (Range<Int>) throws -> Void, raw: (Range<Int>) throws -> Void
-) throws -> (store: Double, raw: Double) {
-    // A whole round each, so that no timed round is the one that prepares the statements,
-    // caches the pages and grows the WAL.
-    try store(0..<operations)
-    try raw(0..<operations)
-    var storeRates: [Double] = []
-    var rawRates: [Double] = []
-    var turn = 0
-    for _ in 0..<rounds {
-        var storeSeconds = 0.0
-        var rawSeconds = 0.0
-        for start in stride(from: 0, to: operations, by: block) {
-            let range = start..<min(start + block, operations)
-            // Which side goes first alternates, so neither always follows the other's work.
-            if turn % 2 == 0 {
-                rawSeconds += try seconds { try raw(range) }
-                storeSeconds += try seconds { try store(range) }
-            } else {
-                storeSeconds += try seconds { try store(range) }
-                rawSeconds += try seconds { try raw(range) }
-            }
-            turn += 1
+    makeStore: (_ round: Int) throws -> TimedLoop, makeRaw: (_ round: Int) throws -> TimedLoop
+) throws -> PairedRates {
+    try medianRound(rounds: rounds) { round in
+        func warmedUp(_ make: (Int) throws -> TimedLoop) throws -> TimedLoop {
+            let loop = try make(round)
+            try loop(0..<operations)
+            return loop
         }
-        storeRates.append(Double(operations) / storeSeconds)
-        rawRates.append(Double(operations) / rawSeconds)
+        let storeFirst = round % 2 == 0
+        let pair: LoopPair
+        if storeFirst {
+            let store = try warmedUp(makeStore)
+            pair = LoopPair(store: store, raw: try warmedUp(makeRaw))
+        } else {
+            let raw = try warmedUp(makeRaw)
+            pair = LoopPair(store: try warmedUp(makeStore), raw: raw)
+        }
+        return try timedRound(operations: operations, block: block, pair, storeFirst: storeFirst)
     }
-    return (median(storeRates), median(rawRates))
+}
+
+/// As `pairedRates`, on the one pair `pair` for every round (a server's databases, too slow
+/// to make anew each round), warmed up by a whole round each first.
+func pairedRates(rounds: Int, operations: Int, block: Int, _ pair: LoopPair) throws -> PairedRates {
+    try pair.store(0..<operations)
+    try pair.raw(0..<operations)
+    return try medianRound(rounds: rounds) { round in
+        try timedRound(operations: operations, block: block, pair, storeFirst: round % 2 == 0)
+    }
+}
+
+/// The round (of `rounds`, an odd number) whose ratio is the median: its two rates, so the
+/// figure's ratio is one a round measured.
+private func medianRound(rounds: Int, _ round: (Int) throws -> PairedRates) rethrows -> PairedRates {
+    var measured: [PairedRates] = []
+    for number in 0..<rounds { measured.append(try round(number)) }
+    measured.sort { $0.ratio < $1.ratio }
+    return measured[measured.count / 2]
+}
+
+/// One round of `operations` a side, the sides taking turns every `block` operations, each
+/// side's time summed over its blocks: this machine's speed drifts by tens of percent
+/// between consecutive rounds of a fraction of a second (a shared host, checkpoints), so two
+/// rounds timed one after the other measured the drift as much as the code. A block must be
+/// long enough that the switch between the loops (caches refilled) is lost in it, and short
+/// enough that drift falls on both sides alike. Both sides run the same operation indices.
+private func timedRound(operations: Int, block: Int, _ pair: LoopPair, storeFirst: Bool) throws -> PairedRates {
+    var storeSeconds = 0.0
+    var rawSeconds = 0.0
+    var storeGoesFirst = storeFirst
+    for start in stride(from: 0, to: operations, by: block) {
+        let range = start..<min(start + block, operations)
+        // Which side goes first alternates, so neither always follows the other's work.
+        if storeGoesFirst {
+            storeSeconds += try seconds { try pair.store(range) }
+            rawSeconds += try seconds { try pair.raw(range) }
+        } else {
+            rawSeconds += try seconds { try pair.raw(range) }
+            storeSeconds += try seconds { try pair.store(range) }
+        }
+        storeGoesFirst.toggle()
+    }
+    return PairedRates(store: Double(operations) / storeSeconds, raw: Double(operations) / rawSeconds)
 }
