@@ -57,8 +57,11 @@ for path in sorted(glob.glob(work + "/run.*"), key=lambda p: int(p.rsplit(".", 1
         number, name = match.groups()
         if name:
             names[number] = name
-        name = names.get(number)
-        if name and not name.startswith("0x") and name not in seen:
+        # callgrind names a recursive call's level with a suffix (swift_once'2): the
+        # function's own section has the plain name.
+        name = re.sub(r"'\d+$", "", names.get(number) or "")
+        # Not sections: addresses without a symbol, and valgrind's "(below main)".
+        if name and not name.startswith(("0x", "(")) and name not in seen:
             seen.add(name)
             order.append(name)
 with open(output, "w") as file:
