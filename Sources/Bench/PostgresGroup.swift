@@ -80,8 +80,8 @@ struct PostgresGroup {
     // MARK: select throughput
 
     /// Selections per second through the store and through the raw loop, each on its own
-    /// database holding the same set: the round with the median ratio of several in which
-    /// they take turns (`pairedRates`).
+    /// database holding the same set: the pair of rounds with the median ratio, the sides
+    /// taking turns in each round (`pairedRates`).
     private func throughput(_ server: PostgresServer) throws -> Row {
         progress("postgres: select throughput, TabStore vs raw libpq")
         let store = try TabStore(postgresURL: try server.createDatabase())
@@ -92,7 +92,6 @@ struct PostgresGroup {
         let raw = try RawPostgresTabStore(url: rawURL)
 
         let operations = size.pick(2_000, quick: 800)
-        // A block of 50 is 10-50 ms a side on a local server.
         let loops = LoopPair(
             store: { try storeSelections(store, $0) },
             raw: { range in
@@ -101,7 +100,8 @@ struct PostgresGroup {
                 }
             }
         )
-        let rates = try pairedRates(rounds: size.pick(7, quick: 5), operations: operations, block: 50, loops)
+        // A block of 50 is 10-50 ms a side on a local server.
+        let rates = try pairedRates(pairs: 3, operations: operations, block: 50, loops)
         // The raw loop's rows must be what the library writes: its journal reads back as selections.
         let check = try TabStore(postgresURL: rawURL)
         guard case .selectionChanged(let updates)? = try check.history(of: Fixture.setName, limit: 1).first?.event,

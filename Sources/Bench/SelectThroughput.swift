@@ -7,27 +7,34 @@ struct SelectThroughput {
     let size: BenchSize
     let folder: ScratchFolder
 
+    /// Pairs of rounds for each loop row (`pairedRates`).
+    private var pairs: Int { size.pick(5, quick: 1) }
+    /// Selections a round at NORMAL. The journal keeps its last 10,000 rows: a full round's
+    /// warm-up fills it, so the timed round also trims it, as a long-used store does;
+    /// `--quick`'s rounds stay below it.
+    private var normalOperations: Int { size.pick(10_000, quick: 3_000) }
+
     func run() throws -> [Row] {
         progress("select throughput, Store vs raw SQLite, synchronous=NORMAL")
         // Blocks of 10-30 ms a side: a select costs tens of microseconds at NORMAL, and
         // about a millisecond at FULL, where each commit waits for the disk.
-        let normal = try compare(.normal, synchronous: "NORMAL", operations: size.pick(10_000, quick: 3_000), block: 500)
+        let normal = try compare(.normal, synchronous: "NORMAL", operations: normalOperations, block: 500)
+        progress("select throughput, the raw C loop against itself, synchronous=NORMAL")
+        let itself = try rawAgainstItself(operations: normalOperations, block: 500)
         progress("select throughput, Store vs raw SQLite, synchronous=FULL")
         let full = try compare(.full, synchronous: "FULL", operations: size.pick(1_500, quick: 500), block: 20)
-        progress("select throughput, the raw C loop against itself, synchronous=NORMAL")
-        let itself = try rawAgainstItself(operations: size.pick(10_000, quick: 3_000), block: 500)
         return [
             Row(
                 "selectVsRawNormal", "select, synchronous=NORMAL: Store vs raw C loop", unit: .perSecond,
                 tabstore: normal.store, peer: normal.raw, peerName: "raw", target: .ratio(atLeast: 0.9)
             ),
             Row(
-                "selectVsRawFull", "select, synchronous=FULL: Store vs raw C loop", unit: .perSecond,
-                tabstore: full.store, peer: full.raw, peerName: "raw", target: nil
+                "selectRawVsItselfNormal", "select, synchronous=NORMAL: raw C loop vs itself (a sample of the timing's error)",
+                unit: .perSecond, tabstore: itself.store, peer: itself.raw, peerName: "raw", target: nil
             ),
             Row(
-                "selectRawVsItselfNormal", "select, synchronous=NORMAL: raw C loop vs itself (the timing's error)",
-                unit: .perSecond, tabstore: itself.store, peer: itself.raw, peerName: "raw", target: nil
+                "selectVsRawFull", "select, synchronous=FULL: Store vs raw C loop", unit: .perSecond,
+                tabstore: full.store, peer: full.raw, peerName: "raw", target: nil
             ),
         ]
     }
@@ -39,7 +46,7 @@ struct SelectThroughput {
         let operations = size.pick(20_000, quick: 5_000)
         // A block of 1,000 is 5-10 ms a side here.
         let rates = try pairedRates(
-            rounds: size.pick(7, quick: 3), operations: operations, block: 1_000,
+            pairs: pairs, operations: operations, block: 1_000,
             makeStore: { _ in
                 let store = try TabStore.inMemory()
                 try store.add(Fixture.titles(10), to: Fixture.setName, creatingSet: true)
@@ -59,33 +66,34 @@ struct SelectThroughput {
         ]
     }
 
-    /// Selections per second on each side, in the round with the median ratio of several,
-    /// each on new files (`pairedRates`).
+    /// Selections per second on each side, in the pair of rounds with the median ratio,
+    /// each round on new files (`pairedRates`).
     private func compare(
         _ durability: TabStore.Options.Durability, synchronous: String, operations: Int, block: Int
     ) throws -> PairedRates {
         try pairedRates(
-            rounds: size.pick(7, quick: 3), operations: operations, block: block,
+            pairs: pairs, operations: operations, block: block,
             makeStore: { round in
                 let store = try Fixture.store(at: folder.file("select-store-\(synchronous)-\(round).sqlite"), durability: durability)
                 return { try storeSelections(store, $0) }
             },
-            makeRaw: { round in try rawLoop(at: "select-raw-\(synchronous)-\(round).sqlite", synchronous: synchronous) }
+            makeRaw: { round in try rawLoop(file: "select-raw-\(synchronous)-\(round).sqlite", synchronous: synchronous) }
         )
     }
 
-    /// The NORMAL comparison with the raw loop on both sides: how far from 1 the timing puts
-    /// two identical loops in this run, the error to read the other ratios with.
+    /// The NORMAL comparison with the raw loop on both sides, right after it: how far from 1
+    /// the timing put two identical loops this time. One sample of the timing's error;
+    /// its spread over runs is the error to read the NORMAL ratio with.
     private func rawAgainstItself(operations: Int, block: Int) throws -> PairedRates {
         try pairedRates(
-            rounds: size.pick(7, quick: 3), operations: operations, block: block,
-            makeStore: { round in try rawLoop(at: "select-itself-a-\(round).sqlite", synchronous: "NORMAL") },
-            makeRaw: { round in try rawLoop(at: "select-itself-b-\(round).sqlite", synchronous: "NORMAL") }
+            pairs: pairs, operations: operations, block: block,
+            makeStore: { round in try rawLoop(file: "select-itself-a-\(round).sqlite", synchronous: "NORMAL") },
+            makeRaw: { round in try rawLoop(file: "select-itself-b-\(round).sqlite", synchronous: "NORMAL") }
         )
     }
 
-    /// The raw loop on a new database `name` in the scratch folder.
-    private func rawLoop(at name: String, synchronous: String) throws -> TimedLoop {
+    /// The raw loop on a new database, the file `name` in the scratch folder.
+    private func rawLoop(file name: String, synchronous: String) throws -> TimedLoop {
         let raw = try RawSelections(at: folder.file(name), synchronous: synchronous, ids: Fixture.ids(10))
         return { try raw.select($0) }
     }

@@ -97,58 +97,75 @@ struct PairedRates {
     let raw: Double
 
     var ratio: Double { store / raw }
+
+    /// Two rounds as one: each side's geometric mean rate, so the ratio is the geometric
+    /// mean of the two rounds' ratios.
+    init(joining first: PairedRates, _ second: PairedRates) {
+        store = (first.store * second.store).squareRoot()
+        raw = (first.raw * second.raw).squareRoot()
+    }
+
+    init(store: Double, raw: Double) {
+        self.store = store
+        self.raw = raw
+    }
 }
 
-/// The rates of the round whose store/raw ratio is the median of `rounds`, each round on
-/// new loops that `makeStore` and `makeRaw` build (new databases, connections and
-/// statements), each running a whole round as a warm-up first (statements prepared, pages
-/// cached, the WAL grown to its size), then a timed round in turns (`timedRound`). Which
-/// side is built, warmed up and timed first alternates round by round.
+/// The figure of `pairs` pairs of rounds (an odd number), each round on new loops that
+/// `makeStore` and `makeRaw` build (new databases, connections and statements), each
+/// running a whole round as a warm-up first (statements prepared, pages cached, the WAL
+/// grown to its size), then a timed round in turns (`timedRound`). In a pair's first round
+/// the store is built, warmed up and timed first, in its second the raw loop: a pair puts
+/// neither side first. The figure is the pair whose ratio (the geometric mean of its two
+/// rounds') is the median.
 ///
-/// Why new loops each round, and the median of the rounds' ratios: timing the same raw loop
-/// on both sides (an A/A run) showed one pair keeping its lead through a run, by up to 3%
-/// (where its files and memory landed), and the median of each side's rates taken apart
-/// paired one round's store with another round's raw.
+/// Why new loops each round, pairs, and a median of ratios: each side's median rate taken
+/// apart could pair one round's store with another round's raw; in runs of the raw loop
+/// against itself on one pair of databases, one side could stay ahead through a whole run
+/// (1.006-1.094 in every round of one; where its files and memory landed, we suppose); and
+/// with an odd number of single rounds one side went first more often. The README gives
+/// the spread of that check over runs, before and after.
 func pairedRates(
-    rounds: Int, operations: Int, block: Int,
+    pairs: Int, operations: Int, block: Int,
     makeStore: (_ round: Int) throws -> TimedLoop, makeRaw: (_ round: Int) throws -> TimedLoop
 ) throws -> PairedRates {
-    try medianRound(rounds: rounds) { round in
+    try medianPair(pairs: pairs) { round, storeFirst in
         func warmedUp(_ make: (Int) throws -> TimedLoop) throws -> TimedLoop {
             let loop = try make(round)
             try loop(0..<operations)
             return loop
         }
-        let storeFirst = round % 2 == 0
-        let pair: LoopPair
-        if storeFirst {
-            let store = try warmedUp(makeStore)
-            pair = LoopPair(store: store, raw: try warmedUp(makeRaw))
-        } else {
-            let raw = try warmedUp(makeRaw)
-            pair = LoopPair(store: try warmedUp(makeStore), raw: raw)
-        }
+        let (first, second) = storeFirst ? (makeStore, makeRaw) : (makeRaw, makeStore)
+        let firstLoop = try warmedUp(first)
+        let secondLoop = try warmedUp(second)
+        let pair = storeFirst ? LoopPair(store: firstLoop, raw: secondLoop) : LoopPair(store: secondLoop, raw: firstLoop)
         return try timedRound(operations: operations, block: block, pair, storeFirst: storeFirst)
     }
 }
 
-/// As `pairedRates`, on the one pair `pair` for every round (a server's databases, too slow
-/// to make anew each round), warmed up by a whole round each first.
-func pairedRates(rounds: Int, operations: Int, block: Int, _ pair: LoopPair) throws -> PairedRates {
-    try pair.store(0..<operations)
-    try pair.raw(0..<operations)
-    return try medianRound(rounds: rounds) { round in
-        try timedRound(operations: operations, block: block, pair, storeFirst: round % 2 == 0)
+/// As `pairedRates`, on the one pair `loops` for every round (a server's databases, too
+/// slow to make anew each round), warmed up by a whole round each first.
+func pairedRates(pairs: Int, operations: Int, block: Int, _ loops: LoopPair) throws -> PairedRates {
+    try loops.store(0..<operations)
+    try loops.raw(0..<operations)
+    return try medianPair(pairs: pairs) { _, storeFirst in
+        try timedRound(operations: operations, block: block, loops, storeFirst: storeFirst)
     }
 }
 
-/// The round (of `rounds`, an odd number) whose ratio is the median: its two rates, so the
-/// figure's ratio is one a round measured.
-private func medianRound(rounds: Int, _ round: (Int) throws -> PairedRates) rethrows -> PairedRates {
+/// Runs `pairs` pairs of rounds, the store first in a pair's first round and second in its
+/// other, and returns the pair whose ratio is the median: rates a pair measured.
+private func medianPair(pairs: Int, _ round: (_ number: Int, _ storeFirst: Bool) throws -> PairedRates) throws -> PairedRates {
+    // Odd, so the median is one pair's and not a mean of two.
+    guard pairs > 0, pairs % 2 == 1 else { throw BenchError("pairs of rounds must be an odd number, not \(pairs)") }
     var measured: [PairedRates] = []
-    for number in 0..<rounds { measured.append(try round(number)) }
+    for pair in 0..<pairs {
+        let storeFirst = try round(2 * pair, true)
+        let rawFirst = try round(2 * pair + 1, false)
+        measured.append(PairedRates(joining: storeFirst, rawFirst))
+    }
     measured.sort { $0.ratio < $1.ratio }
-    return measured[measured.count / 2]
+    return measured[pairs / 2]
 }
 
 /// One round of `operations` a side, the sides taking turns every `block` operations, each
