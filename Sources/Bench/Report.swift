@@ -101,7 +101,6 @@ struct RunFacts: Sendable {
 }
 
 enum Report {
-    /// A Markdown table, readable as plain text too; notes follow it, numbered.
     /// The ratio to two decimals, or to three where two would round it across its bound
     /// (0.8953 against "ratio ≥ 0.9" reads 0.895, not a 0.90 marked not met).
     static func shownRatio(_ ratio: Double, target: Target?) -> String {
@@ -111,6 +110,7 @@ enum Report {
         return String(format: "%.3f", ratio)
     }
 
+    /// A Markdown table, readable as plain text too; notes follow it, numbered.
     static func table(_ rows: [Row], facts: RunFacts) -> String {
         var notes: [String] = []
         let body = rows.map { row -> [String] in
