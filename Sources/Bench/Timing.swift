@@ -97,17 +97,13 @@ struct PairedRates {
     let raw: Double
 
     var ratio: Double { store / raw }
+}
 
+extension PairedRates {
     /// Two rounds as one: each side's geometric mean rate, so the ratio is the geometric
     /// mean of the two rounds' ratios.
     init(joining first: PairedRates, _ second: PairedRates) {
-        store = (first.store * second.store).squareRoot()
-        raw = (first.raw * second.raw).squareRoot()
-    }
-
-    init(store: Double, raw: Double) {
-        self.store = store
-        self.raw = raw
+        self.init(store: (first.store * second.store).squareRoot(), raw: (first.raw * second.raw).squareRoot())
     }
 }
 
