@@ -55,9 +55,12 @@ let package = Package(
             path: "Sources/Postgres",
             plugins: ["TabStoreEmbedMigrations"]
         ),
+        // The argument vector as the system passed it: a static executable's Swift runtime
+        // reads /proc/self/cmdline instead, which fails when no descriptor is free.
+        .target(name: "TabStoreProcessArguments", path: "Sources/CProcessArguments"),
         // Every command, its arguments and output: all of the CLI but its main. It does not
         // depend on TabStorePostgres: each executable's main says how server URLs are served.
-        .target(name: "TabStoreCLI", dependencies: ["TabStoreKit"], path: "Sources/CLI"),
+        .target(name: "TabStoreCLI", dependencies: ["TabStoreKit", "TabStoreProcessArguments"], path: "Sources/CLI"),
         // `tabstore`. Start-up is the product: on Linux the release binary is fully static (no
         // dynamic loader, no symbol binding), which also means it cannot load libpq; a
         // postgresql:// URL is handed to tabstore-postgres. gold places the code everyday

@@ -14,6 +14,8 @@ enum CLIError: Error {
     case checkFailed(database: String, findings: String)
     /// The executable that serves server databases is missing or cannot be run: exit 3.
     case companionUnavailable(String)
+    /// The system refused what the command needs (a file descriptor, a thread): exit 3.
+    case resourceRefused(String)
 
     var exitCode: Int32 {
         switch self {
@@ -24,6 +26,7 @@ enum CLIError: Error {
         case .unreadableInput: ExitCode.requestFailed
         case .checkFailed: ExitCode.database
         case .companionUnavailable: ExitCode.database
+        case .resourceRefused: ExitCode.database
         }
     }
 
@@ -32,7 +35,8 @@ enum CLIError: Error {
         let message = switch self {
         case let .usage(error): error.message
         case let .store(error): error.description
-        case let .databasePath(message), let .unreadableInput(message), let .companionUnavailable(message): message
+        case let .databasePath(message), let .unreadableInput(message), let .companionUnavailable(message),
+             let .resourceRefused(message): message
         case let .checkFailed(database, findings): "the check of database \(database) found: \(findings)"
         }
         return escapingControlCharacters(message)

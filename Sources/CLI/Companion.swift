@@ -19,7 +19,7 @@ enum Companion {
             return .companionUnavailable(
                 "a postgresql:// database needs \(name), which is \(places); install it next to tabstore")
         }
-        execv(path, CommandLine.unsafeArgv)
+        execv(path, ProcessArguments.vector.arguments)
         return .companionUnavailable("cannot run \(path) for a postgresql:// database: \(errorMessage(errno))")
     }
 

@@ -67,8 +67,23 @@ func readAllBytes(path: String, limit: Int) throws(SystemError) -> [UInt8] {
         guard count >= 0 else { throw SystemError(code: errno) }
         if count == 0 { return bytes }
         guard bytes.count + count <= limit else { throw SystemError(code: EFBIG) }
+        // Growing copies into a block twice as large, while the old one is still held.
+        if bytes.count + count > bytes.capacity, !memoryIsAvailable(3 * (bytes.count + count)) { throw SystemError(code: ENOMEM) }
         bytes += chunk.prefix(count)
     }
+}
+
+/// Whether `bytes` of memory can be had now. Swift ends the process when an allocation
+/// fails, so work whose size follows its input (an import of a large document) asks
+/// first, and a memory limit (`ulimit -v`) is then an error, not a crash. The block is
+/// only mapped, never touched: without a limit this costs no memory. (mmap, not malloc:
+/// the optimiser removes a malloc that is freed unused, and its answer with it.)
+func memoryIsAvailable(_ bytes: Int) -> Bool {
+    let size = max(bytes, 1)
+    guard let block = mmap(nil, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+          block != MAP_FAILED else { return false }
+    munmap(block, size)
+    return true
 }
 
 struct SystemError: Error {
@@ -76,6 +91,9 @@ struct SystemError: Error {
 
     /// Past the limit `readAllBytes` was given.
     var isOverLimit: Bool { code == EFBIG }
+
+    /// No memory could be had to hold what was read.
+    var isOutOfMemory: Bool { code == ENOMEM }
 }
 
 /// Whether `descriptor` is a terminal (not a file or a pipe).

@@ -82,31 +82,28 @@ struct WatchSession: Sendable, Equatable {
     /// SIGINT or SIGTERM; then exits 0. When the journal can no longer be read, says why
     /// and exits as that error's code says.
     func run(printingFirst first: RunResult) -> Never {
-        // A signal's handler only writes a byte to a pipe; the main queue, where lines are
-        // also written, reads it and exits: an exit can only fall between two whole lines.
-        // The handlers are installed here, synchronously (a dispatch signal source is set
-        // up later on another thread, and a signal sent in between was lost).
-        // Without a pipe (no descriptors left) the signals keep their default action.
-        let source = SignalPipe.install(for: [SIGINT, SIGTERM]).map { wakeUp in
-            let source = DispatchSource.makeReadSource(fileDescriptor: wakeUp, queue: .main)
-            source.setEventHandler { Self.end(ExitCode.success) }
-            source.resume()
-            return source
-        }
+        // A signal's handler only writes a byte to a pipe, and the main thread, blocked on
+        // its other end, ends the watch: no other thread is needed for Ctrl-C to work, so it
+        // works even when the system will not start one (libdispatch then retries forever).
+        // The handlers are installed here, before the notice: whoever waits for the notice
+        // may signal at once.
         if case let .store(store, _) = self.source { Self.watched.withLock { $0 = store } }
-        // Handlers first, notice second: whoever waits for the notice may signal at once.
+        guard let wakeUp = SignalPipe.install(for: [SIGINT, SIGTERM]) else {
+            Self.refuse("no file descriptor is free for its signal pipe (this process has too many files open)", json: json)
+        }
         let json = self.json
         Self.endIfNotWritten(ProcessOutput.printStandardOutput(first.standardOutput), json: json)
         ProcessOutput.printStandardError(first.standardError)
         let session = self
-        Task { @MainActor in
-            // write(2) straight away, no buffer: each line is out when the change is.
+        // Each line is one write(2), straight away: a line is out when its change is, and
+        // an exit falls between two whole lines.
+        Task {
             do {
                 let (store, changes) = try await session.opened()
                 Self.watched.withLock { $0 = store }
                 if isTerminal(STDERR_FILENO), let server = session.server {
                     server.onStatusChange(store) { away in
-                        DispatchQueue.main.async { ProcessOutput.printStandardError(session.notice(away: away, server: store.location)) }
+                        ProcessOutput.printStandardError(session.notice(away: away, server: store.location))
                     }
                 }
                 for try await change in changes {
@@ -122,7 +119,15 @@ struct WatchSession: Sendable, Equatable {
             }
             Self.end(ExitCode.success)
         }
-        withExtendedLifetime((self.source, source)) { dispatchMain() }
+        withExtendedLifetime(self.source) { SignalPipe.waitForSignal(on: wakeUp) }
+        Self.end(ExitCode.success)
+    }
+
+    /// Ends a watch that cannot run, before its first line: one line, exit 3.
+    private static func refuse(_ reason: String, json: Bool) -> Never {
+        let failure = Runner.failure(.resourceRefused("cannot watch: " + reason), json: json, program: Program.spec)
+        ProcessOutput.printStandardError(failure.standardError)
+        end(failure.exitCode)
     }
 }
 
@@ -166,12 +171,51 @@ enum SignalPipe {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         writeEnd = ends[1]
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
         for number in signals {
             signal(number) { _ in
                 var byte: UInt8 = 1
                 _ = write(SignalPipe.writeEnd, &byte, 1)
             }
+            sigaddset(&unblocked, number)
         }
+        // A parent may start us with them blocked (a thread of libdispatch's spawning us
+        // passes its mask on): the main thread, which waits for them, takes them.
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         return ends[0]
+    }
+
+    /// Blocks until a signal's byte arrives on `readEnd`.
+    static func waitForSignal(on readEnd: Int32) {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(readEnd, &byte, 1)
+            if count == 1 || (count < 0 && errno != EINTR) { return }
+        }
+    }
+}
+
+/// Whether the system starts threads now: a watch needs a few at once (libdispatch's
+/// manager and workers), and when the system refuses them (a memory limit too small for
+/// their stacks) libdispatch waits and retries forever, the caller included, so the watch
+/// would hang, silent and deaf to Ctrl-C.
+enum ThreadProbe {
+    /// The threads a watch keeps busy at once: the event manager, the change hub's queue,
+    /// the task that prints, and one to spare.
+    static let threadsNeeded = 4
+
+    /// Why that many threads could not be running at once, or nil when they could.
+    static func refusal() -> String? {
+        var threads: [pthread_t] = []
+        defer { for thread in threads { pthread_join(thread, nil) } }
+        for _ in 0..<threadsNeeded {
+            var thread = pthread_t()
+            // Each waits for nothing: it only has to exist.
+            let code = pthread_create(&thread, nil, { _ in nil }, nil)
+            guard code == 0 else { return errorMessage(code) }
+            threads.append(thread)
+        }
+        return nil
     }
 }

@@ -117,6 +117,9 @@ final class ChangeHub: Sendable {
     /// when given, else from the journal's end.
     private func register(after start: Int? = nil, _ add: (inout State, Int) -> Void) throws(TabStoreError) -> Int {
         if let unseen = backend.changesUnseen { throw unseen }
+        guard DispatchEventLoop.start() else {
+            throw .cannotFollowChanges(path: backend.location, reason: "no file descriptor is free (this process has too many files open)")
+        }
         let newestID: Int
         if let start {
             newestID = start

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -130,4 +131,39 @@ final class ChangeWakeup: Wakeup, @unchecked Sendable {
         nil
     }
     #endif
+}
+
+/// libdispatch sets up its event loop (on Linux an epoll, an eventfd and a timerfd per
+/// clock) the first time a source is resumed in the process, and traps when no file
+/// descriptor is left for it: the first observer checks that there are, then has the loop
+/// made, with the timer of the clock that observation's timers use.
+package enum DispatchEventLoop {
+    private static let started = Atomic<Bool>(false)
+
+    /// The descriptors the loop takes at most (epoll, eventfd, a timerfd for each of three
+    /// clocks), and one to spare.
+    private static let descriptorsNeeded = 6
+
+    /// Makes sure the event loop exists.
+    /// - Returns: false when it could not be made: no descriptor is free.
+    package static func start() -> Bool {
+        if started.load(ordering: .acquiring) { return true }
+        #if os(Linux)
+        var held: [Int32] = []
+        defer { for descriptor in held { close(descriptor) } }
+        for _ in 0..<descriptorsNeeded {
+            let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return false }
+            held.append(descriptor)
+        }
+        for descriptor in held { close(descriptor) }
+        held = []
+        #endif
+        let source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now() + .seconds(3600))
+        source.resume()
+        source.cancel()
+        started.store(true, ordering: .releasing)
+        return true
+    }
 }

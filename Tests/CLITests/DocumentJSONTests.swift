@@ -76,6 +76,13 @@ import TabStoreKit
          "sets[0].selectedIndex must be an index in 0...1"),
         (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":[]}]}"#,
          "sets[0].selectedIndex must be null (the set has no tabs)"),
+        // Integers too large for Int: out of range, not "not a number".
+        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":99999999999999999999,"tabs":["x","y"]}]}"#,
+         "sets[0].selectedIndex must be an index in 0...1"),
+        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":-9223372036854775809,"tabs":["x"]}]}"#,
+         "sets[0].selectedIndex must be an index in 0...0"),
+        (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":1.5,"tabs":["x"]}]}"#,
+         "sets[0].selectedIndex must be an integer or null, not a number"),
         (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":null,"tabs":["x"]}]}"#,
          "sets[0].selectedIndex must be an index in 0...0"),
         (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":["x","x"]}]}"#,

@@ -13,8 +13,7 @@ enum PasswordHiding {
     /// lays the arguments end to end: the later ones move up, and NULs fill the end.
     /// `withoutPassword` rewrites a URL as messages show it (the PostgreSQL backend's).
     static func hidePasswordsInProcessArguments(using withoutPassword: (String) -> String) {
-        let count = Int(CommandLine.argc)
-        let argv = CommandLine.unsafeArgv
+        let (count, argv) = ProcessArguments.vector
         var arguments: [[UInt8]] = []
         var changed = false
         for position in 1..<max(count, 1) {

@@ -3,6 +3,20 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TabStoreProcessArguments
+
+/// The argument vector the system passed to the program, program name first.
+enum ProcessArguments {
+    /// `argc`, `argv`: as the C library handed them to initialisers, which needs no file
+    /// descriptor; else the Swift runtime's (which, in a static executable, could not
+    /// read /proc/self/cmdline when it sees none).
+    static var vector: (count: Int, arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
+        if let arguments = tabstore_process_arguments(), tabstore_process_argument_count() > 0 {
+            return (Int(tabstore_process_argument_count()), arguments)
+        }
+        return (Int(CommandLine.argc), CommandLine.unsafeArgv)
+    }
+}
 
 /// The process arguments (program name excluded), checked to be UTF-8.
 ///
@@ -16,8 +30,9 @@ struct RawArguments: Sendable, Equatable {
 
     static func fromProcess() -> RawArguments {
         var raw = RawArguments(arguments: [], firstInvalidPosition: nil)
-        for position in stride(from: 1, to: Int(CommandLine.argc), by: 1) {
-            guard let pointer = CommandLine.unsafeArgv[position] else { continue }
+        let (count, vector) = ProcessArguments.vector
+        for position in stride(from: 1, to: count, by: 1) {
+            guard let pointer = vector[position] else { continue }
             let bytes = UnsafeBufferPointer(
                 start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)
             )

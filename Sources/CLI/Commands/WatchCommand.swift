@@ -30,6 +30,12 @@ enum WatchCommand: TabstoreCommand {
         let setName = arguments.optionalText("set")
         let location = try context.resolvedPath()
         let source: WatchSession.Source
+        if let reason = ThreadProbe.refusal() { throw .resourceRefused("cannot watch: the system will not start a thread (\(reason))") }
+        // libdispatch traps when it cannot make its event loop: have it made now, while
+        // descriptors are free, before the store takes its own.
+        guard DispatchEventLoop.start() else {
+            throw .resourceRefused("cannot watch: no file descriptor is free (this process has too many files open)")
+        }
         do throws(CLIError) {
             let store = try context.openExistingStore()
             // A file read as it was when opened would show no change: said now, not waited on.

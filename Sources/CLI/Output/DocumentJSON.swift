@@ -115,6 +115,9 @@ private enum DocumentReader {
         switch members["selectedIndex"] {
         case .null?: selectedIndex = nil
         case let .int(index)?: selectedIndex = index
+        // An integer too large for Int is read as a double: out of range for any set, as
+        // the check of the index then says.
+        case let .double(value)? where value.magnitude >= 0x1p63: selectedIndex = value < 0 ? .min : .max
         default:
             throw .invalidDocument(reason: "\(place).selectedIndex must be an integer or null, not \(members["selectedIndex"]?.typeName ?? "missing")")
         }

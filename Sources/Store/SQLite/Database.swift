@@ -319,7 +319,7 @@ final class Database {
     /// another process creates in between would turn "not there" into a false "cannot be
     /// opened".
     private static func openError(_ error: SQLiteError, systemError: Int32, path: String, creating: Bool) -> TabStoreError {
-        guard error.primaryCode == SQLITE_CANTOPEN else { return error.storeError(path: path) }
+        guard error.primaryCode == SQLITE_CANTOPEN, !error.ranOutOfDescriptors else { return error.storeError(path: path) }
         if systemError == ENOENT, !creating { return .databaseNotFound(path: path) }
         var status = stat()
         if stat(path, &status) == 0 {

@@ -35,8 +35,18 @@ struct SQLiteError: Error, CustomStringConvertible {
         "SQLite error \(code): \(message)" + (sql.map { " - while executing `\($0)`" } ?? "")
     }
 
+    /// Whether opening a file failed for want of a file descriptor (SQLite says only
+    /// "unable to open"). Only for opening and I/O codes: the errno outlives its failure.
+    var ranOutOfDescriptors: Bool {
+        (primaryCode == SQLITE_CANTOPEN || primaryCode == SQLITE_IOERR) && (systemErrno == EMFILE || systemErrno == ENFILE)
+    }
+
     /// The same failure told in terms of the database file at `path`.
     func storeError(path: String) -> TabStoreError {
+        if ranOutOfDescriptors {
+            let holder = systemErrno == EMFILE ? "this process has" : "the system has"
+            return .cannotOpen(path: path, reason: "no file descriptor is free (\(holder) too many files open)")
+        }
         switch primaryCode {
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
         case SQLITE_FULL: return .diskFull(path: path)
