@@ -22,6 +22,12 @@ extension Database {
         try executeScript("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(synchronous)")
     }
 
+    /// Leaves the -wal file as it is when this connection closes, instead of moving its
+    /// changes into the database file (and the -shm file with it).
+    func keepWriteAheadLogOnClose() {
+        _ = tabstore_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
+    }
+
     /// For a scratch file thrown away on failure: no rollback journal, no syncs.
     func skipJournalAndSyncs() throws(TabStoreError) {
         try executeScript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
