@@ -12,6 +12,8 @@ enum CLIError: Error {
     case unreadableInput(String)
     /// `info`'s check of a server database found rows that break the tab rules: exit 3.
     case checkFailed(database: String, findings: String)
+    /// `info`'s check of a file's storage (SQLite's integrity_check) found it damaged: exit 3.
+    case damaged(database: String, finding: String)
     /// The executable that serves server databases is missing or cannot be run: exit 3.
     case companionUnavailable(String)
 
@@ -22,7 +24,7 @@ enum CLIError: Error {
         case let .store(error): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
         case .databasePath: ExitCode.database
         case .unreadableInput: ExitCode.requestFailed
-        case .checkFailed: ExitCode.database
+        case .checkFailed, .damaged: ExitCode.database
         case .companionUnavailable: ExitCode.database
         }
     }
@@ -34,6 +36,7 @@ enum CLIError: Error {
         case let .store(error): error.description
         case let .databasePath(message), let .unreadableInput(message), let .companionUnavailable(message): message
         case let .checkFailed(database, findings): "the check of database \(database) found: \(findings)"
+        case let .damaged(database, finding): "database \(database) is corrupt: \(finding)"
         }
         return escapingControlCharacters(message)
     }

@@ -121,7 +121,7 @@ final class SQLiteBackend: TabStoreBackend {
             // read transaction in error, and it is its own consistent read anyway.
             var problems: [String] = []
             do throws(TabStoreError) {
-                try database.quickCheck { problems.append($0) }
+                try database.integrityCheck { problems.append($0) }
             } catch .corrupt {
                 problems.append("(the check stopped: the file is too damaged to read further)")
             }
