@@ -284,6 +284,31 @@ import TabStoreTestSupport
         }
     }
 
+    /// A trigger that is only in the file's -wal file (its writer closed without moving it
+    /// into the file) is seen and refused, and the refusal moves nothing: the file, its
+    /// -wal and its folder are as they were.
+    @Test func aForeignTriggerWaitingInTheWALIsRefusedAndLeftThere() throws {
+        let path = folder.file()
+        do {
+            let store = try TabStore(path: path)
+            try store.add(["a", "b"], to: "main", creatingSet: true)
+        }
+        var handle: OpaquePointer?
+        try #require(sqlite3_open(path, &handle) == SQLITE_OK)
+        try #require(tabstore_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1) == SQLITE_OK)
+        try #require(sqlite3_exec(handle, "CREATE TRIGGER late AFTER UPDATE ON tab_set BEGIN DELETE FROM tab; END", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+        let before = (try #require(contents(path)), try #require(contents(path + "-wal")))
+        let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(listing == ["tabs.sqlite", "tabs.sqlite-shm", "tabs.sqlite-wal"])
+        let difference = TabStoreError.SchemaDifference(kind: .extra, objectType: "trigger", name: "late")
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) }
+            == .foreignSchema(path: path, version: Migration.latestVersion, difference: difference))
+        #expect(contents(path) == before.0)
+        #expect(contents(path + "-wal") == before.1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == listing)
+    }
+
     /// The statistics tables SQLite's ANALYZE (or `PRAGMA optimize`) makes only guide the
     /// query planner: a genuine file of any version that has them opens and is upgraded.
     @Test(arguments: everyVersion)
