@@ -42,12 +42,12 @@ enum InfoCommand: TabstoreCommand {
         return damaged
     }
 
-    /// The first line of what SQLite's check found, without the line naming the schema
-    /// it checked (`*** in database main ***`): one line for the error.
+    /// The first finding of SQLite's check (its findings are joined by "; ", and a finding
+    /// may go on over lines), without the line naming the schema it checked (`*** in
+    /// database main ***`): one line for the error.
     private static func firstFinding(_ check: String) -> String {
-        let lines = check.split(separator: "\n").filter { !$0.hasPrefix("*** in database ") }
-        let first = lines.first.map(String.init) ?? check
-        return first.split(separator: "; ", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? first
+        let first = check.split(separator: "\n").first { !$0.hasPrefix("*** in database ") } ?? Substring(check)
+        return String(first.prefix { $0 != ";" })
     }
 
     private static func json(_ info: StoreInfo) -> String {
