@@ -166,7 +166,8 @@ import TabStoreTestSupport
     }
 
     /// Draws foreign changes for a file of `version`: a trigger on each table, a view in
-    /// place of each table, a table, a column, an index (plain, on an expression, partial),
+    /// place of each table, a table, a column (a generated one too), an index (plain, on
+    /// an expression, partial),
     /// a column type, a CHECK or a DEFAULT changed in the schema's text, an index dropped,
     /// a trigger under SQLite's own `sqlite_` prefix.
     private func foreignChanges(version: Int, count: Int, random: inout SplitMix64) throws -> [ForeignChange] {
@@ -196,7 +197,10 @@ import TabStoreTestSupport
         while changes.count < count {
             let table = pick(schema.tables)
             let name = freshName()
-            switch random.below(9) {
+            switch random.below(10) {
+            case 8:
+                changes.append(ForeignChange(sql: "ALTER TABLE \"\(table.name)\" ADD COLUMN \(name) AS (upper(\"\(table.column)\")) VIRTUAL",
+                                             kind: .changed, objectType: "table", name: table.name))
             case 0:
                 changes.append(ForeignChange(sql: "CREATE TABLE \(name) (a, b)", kind: .extra, objectType: "table", name: name))
             case 1:
