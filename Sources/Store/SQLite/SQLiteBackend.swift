@@ -113,7 +113,7 @@ final class SQLiteBackend: TabStoreBackend {
     }
 
     func info() throws(TabStoreError) -> StoreInfo {
-        try reader().withDatabase { database throws(TabStoreError) in
+        let info = try reader().withDatabase { database throws(TabStoreError) in
             let (version, sets) = try database.readTransaction { () throws(TabStoreError) in
                 (try database.schemaState().version, try database.setCount())
             }
@@ -127,6 +127,13 @@ final class SQLiteBackend: TabStoreBackend {
             }
             return StoreInfo(location: path, schemaVersion: fileVersion ?? version, setCount: sets, storageCheck: problems.joined(separator: "; "))
         }
+        if info.isDamaged {
+            // What is in the -wal file stays there, not moved into the file when the store
+            // closes: the damage may be the -wal's (another database's, put beside this
+            // one), and the file without it may be sound.
+            writer.withDatabase { $0.keepWriteAheadLogOnClose() }
+        }
+        return info
     }
 
     var rowsWritten: Int {

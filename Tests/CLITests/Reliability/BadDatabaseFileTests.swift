@@ -132,8 +132,15 @@ import TabStoreTestSupport
         #expect(try Self.check("quick_check", copy) == ["ok"])
         #expect(try Self.check("integrity_check", copy) == ["row 2 missing from index sqlite_autoindex_tab_1"])
 
+        let before = (FileManager.default.contents(atPath: sandbox.database), FileManager.default.contents(atPath: sandbox.database + "-wal"))
         #expect(sandbox.run("info") == .failure(3,
             "tabstore: error: database \(sandbox.database) is corrupt: row 2 missing from index sqlite_autoindex_tab_1\n"))
+        // The check moved nothing from the stray -wal into the file: without it, the file is sound.
+        #expect(FileManager.default.contents(atPath: sandbox.database) == before.0)
+        #expect(FileManager.default.contents(atPath: sandbox.database + "-wal") == before.1)
+        for leftover in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: sandbox.database + leftover) }
+        #expect(sandbox.run("info").stdout.hasSuffix("check:           ok\n"))
+        #expect(sandbox.list("main") == "* 0  Home\n  1  Ratings\n  2  Menu\n")
     }
 
     /// Runs `sql` on the file at `path` and closes it leaving the change in its -wal file.
