@@ -60,6 +60,7 @@ import Testing
         #expect(json.stderr == #"{"error":{"code":3,"message":"database "# + sandbox.database + #" is corrupt: \#(finding)"}}"# + "\n")
         #expect(json.stdout.hasPrefix(#"{"location":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"*** in database main ***\n"#))
         #expect(json.stdout.hasSuffix("\"}\n") && json.stdout.split(separator: "\n").count == 1)
+        #expect(!sandbox.exists(sandbox.database + "-wal") && !sandbox.exists(sandbox.database + "-shm"))
     }
 
     @Test func aMissingDatabaseExitsOneAndIsNotCreated() {

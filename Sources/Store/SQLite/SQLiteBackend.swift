@@ -127,7 +127,7 @@ final class SQLiteBackend: TabStoreBackend {
             }
             return StoreInfo(location: path, schemaVersion: fileVersion ?? version, setCount: sets, storageCheck: problems.joined(separator: "; "))
         }
-        if info.isDamaged {
+        if info.isDamaged, fileSize(path + "-wal") ?? 0 > 0 {
             // What is in the -wal file stays there, not moved into the file when the store
             // closes: the damage may be the -wal's (another database's, put beside this
             // one), and the file without it may be sound.
