@@ -25,7 +25,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Turns migrations/*.sql into Swift source so a copied binary needs no resource folder.
-        .executableTarget(name: "TabStoreEmbedMigrationsTool", path: "Sources/EmbedMigrationsTool"),
+        // It also applies the SQLite migrations in memory, to embed the schema each version makes.
+        .executableTarget(name: "TabStoreEmbedMigrationsTool", dependencies: ["TabStoreSQLite"], path: "Sources/EmbedMigrationsTool"),
         .plugin(
             name: "TabStoreEmbedMigrations",
             capability: .buildTool(),

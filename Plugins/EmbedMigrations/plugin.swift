@@ -2,17 +2,18 @@ import Foundation
 import PackagePlugin
 
 /// Embeds a target's migrations as generated Swift source: `migrations/*.sql` (SQLite)
-/// into TabStoreKit, `migrations/postgresql/*.sql` into TabStorePostgres.
+/// into TabStoreKit, with the schema each version makes in SQLite, and
+/// `migrations/postgresql/*.sql` into TabStorePostgres.
 ///
 /// The SQL files stay the single source of truth; the build regenerates
 /// `EmbeddedMigrations.swift` whenever one of them changes.
 @main
 struct EmbedMigrations: BuildToolPlugin {
-    /// Where each target's migrations live, and the module that declares `Migration`
-    /// when it is not the target itself.
-    static let sources: [String: (folder: String, importing: String?)] = [
-        "TabStoreKit": ("migrations", nil),
-        "TabStorePostgres": ("migrations/postgresql", "TabStoreKit"),
+    /// Where each target's migrations live, the module that declares `Migration` when it
+    /// is not the target itself, and whether they are SQLite's (their schemas embedded too).
+    static let sources: [String: (folder: String, importing: String?, sqlite: Bool)] = [
+        "TabStoreKit": ("migrations", nil, true),
+        "TabStorePostgres": ("migrations/postgresql", "TabStoreKit", false),
     ]
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -25,7 +26,7 @@ struct EmbedMigrations: BuildToolPlugin {
             .filter { $0.pathExtension == "sql" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
-        let importing = source.importing.map { ["--import", $0] } ?? []
+        let importing = (source.importing.map { ["--import", $0] } ?? []) + (source.sqlite ? ["--sqlite-schemas"] : [])
         return [
             .buildCommand(
                 displayName: "Embedding \(sqlFiles.count) migrations from \(source.folder)",

@@ -140,7 +140,7 @@ struct LargeSets {
         try manySets.importDocument(TabStoreDocument(sets: (0..<Self.largeCount).map { .init(name: "set \($0)", selectedIndex: 0, tabs: ["a", "b", "c"]) }))
         let info = try medianMilliseconds(runs: runs) { _ = try manySets.info() }
         return [
-            Row("infoManySets", "info (quick_check and the rule check), 10,000 sets", unit: .milliseconds, tabstore: info,
+            Row("infoManySets", "info (integrity_check and the rule check), 10,000 sets", unit: .milliseconds, tabstore: info,
                 ratio: .none, target: .value(atMost: 200)),
             Row("listLarge", "list (tabSet(named:)), 10,000-tab set, read before by the store", unit: .milliseconds, tabstore: list,
                 ratio: .none, target: .value(atMost: 50)),

@@ -12,6 +12,8 @@ enum CLIError: Error {
     case unreadableInput(String)
     /// `info`'s check of a server database found rows that break the tab rules: exit 3.
     case checkFailed(database: String, findings: String)
+    /// `info`'s check of a file's storage (SQLite's integrity_check) found it damaged: exit 3.
+    case damaged(database: String, finding: String)
     /// The executable that serves server databases is missing or cannot be run: exit 3.
     case companionUnavailable(String)
     /// The system refused what the command needs (a file descriptor, a thread): exit 3.
@@ -24,7 +26,7 @@ enum CLIError: Error {
         case let .store(error): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
         case .databasePath: ExitCode.database
         case .unreadableInput: ExitCode.requestFailed
-        case .checkFailed: ExitCode.database
+        case .checkFailed, .damaged: ExitCode.database
         case .companionUnavailable: ExitCode.database
         case .resourceRefused: ExitCode.database
         }
@@ -38,6 +40,7 @@ enum CLIError: Error {
         case let .databasePath(message), let .unreadableInput(message), let .companionUnavailable(message),
              let .resourceRefused(message): message
         case let .checkFailed(database, findings): "the check of database \(database) found: \(findings)"
+        case let .damaged(database, finding): "database \(database) is corrupt: \(finding)"
         }
         return escapingControlCharacters(message)
     }

@@ -4,7 +4,8 @@ enum DatabasePath {
     /// The path to open. An empty `--db` or a set but empty `TABSTORE_DB` is a usage
     /// error: falling through to the user's real database would act on data nobody named. Empty
     /// XDG variables count as unset, and a relative `XDG_DATA_HOME` is ignored, as the
-    /// XDG spec says.
+    /// XDG spec says. A variable that is used and is not UTF-8 is a usage error, as such
+    /// an argument is: read as text, two different paths would name one file.
     static func resolve(option: String?, environment: Environment, command: String? = nil) throws(CLIError) -> String {
         if let option {
             guard !option.isEmpty else {
@@ -12,19 +13,26 @@ enum DatabasePath {
             }
             return option
         }
+        func refuseIfNotUTF8(_ name: String, _ advice: String) throws(CLIError) {
+            guard environment.isNotUTF8(name) else { return }
+            throw .usage(UsageError(message: "\(name) is not valid UTF-8; \(advice)", command: command))
+        }
         if let path = environment.value("TABSTORE_DB") {
             guard !path.isEmpty else {
                 throw .usage(UsageError(message: "TABSTORE_DB is set but empty; unset it or give a path", command: command))
             }
+            try refuseIfNotUTF8("TABSTORE_DB", "unset it or give a path in UTF-8")
             return path
         }
         func variable(_ name: String) -> String? {
             environment.value(name).flatMap { $0.isEmpty ? nil : $0 }
         }
         if let dataHome = variable("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
+            try refuseIfNotUTF8("XDG_DATA_HOME", "unset it, pass --db PATH or set TABSTORE_DB")
             return dataHome + "/tabstore/tabs.sqlite"
         }
         if let home = variable("HOME") {
+            try refuseIfNotUTF8("HOME", "pass --db PATH or set TABSTORE_DB")
             return home + "/.local/share/tabstore/tabs.sqlite"
         }
         throw .databasePath("cannot choose a database path: HOME is not set; pass --db PATH or set TABSTORE_DB")

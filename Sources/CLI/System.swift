@@ -9,15 +9,27 @@ import Darwin
 
 /// Reads process environment variables.
 struct Environment: Sendable {
-    let value: @Sendable (String) -> String?
+    /// A variable's bytes, `nil` when it is not set.
+    let bytes: @Sendable (String) -> [UInt8]?
 
-    static let process = Environment { name in
-        getenv(name).map { String(cString: $0) }
+    /// A variable's value, `nil` when it is not set; bytes that are not UTF-8 read as U+FFFD.
+    func value(_ name: String) -> String? {
+        bytes(name).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// A fixed environment, for tests.
-    static func fixed(_ variables: [String: String]) -> Environment {
-        Environment { variables[$0] }
+    /// Whether a variable is set to bytes that are not UTF-8. Its `value` then names
+    /// something else: two paths that differ only in such bytes read as the same text.
+    func isNotUTF8(_ name: String) -> Bool {
+        bytes(name).map { String(validating: $0, as: UTF8.self) == nil } ?? false
+    }
+
+    static let process = Environment { name in
+        getenv(name).map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+    }
+
+    /// A fixed environment, for tests; `bytes` sets variables to bytes that need not be UTF-8.
+    static func fixed(_ variables: [String: String], bytes: [String: [UInt8]] = [:]) -> Environment {
+        Environment { name in bytes[name] ?? variables[name].map { Array($0.utf8) } }
     }
 }
 

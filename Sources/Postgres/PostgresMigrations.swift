@@ -5,4 +5,14 @@ import TabStoreKit
 /// and how concurrent clients migrate.
 package enum PostgresSchema {
     package static let migrations: [Migration] = embeddedMigrations
+
+    /// The triggers the migrations create, read from their SQL (`CREATE [CONSTRAINT]
+    /// TRIGGER name`): any other trigger on tabstore's tables is someone else's.
+    static let triggerNames: [String] = migrations.flatMap { migration in
+        migration.sql.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            let start = words.starts(with: ["CREATE", "CONSTRAINT", "TRIGGER"]) ? 3 : words.starts(with: ["CREATE", "TRIGGER"]) ? 2 : nil
+            return start.flatMap { $0 < words.count ? String(words[$0]) : nil }
+        }
+    }
 }

@@ -44,7 +44,7 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// committed (a hint: the journal is the truth), until the returned wake-up is cancelled.
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup
 
-    /// Schema version, set count, and the database's own check (SQLite's quick_check;
+    /// Schema version, set count, and the database's own check (SQLite's integrity_check;
     /// "" when it finds nothing); the rules' check runs above, over `read`.
     func info() throws(TabStoreError) -> StoreInfo
 

@@ -205,7 +205,7 @@ public struct StoreInfo: Sendable, Hashable, Codable {
     public let location: String
     public let schemaVersion: Int
     public let setCount: Int
-    /// What the database's own check of its storage found: SQLite's `PRAGMA quick_check`
+    /// What the database's own check of its storage found: SQLite's `PRAGMA integrity_check`
     /// on a file (`"ok"` when sound); `"ok"` on a server, whose storage is the server's.
     public let storageCheck: String
     /// One line per broken tab rule (positions not contiguous, a selection that is not one

@@ -38,7 +38,7 @@ extension TabStore {
         try await onReadQueue { () throws(TabStoreError) in try self.selectedTab(in: setName) }
     }
 
-    /// Path, schema version, set count and quick check; as the synchronous call does.
+    /// Path, schema version, set count and the checks; as the synchronous call does.
     public func info() async throws(TabStoreError) -> StoreInfo {
         try await onReadQueue { () throws(TabStoreError) in try self.info() }
     }

@@ -35,7 +35,8 @@ extension TabStore {
     }
 
     /// Path (or server), schema version, set count and a consistency check's answer
-    /// (`PRAGMA quick_check` for a file).
+    /// (`PRAGMA integrity_check` for a file: it reads the whole file, about 60 ms for
+    /// 10,000 sets).
     public func info() throws(TabStoreError) -> StoreInfo {
         let info = try backend.info()
         let ruleProblems: [String]

@@ -58,6 +58,11 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case schemaTooNew(path: String, found: Int, supported: Int)
     /// A SQLite database, but some other program's.
     case notATabStore(path: String)
+    /// A file with tabstore's mark whose schema is not tabstore's schema `version`: it
+    /// holds a trigger, view, table or index that version does not have, lacks one it
+    /// has, or holds one defined otherwise. Such a file could run another's SQL on every
+    /// write, or show rows that are not there: nothing is read from it or written to it.
+    case foreignSchema(path: String, version: Int, difference: SchemaDifference)
     case notADatabase(path: String)
     case corrupt(path: String)
     /// The database takes no writes. `path` is the store's location: a file's path, or on
@@ -146,6 +151,30 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         case other
     }
 
+    /// What in a file's schema is not tabstore's (see ``foreignSchema(path:version:difference:)``).
+    public struct SchemaDifference: Sendable, Hashable, Codable {
+        public enum Kind: Sendable, Hashable, Codable {
+            /// The file holds the object; tabstore's schema does not.
+            case extra
+            /// tabstore's schema has the object; the file does not.
+            case missing
+            /// Both have it, defined otherwise (a column more or less, another type,
+            /// constraint or default, another table for an index).
+            case changed
+        }
+
+        public let kind: Kind
+        /// What SQLite calls the object: `table`, `index`, `view` or `trigger`.
+        public let objectType: String
+        public let name: String
+
+        public init(kind: Kind, objectType: String, name: String) {
+            self.kind = kind
+            self.objectType = objectType
+            self.name = name
+        }
+    }
+
     /// Why a title or set name is refused.
     public enum NameProblem: Sendable, Hashable, Codable {
         case empty
@@ -165,7 +194,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
              .fileIsTheDatabase, .databaseNotFound, .invalidOption:
             return false
-        case .schemaTooNew, .notATabStore, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
+        case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
              .schemaNotFound, .internalFailure:
@@ -232,6 +261,16 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
                 return "database \(path) has tables with tabstore's names (tab_set, tab, closed_tab, change or name_revision) but no tabstore_schema table; use another database or schema"
             }
             return "\(path) is a SQLite database of another program, not a tabstore database"
+        case let .foreignSchema(path, version, difference):
+            let type = escapingControlCharacters(difference.objectType, limit: 20)
+            let object = "\(type.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(type) \(quoted(difference.name))"
+            let schema = "tabstore's schema version \(version)"
+            let finding = switch difference.kind {
+            case .extra: "holds \(object) that \(schema) does not have"
+            case .missing: "lacks the \(type) \(quoted(difference.name)) that \(schema) has"
+            case .changed: "holds \(object) that is not as \(schema) defines it"
+            }
+            return "\(path) \(finding); tabstore does not open it"
         case let .notADatabase(path):
             return "\(path) is not a database"
         case let .corrupt(path):

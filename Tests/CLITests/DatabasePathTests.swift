@@ -64,6 +64,36 @@ import Testing
         #expect(!sandbox.exists(sandbox.folder + "/home"))
     }
 
+    /// A path variable holding bytes that are not UTF-8 is refused as such a --db is: read
+    /// with U+FFFD in their place, `/db\xFF` and `/db\xFE` were one file. The shell passes
+    /// the raw bytes (Foundation's Process takes Strings); nothing is created.
+    @Test(arguments: [
+        ("TABSTORE_DB", #"TABSTORE_DB="$1/db$(printf '\377').sqlite""#, "unset it or give a path in UTF-8"),
+        ("TABSTORE_DB", #"TABSTORE_DB="$1/db$(printf '\376').sqlite""#, "unset it or give a path in UTF-8"),
+        ("XDG_DATA_HOME", #"XDG_DATA_HOME="$1/data$(printf '\377')""#, "unset it, pass --db PATH or set TABSTORE_DB"),
+        ("HOME", #"HOME="$1/home$(printf '\377')""#, "pass --db PATH or set TABSTORE_DB"),
+    ])
+    func aPathVariableThatIsNotUTF8IsAUsageError(name: String, assignment: String, advice: String) throws {
+        let sandbox = Sandbox()
+        let script = "\(assignment) exec \"$0\" add main x"
+        #expect(sandbox.runProcess("/bin/sh", ["-c", script, TabstoreBinary.path, sandbox.folder]) == .failure(2, """
+            tabstore: error: \(name) is not valid UTF-8; \(advice)
+            Usage: tabstore add <set> [<title> ...] [--at <index>]
+            See 'tabstore help add' for more.
+
+            """))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder) == [])
+    }
+
+    /// Only a variable that is used is read: a relative XDG_DATA_HOME is ignored whatever
+    /// its bytes, and --db wins over every variable.
+    @Test func aVariableThatIsNotUsedNeedNotBeUTF8() throws {
+        let environment = Environment.fixed(["HOME": "/h"], bytes: ["XDG_DATA_HOME": Array("data".utf8) + [0xFF], "TABSTORE_DB": [0xFF]])
+        #expect(try DatabasePath.resolve(option: "given.sqlite", environment: environment) == "given.sqlite")
+        let relative = Environment.fixed(["HOME": "/h"], bytes: ["XDG_DATA_HOME": Array("data".utf8) + [0xFF]])
+        #expect(try DatabasePath.resolve(option: nil, environment: relative) == "/h/.local/share/tabstore/tabs.sqlite")
+    }
+
     /// The XDG data folder (and any folder tabstore creates) is mode 0700.
     @Test func createdFoldersArePrivate() throws {
         let sandbox = Sandbox()

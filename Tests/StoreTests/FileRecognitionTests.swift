@@ -4,10 +4,10 @@ import TabStoreSQLite
 import TabStoreTestSupport
 @testable import TabStoreKit
 
-/// Before anything is written to a file, the store recognises it as tabstore's: marked
-/// with tabstore's application id (version 8 on), or unmarked with exactly the schema
-/// of its version (files of versions 1-7), or empty. Anything else is refused and left
-/// byte for byte as it was.
+/// Before anything is read from a file's tables or written to it, the store recognises it
+/// as tabstore's: exactly the schema of its version, marked with tabstore's application
+/// id (version 8 on, where anything else in the schema is named) or unmarked (files of
+/// versions 1-7), or empty. Anything else is refused and left byte for byte as it was.
 @Suite struct FileRecognitionTests {
     let folder = TemporaryFolder()
 
@@ -134,8 +134,230 @@ import TabStoreTestSupport
         #expect(contents(path) == before)
     }
 
+    // MARK: Foreign schema objects in a file of every version
+
+    /// One change that makes a genuine file's schema foreign, and what the refusal names.
+    struct ForeignChange: CustomStringConvertible {
+        let sql: String
+        let kind: TabStoreError.SchemaDifference.Kind
+        let objectType: String
+        let name: String
+        var description: String { sql }
+    }
+
+    /// Tables and droppable indexes of `version`'s schema (with a column of each table), read
+    /// from a file the migrations made.
+    private func schemaOf(version: Int) throws -> (tables: [(name: String, column: String)], indexes: [String]) {
+        let path = folder.file("schema-\(version).sqlite")
+        try genuineFile(version: version, at: path)
+        let database = try Database(path: path, flags: SQLITE_OPEN_READWRITE, defensive: false)
+        var tables: [String] = [], indexes: [String] = []
+        try database.forEachRow("SELECT type, name FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name") { row in
+            if row.text(0) == "table" { tables.append(row.text(1)) } else if row.text(0) == "index" { indexes.append(row.text(1)) }
+        }
+        var described: [(String, String)] = []
+        for table in tables {
+            var columns: [String] = []
+            let statement = try Statement(database: database.handle, sql: "SELECT name FROM pragma_table_info('\(table)') WHERE pk = 0")
+            while try statement.step() { columns.append(statement.text(0)) }
+            described.append((table, try #require(columns.first)))
+        }
+        return (described, indexes)
+    }
+
+    /// Draws foreign changes for a file of `version`: a trigger on each table, a view in
+    /// place of each table, a table, a column (a generated one too), an index (plain, on
+    /// an expression, partial),
+    /// a column type, a CHECK or a DEFAULT changed in the schema's text, an index dropped,
+    /// a trigger under SQLite's own `sqlite_` prefix.
+    private func foreignChanges(version: Int, count: Int, random: inout SplitMix64) throws -> [ForeignChange] {
+        let schema = try schemaOf(version: version)
+        func pick<T>(_ values: [T]) -> T { values[random.below(values.count)] }
+        func freshName() -> String {
+            "x_" + String((0..<6).map { _ in pick(Array("abcdefghijklmnopqrstuvwxyz")) })
+        }
+        func editedSQL(of table: String, replacing old: String, with new: String) -> String {
+            """
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_master SET sql = replace(sql, '\(old)', '\(new)') WHERE type = 'table' AND name = '\(table)';
+            PRAGMA writable_schema = OFF;
+            """
+        }
+        var changes: [ForeignChange] = []
+        // Every table gets a trigger and a view in its place; then random draws.
+        for table in schema.tables {
+            let name = freshName()
+            changes.append(ForeignChange(
+                sql: "CREATE TRIGGER \(name) \(pick(["BEFORE", "AFTER"])) \(pick(["INSERT", "UPDATE", "DELETE"])) ON \"\(table.name)\" BEGIN DELETE FROM tab WHERE set_id <> 0; END",
+                kind: .extra, objectType: "trigger", name: name))
+            changes.append(ForeignChange(
+                sql: "ALTER TABLE \"\(table.name)\" RENAME TO \"\(table.name)_shadowed\"; CREATE VIEW \"\(table.name)\" AS SELECT * FROM \"\(table.name)_shadowed\"",
+                kind: .extra, objectType: "view", name: table.name))
+        }
+        while changes.count < count {
+            let table = pick(schema.tables)
+            let name = freshName()
+            switch random.below(10) {
+            case 8:
+                changes.append(ForeignChange(sql: "ALTER TABLE \"\(table.name)\" ADD COLUMN \(name) AS (upper(\"\(table.column)\")) VIRTUAL",
+                                             kind: .changed, objectType: "table", name: table.name))
+            case 0:
+                changes.append(ForeignChange(sql: "CREATE TABLE \(name) (a, b)", kind: .extra, objectType: "table", name: name))
+            case 1:
+                changes.append(ForeignChange(sql: "ALTER TABLE \"\(table.name)\" ADD COLUMN \(name) TEXT", kind: .changed, objectType: "table", name: table.name))
+            case 2:
+                let indexed = pick(["\"\(table.column)\"", "abs(\"\(table.column)\")", "\"\(table.column)\") WHERE (\"\(table.column)\" IS NOT NULL"])
+                changes.append(ForeignChange(sql: "CREATE INDEX \(name) ON \"\(table.name)\" (\(indexed))", kind: .extra, objectType: "index", name: name))
+            case 3:
+                changes.append(ForeignChange(sql: editedSQL(of: table.name, replacing: "INTEGER NOT NULL", with: "TEXT NOT NULL"),
+                                             kind: .changed, objectType: "table", name: table.name))
+            case 4:
+                changes.append(ForeignChange(sql: editedSQL(of: table.name, replacing: "NOT NULL", with: "NOT NULL CHECK (length(hex(randomblob(8))) > 0)"),
+                                             kind: .changed, objectType: "table", name: table.name))
+            case 5 where table.name == "tab_set":
+                changes.append(ForeignChange(sql: editedSQL(of: table.name, replacing: "DEFAULT 0", with: "DEFAULT (random())"),
+                                             kind: .changed, objectType: "table", name: table.name))
+            case 6:
+                let index = pick(schema.indexes)
+                changes.append(ForeignChange(sql: "DROP INDEX \(index)", kind: .missing, objectType: "index", name: index))
+            case 7:
+                let hidden = "sqlite_" + name
+                changes.append(ForeignChange(sql: """
+                    PRAGMA writable_schema = ON;
+                    INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES
+                        ('trigger', '\(hidden)', '\(table.name)', 0, 'CREATE TRIGGER \(hidden) AFTER INSERT ON "\(table.name)" BEGIN DELETE FROM tab; END');
+                    PRAGMA writable_schema = OFF;
+                    """, kind: .extra, objectType: "trigger", name: hidden))
+            default:
+                changes.append(ForeignChange(
+                    sql: "CREATE TRIGGER \(name) AFTER INSERT ON \"\(table.name)\" BEGIN SELECT 1; END; CREATE VIEW \(freshName()) AS SELECT 1",
+                    kind: .extra, objectType: "trigger", name: name))
+            }
+        }
+        return changes
+    }
+
+    /// The message a user reads, spelled out here rather than taken from the error.
+    private func refusal(_ path: String, version: Int, _ change: ForeignChange) -> String {
+        let schema = "tabstore's schema version \(version)"
+        let article = change.objectType == "index" ? "an" : "a"
+        switch change.kind {
+        case .extra: return "\(path) holds \(article) \(change.objectType) \"\(change.name)\" that \(schema) does not have; tabstore does not open it"
+        case .missing: return "\(path) lacks the \(change.objectType) \"\(change.name)\" that \(schema) has; tabstore does not open it"
+        case .changed: return "\(path) holds \(article) \(change.objectType) \"\(change.name)\" that is not as \(schema) defines it; tabstore does not open it"
+        }
+    }
+
+    static let everyVersion = Array(1...Migration.latestVersion)
+
+    /// A file of every version with one foreign change is refused, naming the change,
+    /// before anything is read or written: the file keeps its bytes and no -wal or -shm
+    /// file is left beside it. Marked files (as tabstore writes them from version 8, and
+    /// older ones marked too) name the change; unmarked ones of versions 1-7 are not
+    /// recognised as tabstore's at all.
+    @Test(arguments: everyVersion)
+    func aFileOfAnyVersionWithAForeignSchemaObjectIsRefusedUnchangedNamingIt(version: Int) throws {
+        var random = SplitMix64(seed: 2800 + UInt64(version))
+        let changes = try foreignChanges(version: version, count: 30, random: &random)
+        let marks = version < SQLiteSchema.stampedSince ? [false, true] : [true]
+        for (number, change) in changes.enumerated() {
+            for marked in marks {
+                let path = folder.file("foreign-\(number)-\(marked).sqlite")
+                try genuineFile(version: version, at: path)
+                let journal = random.below(2) == 0 ? "WAL" : "DELETE"
+                try sqlite(path, "PRAGMA journal_mode = \(journal);" + (marked && version < SQLiteSchema.stampedSince ? "PRAGMA application_id = \(SQLiteSchema.applicationID);" : ""))
+                try sqlite(path, change.sql)
+                let before = try #require(contents(path))
+                let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                for createsMissingDatabase in [true, false] {
+                    let error = thrownError { () throws(TabStoreError) in
+                        try TabStore(path: path, options: .init(createsMissingDatabase: createsMissingDatabase))
+                    }
+                    if marked {
+                        let difference = TabStoreError.SchemaDifference(kind: change.kind, objectType: change.objectType, name: change.name)
+                        #expect(error == .foreignSchema(path: path, version: version, difference: difference), "\(change) (\(journal))")
+                        #expect(error?.description == refusal(path, version: version, change), "\(change)")
+                    } else {
+                        #expect(error == .notATabStore(path: path), "\(change) (\(journal))")
+                    }
+                }
+                #expect(contents(path) == before, "\(change) (\(journal))")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == listing, "\(change) (\(journal))")
+                try FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
+    /// A trigger that is only in the file's -wal file (its writer closed without moving it
+    /// into the file) is seen and refused, and the refusal moves nothing: the file, its
+    /// -wal and its folder are as they were.
+    @Test func aForeignTriggerWaitingInTheWALIsRefusedAndLeftThere() throws {
+        let path = folder.file()
+        do {
+            let store = try TabStore(path: path)
+            try store.add(["a", "b"], to: "main", creatingSet: true)
+        }
+        var handle: OpaquePointer?
+        try #require(sqlite3_open(path, &handle) == SQLITE_OK)
+        try #require(tabstore_sqlite3_db_config_flag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1) == SQLITE_OK)
+        try #require(sqlite3_exec(handle, "CREATE TRIGGER late AFTER UPDATE ON tab_set BEGIN DELETE FROM tab; END", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(handle)
+        let before = (try #require(contents(path)), try #require(contents(path + "-wal")))
+        let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(listing == ["tabs.sqlite", "tabs.sqlite-shm", "tabs.sqlite-wal"])
+        let difference = TabStoreError.SchemaDifference(kind: .extra, objectType: "trigger", name: "late")
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) }
+            == .foreignSchema(path: path, version: Migration.latestVersion, difference: difference))
+        #expect(contents(path) == before.0)
+        #expect(contents(path + "-wal") == before.1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == listing)
+    }
+
+    /// A name from the file is shown on one line, whatever it holds.
+    @Test func aForeignObjectsNameIsShownEscapedOnOneLine() {
+        let name = "x\ny\u{1B}[2J\""
+        #expect(TabStoreError.foreignSchema(path: "/t.sqlite", version: 9, difference: .init(kind: .extra, objectType: "trigger", name: name)).description
+            == #"/t.sqlite holds a trigger "x\ny\u{1b}[2J\"" that tabstore's schema version 9 does not have; tabstore does not open it"#)
+        #expect(TabStoreError.foreignSchema(path: "/t.sqlite", version: 3, difference: .init(kind: .missing, objectType: "index", name: "i")).description
+            == #"/t.sqlite lacks the index "i" that tabstore's schema version 3 has; tabstore does not open it"#)
+    }
+
+    /// The statistics tables SQLite's ANALYZE (or `PRAGMA optimize`) makes only guide the
+    /// query planner: a genuine file of any version that has them opens and is upgraded.
+    @Test(arguments: everyVersion)
+    func aGenuineFileOfAnyVersionOpensWithANALYZEsTables(version: Int) throws {
+        let path = folder.file()
+        try genuineFile(version: version, at: path)
+        try sqlite(path, "ANALYZE")
+        let store = try TabStore(path: path)
+        #expect(try picture(store.tabSet(named: "main")) == ["*Home"])
+        #expect(try pragma("PRAGMA user_version", path) == String(Migration.latestVersion))
+    }
+
+    /// The schemas embedded at build time are the ones the migrations make with the SQLite
+    /// the library runs on.
+    @Test func theEmbeddedSchemasAreTheOnesTheMigrationsMakeHere() throws {
+        let here = try SQLiteSchema.schemasMadeHere.get()
+        #expect(here.schemas == embeddedSchemas)
+        #expect(here.statistics == embeddedStatisticsTables)
+        #expect(embeddedSchemas.keys.sorted() == Self.everyVersion)
+    }
+
+    /// Every connection runs with SQLite's settings for files from anyone: no function
+    /// with side effects from the schema, no trigger or view of the file.
+    @Test func aStoreConnectionDistrustsTheSchema() throws {
+        let path = folder.file()
+        let store = try TabStore(path: path)
+        try store.add(["a", "b"], to: "main", creatingSet: true)
+        #expect(try store.withDatabase { database throws(TabStoreError) in try database.firstRow("PRAGMA trusted_schema") { $0.int(0) } } == 0)
+        // A trigger added behind the store's back (after it recognised the file) never fires.
+        try sqlite(path, "CREATE TRIGGER wipe AFTER UPDATE ON tab_set BEGIN DELETE FROM tab; END")
+        try store.select(.index(1), in: "main")
+        #expect(try picture(store.tabSet(named: "main")) == ["a", "*b"])
+    }
+
     private func sqlite(_ path: String, _ sql: String) throws {
-        let database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, defensive: false)
         try database.executeScript(sql)
     }
 

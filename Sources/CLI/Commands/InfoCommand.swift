@@ -5,12 +5,13 @@ enum InfoCommand: TabstoreCommand {
         name: "info",
         abstract: "Show the database path, schema, set count and check.",
         discussion: """
-        The check is SQLite's 'PRAGMA quick_check' of a file, then a check of the tab \
+        The check is SQLite's 'PRAGMA integrity_check' of a file (it reads the whole \
+        file: every index against its table), then a check of the tab \
         rules on every set (positions contiguous, one selected tab of the set's own, the \
         revision its newest change's, every tab a valid id), on a file and on a server alike: 'ok' when both \
         find nothing. On a server (--db postgresql://...) the first line names the server \
         instead of a path (never its password). A damaged file, or a database whose rows \
-        break the rules, exits 3 with one line saying so; --verbose (or --json) also \
+        break the rules, exits 3 with one line naming the first finding; --verbose (or --json) also \
         prints what the checks found. A database that does not \
         exist yet (on a server: has no tabstore tables yet) exits 1, so 'tabstore info && \
         echo healthy' says healthy only for a sound database.
@@ -30,14 +31,23 @@ enum InfoCommand: TabstoreCommand {
         if info.consistencyCheck == "ok" {
             return RunResult(standardOutput: details)
         }
-        // A file that fails quick_check is corrupt; rows that break the rules say which.
+        // A file that fails integrity_check is corrupt; rows that break the rules say which.
         let problem: CLIError = info.isDamaged
-            ? .store(.corrupt(path: info.location)) : .checkFailed(database: info.location, findings: info.ruleProblems.joined(separator: "; "))
+            ? .damaged(database: info.location, finding: firstFinding(info.storageCheck))
+            : .checkFailed(database: info.location, findings: info.ruleProblems.joined(separator: "; "))
         var damaged = Runner.failure(problem, json: context.json, program: context.program)
         if context.json || arguments.flag("verbose") {
             damaged.standardOutput = details
         }
         return damaged
+    }
+
+    /// The first finding of SQLite's check (its findings are joined by "; ", and a finding
+    /// may go on over lines), without the line naming the schema it checked (`*** in
+    /// database main ***`): one line for the error.
+    private static func firstFinding(_ check: String) -> String {
+        let first = check.split(separator: "\n").first { !$0.hasPrefix("*** in database ") } ?? Substring(check)
+        return String(first.prefix { $0 != ";" })
     }
 
     private static func json(_ info: StoreInfo) -> String {

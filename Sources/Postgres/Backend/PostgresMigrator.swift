@@ -68,6 +68,9 @@ struct PostgresMigrator {
         let hasTabStoreTables: Bool
         /// A table with one of the names tabstore's migrations create exists.
         let hasTableNamedLikeOurs: Bool
+        /// The first trigger on tabstore's tables that its migrations did not create (by
+        /// name, calling one of tabstore's functions in its schema).
+        let foreignTrigger: String?
 
         /// Refuses a database this binary must not touch. Unlike a file, a server database
         /// may hold other programs' tables beside tabstore's; without tabstore's version
@@ -78,11 +81,17 @@ struct PostgresMigrator {
             let isTabStore = hasVersionTable ? hasTabStoreTables : !hasTableNamedLikeOurs
             if !isTabStore { throw .notATabStore(path: connection.server) }
             if version > latest { throw .schemaTooNew(path: connection.server, found: version, supported: latest) }
+            // It would run on tabstore's writes, with the writing role's rights when its
+            // function is not SECURITY DEFINER: another role's SQL run as this one.
+            if let foreignTrigger, hasVersionTable {
+                throw .foreignSchema(path: connection.server, version: version,
+                                     difference: .init(kind: .extra, objectType: "trigger", name: foreignTrigger))
+            }
         }
     }
 
-    /// Whether the schema and tabstore's tables exist, and the version, in one query (a
-    /// command's first request): the version table may not exist, so it is read through
+    /// Whether the schema and tabstore's tables exist, the version, and the first trigger
+    /// on those tables that is not tabstore's, in one query (a command's first request): the version table may not exist, so it is read through
     /// query_to_xml, which plans its query only when the CASE gets there. Reads pg_class
     /// itself, not `to_regclass`: a name lookup goes through this connection's catalog
     /// cache, which can still miss a table another client created while this one waited
@@ -96,16 +105,23 @@ struct PostgresMigrator {
                CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relname = 'tabstore_schema')
                     THEN (pg_catalog.xpath('/row/version/text()', pg_catalog.query_to_xml(
                               pg_catalog.format('SELECT version FROM %I.tabstore_schema', n.nspname), false, true, '')))[1]::text::integer
-               END
+               END,
+               (SELECT t.tgname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
+                    JOIN pg_catalog.pg_proc p ON p.oid = t.tgfoid
+                WHERE c.relnamespace = n.oid AND NOT t.tgisinternal
+                      AND c.relname IN ('tab_set', 'tab', 'closed_tab', 'change', 'name_revision', 'tabstore_schema')
+                      AND NOT (t.tgname = ANY ($2::text[]) AND p.pronamespace = n.oid AND p.proname LIKE 'tabstore\\_%')
+                ORDER BY t.tgname LIMIT 1)
         FROM (SELECT $1::text AS name) AS wanted LEFT JOIN pg_catalog.pg_namespace n ON n.nspname = wanted.name
         """
 
     private static func state(_ connection: PostgresConnection, server: String) throws(TabStoreError) -> State {
         do {
-            let rows = try connection.execute(stateQuery, [connection.schema])
+            let rows = try connection.execute(stateQuery, [connection.schema, "{" + PostgresSchema.triggerNames.joined(separator: ",") + "}"])
             return State(
                 version: rows.int(0, 4) ?? 0, hasSchema: rows.value(0, 0) == "t", hasVersionTable: rows.value(0, 1) == "t",
-                hasTabStoreTables: rows.value(0, 2) == "t", hasTableNamedLikeOurs: rows.value(0, 3) == "t"
+                hasTabStoreTables: rows.value(0, 2) == "t", hasTableNamedLikeOurs: rows.value(0, 3) == "t",
+                foreignTrigger: rows.value(0, 5)
             )
         } catch {
             throw PostgresPrivileges.named(connection.storeError(error), on: connection)

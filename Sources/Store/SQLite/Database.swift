@@ -32,7 +32,9 @@ final class Database {
     /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
     /// private in-memory database.
     /// With `uri` (and `SQLITE_OPEN_URI`), opens that instead but names `path` in errors.
-    init(path: String, uri: String? = nil, flags: Int32) throws(TabStoreError) {
+    /// `defensive`: the settings SQLite advises for a file that may come from anyone (see
+    /// ``distrustSchema(_:)``); only a file tabstore has just made itself can do without.
+    init(path: String, uri: String? = nil, flags: Int32, defensive: Bool = true) throws(TabStoreError) {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(uri ?? path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -43,8 +45,33 @@ final class Database {
             throw Self.openError(error, systemError: systemError, path: path, creating: flags & SQLITE_OPEN_CREATE != 0)
         }
         sqlite3_extended_result_codes(handle, 1)
+        if defensive, let refused = Self.distrustSchema(handle) {
+            sqlite3_close_v2(handle)
+            throw .cannotOpen(path: path, reason: refused)
+        }
         self.handle = handle
         self.path = path
+    }
+
+    /// SQLite's settings for a database file that may come from anyone, set before the
+    /// file is first read: no SQL function with side effects and no virtual table runs
+    /// from the schema (a CHECK, a DEFAULT, an index expression: `trusted_schema` off),
+    /// ordinary SQL cannot corrupt the file (defensive), and no trigger or view of the
+    /// file runs at all. tabstore's schema has neither, and a file that has one is
+    /// refused when it is recognised; this holds even before that, and for any
+    /// connection opened later.
+    /// - Returns: why the settings cannot be made (a SQLite too old to know one), or `nil`.
+    private static func distrustSchema(_ handle: OpaquePointer) -> String? {
+        let settings: [(option: Int32, on: Int32, name: String)] = [
+            (SQLITE_DBCONFIG_DEFENSIVE, 1, "SQLITE_DBCONFIG_DEFENSIVE"),
+            (SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, "SQLITE_DBCONFIG_TRUSTED_SCHEMA"),
+            (SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, "SQLITE_DBCONFIG_ENABLE_TRIGGER"),
+            (SQLITE_DBCONFIG_ENABLE_VIEW, 0, "SQLITE_DBCONFIG_ENABLE_VIEW"),
+        ]
+        for setting in settings where tabstore_sqlite3_db_config_flag(handle, setting.option, setting.on) != SQLITE_OK {
+            return "SQLite \(String(cString: sqlite3_libversion())) does not take \(setting.name), which tabstore needs to open a file safely"
+        }
+        return nil
     }
 
     /// Set by `closeNow()`, which a process about to end calls.

@@ -56,9 +56,10 @@ final class OnlineBackup {
 extension Database {
     /// Opens the existing file at `path` as a backup's destination. The file is thrown
     /// away on failure and synced as a whole on success: a rollback journal and
-    /// per-commit syncs would buy nothing.
+    /// per-commit syncs would buy nothing. It is the empty file the backup has just made,
+    /// so it needs no defensive settings (which would keep its journal on).
     static func openBackupDestination(path: String) throws(TabStoreError) -> Database {
-        let destination = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
+        let destination = try Database(path: path, flags: SQLITE_OPEN_READWRITE, defensive: false)
         try destination.skipJournalAndSyncs()
         return destination
     }

@@ -60,7 +60,15 @@ extension SQLiteBackend {
                 reason: "its folder \(folder(of: path)) is not writable, and SQLite needs its -shm file there to see other processes' changes"
             )
         }
-        let found = try database.recognise(schema)
+        let found: Recognition
+        do {
+            found = try database.recognise(schema)
+        } catch {
+            // A refused file stays as it was: changes waiting in its -wal file are not
+            // moved into it when this connection closes.
+            if fileSize(path + "-wal") ?? 0 > 0 { database.keepWriteAheadLogOnClose() }
+            throw error
+        }
         // Reading never writes: an empty file is no database yet, as a missing one.
         if found == .empty && !options.createsMissingDatabase { throw .databaseNotFound(path: path) }
         if writeRefusal == nil && database.isReadOnly { writeRefusal = readOnlyReason(path) }

@@ -113,7 +113,7 @@ final class SQLiteBackend: TabStoreBackend {
     }
 
     func info() throws(TabStoreError) -> StoreInfo {
-        try reader().withDatabase { database throws(TabStoreError) in
+        let info = try reader().withDatabase { database throws(TabStoreError) in
             let (version, sets) = try database.readTransaction { () throws(TabStoreError) in
                 (try database.schemaState().version, try database.setCount())
             }
@@ -121,12 +121,19 @@ final class SQLiteBackend: TabStoreBackend {
             // read transaction in error, and it is its own consistent read anyway.
             var problems: [String] = []
             do throws(TabStoreError) {
-                try database.quickCheck { problems.append($0) }
+                try database.integrityCheck { problems.append($0) }
             } catch .corrupt {
                 problems.append("(the check stopped: the file is too damaged to read further)")
             }
             return StoreInfo(location: path, schemaVersion: fileVersion ?? version, setCount: sets, storageCheck: problems.joined(separator: "; "))
         }
+        if info.isDamaged, fileSize(path + "-wal") ?? 0 > 0 {
+            // What is in the -wal file stays there, not moved into the file when the store
+            // closes: the damage may be the -wal's (another database's, put beside this
+            // one), and the file without it may be sound.
+            writer.withDatabase { $0.keepWriteAheadLogOnClose() }
+        }
+        return info
     }
 
     var rowsWritten: Int {

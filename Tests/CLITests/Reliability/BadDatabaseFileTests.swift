@@ -1,6 +1,7 @@
 import Foundation
 @testable import TabStoreCLI
 import TabStoreKit
+import TabStoreSQLite
 import Testing
 import TabStoreTestSupport
 
@@ -53,6 +54,117 @@ import TabStoreTestSupport
         let json = JSONValue.object([("error", .object([("code", .int(3)), ("message", .string(message))]))])
         #expect(sandbox.run(["--json", "select", "main", "0"]) == .failure(3, json.rendered() + "\n"))
         #expect(FileManager.default.contents(atPath: sandbox.database) == before)
+    }
+
+    /// A trigger added to a tabstore file (one that deletes every other set's tabs) would
+    /// run on every write: every command refuses the file, naming the trigger, before it
+    /// reads or writes anything, `backup` makes no copy, and the file and its folder stay
+    /// as they were. Once the trigger is dropped, every tab is still there.
+    @Test(arguments: [
+        ("tab_set", "CREATE TRIGGER wipe AFTER UPDATE ON tab_set BEGIN DELETE FROM tab WHERE set_id <> NEW.id; END"),
+        ("change", #"CREATE TRIGGER wipe AFTER INSERT ON "change" BEGIN DELETE FROM tab WHERE set_id <> NEW.set_id; END"#),
+    ])
+    func aForeignTriggerIsRefusedByEveryCommandAndNeverRuns(table: String, trigger: String) throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "A", "B")
+        sandbox.add("other", "X", "Y")
+        #expect(sandbox.runProcess("/usr/bin/sqlite3", [sandbox.database, trigger]) == .ok(""))
+        let document = sandbox.write(TabStoreDocument(sets: [.init(name: "new", selectedIndex: 0, tabs: ["n"])]).json(), to: "new.json")
+        let before = try #require(FileManager.default.contents(atPath: sandbox.database))
+        let listing = try FileManager.default.contentsOfDirectory(atPath: sandbox.folder).sorted()
+        let message = "\(sandbox.database) holds a trigger \"wipe\" that tabstore's schema version \(Migration.latestVersion) does not have; tabstore does not open it"
+        let commands = [
+            ["add", "main", "C"], ["select", "main", "1"], ["move", "main", "A", "1"], ["rename", "main", "A", "Z"],
+            ["remove", "main", "A"], ["reopen", "main"], ["set-data", "main", "A", "k=v"], ["rename-set", "main", "renamed"],
+            ["remove-set", "main"], ["import", document], ["import", "--replace", document],
+            ["backup", sandbox.folder + "/copy.sqlite"],
+            ["list"], ["list", "other"], ["show", "other"], ["restore", "other"], ["export"], ["history", "other"], ["info"],
+        ]
+        for command in commands {
+            #expect(sandbox.run(command) == .failure(3, "tabstore: error: \(message)\n"), "\(command)")
+        }
+        let json = JSONValue.object([("error", .object([("code", .int(3)), ("message", .string(message))]))])
+        #expect(sandbox.run(["--json", "select", "main", "1"]) == .failure(3, json.rendered() + "\n"))
+        #expect(FileManager.default.contents(atPath: sandbox.database) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder).sorted() == listing)
+
+        #expect(sandbox.runProcess("/usr/bin/sqlite3", [sandbox.database, "DROP TRIGGER wipe"]) == .ok(""))
+        #expect(sandbox.list("main") == "* 0  A\n  1  B\n")
+        #expect(sandbox.list("other") == "* 0  X\n  1  Y\n")
+    }
+
+    /// A view in place of the `tab` table would show other titles than the stored ones,
+    /// while SQLite's check of the file finds nothing wrong: refused, naming the view.
+    @Test func aViewInPlaceOfATableIsRefused() throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews")
+        let shadow = """
+            ALTER TABLE tab RENAME TO stored_tab;
+            CREATE VIEW tab AS SELECT id, set_id, position, 'altered ' || title AS title, uuid, payload FROM stored_tab;
+            """
+        #expect(sandbox.runProcess("/usr/bin/sqlite3", [sandbox.database, shadow]) == .ok(""))
+        let before = try #require(FileManager.default.contents(atPath: sandbox.database))
+        let line = "tabstore: error: \(sandbox.database) holds a view \"tab\" that tabstore's schema version \(Migration.latestVersion) does not have; tabstore does not open it\n"
+        for command in [["list", "main"], ["info"], ["add", "main", "x"]] {
+            #expect(sandbox.run(command) == .failure(3, line), "\(command)")
+        }
+        #expect(FileManager.default.contents(atPath: sandbox.database) == before)
+    }
+
+    /// Another database's -wal file beside a file puts that database's pages over the
+    /// file's: here its `tab` table page, which still has the title a rename changed, over
+    /// an index that has the new one. quick_check passes such a file; `info` runs SQLite's
+    /// full integrity_check, which finds the row missing from the index, and says so.
+    @Test func infoFindsTheIndexThatAStrayWALFromAnotherDatabaseLeavesWrong() throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Reviews", "Menu")
+        let other = sandbox.folder + "/other.sqlite"
+        try FileManager.default.copyItem(atPath: sandbox.database, toPath: other)
+        #expect(sandbox.run("rename", "main", "Reviews", "Ratings") == .ok("renamed Reviews to Ratings\n"))
+        // A change to the other database's tab table that touches no index, left in its -wal.
+        try Self.leaveInWAL(other, "UPDATE tab SET payload = '1:k1:v' WHERE title = 'Home'")
+        try FileManager.default.copyItem(atPath: other + "-wal", toPath: sandbox.database + "-wal")
+
+        // The premise, on a copy: quick_check finds nothing, integrity_check the missing row.
+        let copy = sandbox.folder + "/copy.sqlite"
+        try FileManager.default.copyItem(atPath: sandbox.database, toPath: copy)
+        try FileManager.default.copyItem(atPath: sandbox.database + "-wal", toPath: copy + "-wal")
+        #expect(try Self.check("quick_check", copy) == ["ok"])
+        #expect(try Self.check("integrity_check", copy) == ["row 2 missing from index sqlite_autoindex_tab_1"])
+
+        let before = (FileManager.default.contents(atPath: sandbox.database), FileManager.default.contents(atPath: sandbox.database + "-wal"))
+        #expect(sandbox.run("info") == .failure(3,
+            "tabstore: error: database \(sandbox.database) is corrupt: row 2 missing from index sqlite_autoindex_tab_1\n"))
+        // The check moved nothing from the stray -wal into the file: without it, the file is sound.
+        #expect(FileManager.default.contents(atPath: sandbox.database) == before.0)
+        #expect(FileManager.default.contents(atPath: sandbox.database + "-wal") == before.1)
+        for leftover in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: sandbox.database + leftover) }
+        #expect(sandbox.run("info").stdout.hasSuffix("check:           ok\n"))
+        #expect(sandbox.list("main") == "* 0  Home\n  1  Ratings\n  2  Menu\n")
+    }
+
+    /// Runs `sql` on the file at `path` and closes it leaving the change in its -wal file.
+    private static func leaveInWAL(_ path: String, _ sql: String) throws {
+        var database: OpaquePointer?
+        defer { sqlite3_close(database) }
+        try #require(sqlite3_open(path, &database) == SQLITE_OK)
+        try #require(tabstore_sqlite3_db_config_flag(database, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1) == SQLITE_OK)
+        try #require(sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK)
+    }
+
+    /// What `PRAGMA <check>` says of the file at `path`, line by line.
+    private static func check(_ check: String, _ path: String) throws -> [String] {
+        var database: OpaquePointer?
+        defer { sqlite3_close(database) }
+        try #require(sqlite3_open(path, &database) == SQLITE_OK)
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        try #require(sqlite3_prepare_v2(database, "PRAGMA \(check)", -1, &statement, nil) == SQLITE_OK)
+        var lines: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            lines.append(String(cString: sqlite3_column_text(statement, 0)))
+        }
+        return lines
     }
 
     @Test func directoryWhereTheFileShouldBe() {
