@@ -7,13 +7,13 @@ enum CLIError: Error {
     /// The Store refused or failed: exit 1, or 3 for a database problem.
     case store(TabStoreError)
     /// No usable database path or folder: exit 3.
-    case databasePath(String)
+    case databasePath(ErrorMessage)
     /// An input file (import) cannot be read: exit 1.
-    case unreadableInput(String)
+    case unreadableInput(ErrorMessage)
     /// `info`'s check of a server database found rows that break the tab rules: exit 3.
     case checkFailed(database: String, findings: String)
     /// The executable that serves server databases is missing or cannot be run: exit 3.
-    case companionUnavailable(String)
+    case companionUnavailable(ErrorMessage)
 
     var exitCode: Int32 {
         switch self {
@@ -27,15 +27,14 @@ enum CLIError: Error {
         }
     }
 
-    /// One line naming what was wrong.
-    var message: String {
-        let message = switch self {
+    /// What was wrong: one line for a person (`shown`), or whole for JSON (`plain`).
+    var message: ErrorMessage {
+        switch self {
         case let .usage(error): error.message
-        case let .store(error): error.description
+        case let .store(error): error.message
         case let .databasePath(message), let .unreadableInput(message), let .companionUnavailable(message): message
         case let .checkFailed(database, findings): "the check of database \(database) found: \(findings)"
         }
-        return escapingControlCharacters(message)
     }
 }
 

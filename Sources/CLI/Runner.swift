@@ -73,9 +73,9 @@ enum Runner {
     static func failure(_ error: CLIError, json: Bool, program: ProgramSpec) -> RunResult {
         let code = error.exitCode
         if json {
-            return RunResult(standardError: JSONOutput.error(code: code, message: error.message).line, exitCode: code)
+            return RunResult(standardError: JSONOutput.error(code: code, message: error.message.plain).line, exitCode: code)
         }
-        var text = "\(program.name): error: \(error.message)\n"
+        var text = "\(program.name): error: \(error.message.shown)\n"
         if case let .usage(usage) = error {
             text += "Usage: \(HelpText.usage(ofCommandNamed: usage.command, program: program))\n"
             text += "See '\(program.name) help\(usage.command.map { " " + $0 } ?? "")' for more.\n"

@@ -58,6 +58,6 @@ enum InfoCommand: TabstoreCommand {
             ("check", info.consistencyCheck),
         ]
         let keyWidth = rows.map { $0.0.count + 1 }.max() ?? 0
-        return rows.map { key, value in "\(padded(key + ":", to: keyWidth))  \(value)\n" }.joined()
+        return rows.map { key, value in "\(padded(key + ":", to: keyWidth))  \(VisibleText.shown(value))\n" }.joined()
     }
 }

@@ -64,9 +64,10 @@ package struct RuleContext: Sendable {
         // Taken, not copied: the rule made it for this one read.
         var request = request
         if wantsResults { request.tabsForResult = .unlessHeld(plan.takeKnown(request.setName)) }
-        // No set can have a name tabstore refuses: nothing to read (and a server would
-        // refuse some such names, NUL for one, as text).
-        let snapshot = nameProblem(request.setName) == nil ? try reader.snapshot(request) : SetSnapshot(missing: request.setName)
+        // A name tabstore refuses to write can still be in a file another program wrote,
+        // and must be reachable to be renamed or removed. A name with NUL is not looked
+        // up: a server's text parameters end at a NUL, so it would find another set.
+        let snapshot = request.setName.utf8.contains(0) ? SetSnapshot(missing: request.setName) : try reader.snapshot(request)
         let known = request.takeHeld()
         plan.start(request.setName, from: wantsResults ? snapshot.image(known: known) : nil)
         return snapshot
