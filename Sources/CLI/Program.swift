@@ -40,8 +40,8 @@ enum Program {
         a terminal or not show written as escapes: control characters as \\n, \\t, \\r or \
         \\u{1b}, bidirectional controls and invisible format characters as \\u{HEX}, and \
         a backslash as \\\\ where it would read as one of those. With --escaped, set names \
-        and titles given as arguments are read in that spelling: a set that 'list' shows \
-        as a\\tb (with a tab) is 'tabstore --escaped select 'a\\tb' 0'.
+        and titles given as arguments are read in that spelling; a set that 'list' shows \
+        as a\\tb is removed with: tabstore --escaped remove-set 'a\\tb'
 
         The database is --db, else $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, \
         else ~/.local/share/tabstore/tabs.sqlite. Only 'add' and 'import' create it and its \

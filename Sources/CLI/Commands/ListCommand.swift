@@ -12,6 +12,9 @@ enum ListCommand: TextCommand {
         With SET: one line per tab, in order: '*' on the selected tab, the index, the \
         title; '(no tabs)' for an empty set, as 'show' says. With --json:
           {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+
+        A name or title holding control or invisible characters is shown with escapes \
+        (a\\tb, \\u{1b}); every command reads it back in that spelling after --escaped.
         """,
         arguments: [.set("The set whose tabs to list; all sets when omitted.").withArity(.optional)]
     )
