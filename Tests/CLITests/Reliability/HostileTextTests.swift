@@ -133,6 +133,17 @@ struct HostileTextTests {
         Self.expectBytes(sandbox.run("remove-set", name.stored).stdout, "removed set \(name.shown)\n")
     }
 
+    /// No command line can hold a NUL, so such a name is reached only by its escape.
+    @Test func aNameWithANULIsListedAndReachedByItsEscape() {
+        let sandbox = Sandbox()
+        sandbox.add("h", "t", "home")
+        #expect(sandbox.runProcess("/usr/bin/sqlite3", [sandbox.database, Self.renaming(set: "h", title: "t", to: "a\u{0}b")]).code == 0)
+        Self.expectBytes(sandbox.run("list").stdout, #"a\u{0}b  2 tabs  a\u{0}b"# + "\n")
+        Self.expectBytes(sandbox.run("--escaped", "select", #"a\u{0}b"#, #"a\u{0}b"#).stdout, #"already selected 0: a\u{0}b"# + "\n")
+        Self.expectBytes(sandbox.run("--escaped", "remove-set", #"a\u{0}b"#).stdout, #"removed set a\u{0}b"# + "\n")
+        #expect(sandbox.run("list") == .ok(""))
+    }
+
     /// A JSON string carries any text: an error names the set as stored, escaped by
     /// JSON's rules alone.
     @Test(arguments: cases)
