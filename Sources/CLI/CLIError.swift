@@ -6,6 +6,9 @@ enum CLIError: Error {
     case usage(UsageError)
     /// The Store refused or failed: exit 1, or 3 for a database problem.
     case store(TabStoreError)
+    /// No set or tab has the name as typed, which holds an escape of text output (`a\tb`):
+    /// exit 1, saying how such a name is typed.
+    case notFoundAsTyped(TabStoreError)
     /// No usable database path or folder: exit 3.
     case databasePath(ErrorMessage)
     /// An input file (import) cannot be read: exit 1.
@@ -20,6 +23,7 @@ enum CLIError: Error {
         case .usage: ExitCode.usage
         case .store(.cannotWrite): ExitCode.outputNotWritten
         case let .store(error): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
+        case .notFoundAsTyped: ExitCode.requestFailed
         case .databasePath: ExitCode.database
         case .unreadableInput: ExitCode.requestFailed
         case .checkFailed: ExitCode.database
@@ -32,6 +36,7 @@ enum CLIError: Error {
         switch self {
         case let .usage(error): error.message
         case let .store(error): error.message
+        case let .notFoundAsTyped(error): "\(error.message); to type a name as text output shows it, add --escaped"
         case let .databasePath(message), let .unreadableInput(message), let .companionUnavailable(message): message
         case let .checkFailed(database, findings): "the check of database \(database) found: \(findings)"
         }

@@ -63,10 +63,23 @@ enum Runner {
                 // (a reselection, a rename to the same title, an unchanged import did not).
                 result.savedChange = result.savedChange || (command.spec.savesChanges && context.opened.wroteRows)
                 return result
+            } catch .store(let error) where !arguments.flag("escaped") && namesAnEscape(error) {
+                return failure(.notFoundAsTyped(error), json: json, program: program)
             } catch {
                 return failure(error, json: json, program: program)
             }
         }
+    }
+
+    /// Whether the set or title that named nothing (a tab's set was found) reads as other
+    /// text through the escapes text output writes (`a\tb`): it may be copied from there.
+    private static func namesAnEscape(_ error: TabStoreError) -> Bool {
+        let name: String? = switch error {
+        case let .setNotFound(set): set
+        case let .tabNotFound(title, _): title
+        default: nil
+        }
+        return name.map { !sameBytes(VisibleText.original(of: $0), $0) } ?? false
     }
 
     /// `tabstore: error: ...`, plus for a usage error the usage line and where to get help.

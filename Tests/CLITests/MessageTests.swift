@@ -95,7 +95,8 @@ import Testing
     /// "C:\tabs", shown as typed, would read as "C:", a tab character and "abs".
     @Test func backslashesInNamesAreShownAsTypedUnlessTheyWouldReadAsAnEscape() {
         let sandbox = Sandbox()
-        #expect(sandbox.run("select", #"C:\tabs"#, "0") == .failure(1, #"tabstore: error: no tab set named "C:\\tabs""# + "\n"))
+        #expect(sandbox.run("select", #"C:\tabs"#, "0") == .failure(1,
+            #"tabstore: error: no tab set named "C:\\tabs"; to type a name as text output shows it, add --escaped"# + "\n"))
         #expect(sandbox.run("select", #"C:\Users"#, "0") == .failure(1, #"tabstore: error: no tab set named "C:\Users""# + "\n"))
         sandbox.add(#"a\b"#, #"x\"y"#)
         #expect(sandbox.run("select", #"a\b"#, "nope") == .failure(1, #"tabstore: error: no tab titled "nope" in set "a\b""# + "\n"))

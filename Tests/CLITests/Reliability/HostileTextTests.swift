@@ -133,6 +133,19 @@ struct HostileTextTests {
         Self.expectBytes(sandbox.run("remove-set", name.stored).stdout, "removed set \(name.shown)\n")
     }
 
+    /// A name copied from text output without --escaped names nothing: the error says
+    /// how it is typed.
+    @Test func aShownNameTypedWithoutEscapedIsRefusedWithHowToTypeIt() {
+        let sandbox = Sandbox()
+        sandbox.add("h", "t", "home")
+        #expect(sandbox.runProcess("/usr/bin/sqlite3", [sandbox.database, Self.renaming(set: "h", title: "t", to: "a\tb")]).code == 0)
+        #expect(sandbox.run("select", #"a\tb"#, "home") == .failure(1,
+            #"tabstore: error: no tab set named "a\\tb"; to type a name as text output shows it, add --escaped"# + "\n"))
+        #expect(sandbox.run("select", "a\tb", #"a\tb"#) == .failure(1,
+            #"tabstore: error: no tab titled "a\\tb" in set "a\tb"; to type a name as text output shows it, add --escaped"# + "\n"))
+        #expect(sandbox.run("--escaped", "select", #"a\tb"#, "nosuch") == .failure(1, #"tabstore: error: no tab titled "nosuch" in set "a\tb""# + "\n"))
+    }
+
     /// No command line can hold a NUL, so such a name is reached only by its escape.
     @Test func aNameWithANULIsListedAndReachedByItsEscape() {
         let sandbox = Sandbox()
