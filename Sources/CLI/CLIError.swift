@@ -6,24 +6,28 @@ enum CLIError: Error {
     case usage(UsageError)
     /// The Store refused or failed: exit 1, or 3 for a database problem.
     case store(TabStoreError)
+    /// No set or tab has the name as typed, which holds an escape of text output (`a\tb`):
+    /// exit 1, saying how such a name is typed.
+    case notFoundAsTyped(TabStoreError)
     /// No usable database path or folder: exit 3.
-    case databasePath(String)
+    case databasePath(ErrorMessage)
     /// An input file (import) cannot be read: exit 1.
-    case unreadableInput(String)
+    case unreadableInput(ErrorMessage)
     /// `info`'s check of a server database found rows that break the tab rules: exit 3.
     case checkFailed(database: String, findings: String)
     /// `info`'s check of a file's storage (SQLite's integrity_check) found it damaged: exit 3.
     case damaged(database: String, finding: String)
     /// The executable that serves server databases is missing or cannot be run: exit 3.
-    case companionUnavailable(String)
+    case companionUnavailable(ErrorMessage)
     /// The system refused what the command needs (a file descriptor, a thread): exit 3.
-    case resourceRefused(String)
+    case resourceRefused(ErrorMessage)
 
     var exitCode: Int32 {
         switch self {
         case .usage: ExitCode.usage
         case .store(.cannotWrite): ExitCode.outputNotWritten
         case let .store(error): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
+        case .notFoundAsTyped: ExitCode.requestFailed
         case .databasePath: ExitCode.database
         case .unreadableInput: ExitCode.requestFailed
         case .checkFailed, .damaged: ExitCode.database
@@ -32,17 +36,17 @@ enum CLIError: Error {
         }
     }
 
-    /// One line naming what was wrong.
-    var message: String {
-        let message = switch self {
+    /// What was wrong: one line for a person (`shown`), or whole for JSON (`plain`).
+    var message: ErrorMessage {
+        switch self {
         case let .usage(error): error.message
-        case let .store(error): error.description
+        case let .store(error): error.message
+        case let .notFoundAsTyped(error): "\(error.message); to type a name as text output shows it, add --escaped"
         case let .databasePath(message), let .unreadableInput(message), let .companionUnavailable(message),
              let .resourceRefused(message): message
         case let .checkFailed(database, findings): "the check of database \(database) found: \(findings)"
         case let .damaged(database, finding): "database \(database) is corrupt: \(finding)"
         }
-        return escapingControlCharacters(message)
     }
 }
 

@@ -18,6 +18,10 @@ enum Program {
             completion: .files
         ),
         OptionSpec(name: "json", kind: .flag, help: "Print one line of JSON instead of text; errors too."),
+        OptionSpec(
+            name: "escaped", kind: .flag,
+            help: "Read set names and titles as text output shows them: \\n, \\t, \\r and \\u{HEX} are those characters, \\\\ a backslash."
+        ),
         OptionSpec(name: "version", kind: .flag, help: "Show the version."),
         OptionSpec(name: "help", short: "h", kind: .flag, help: "Show help information."),
     ]
@@ -31,6 +35,13 @@ enum Program {
         and '--index 1' the second tab. An integer that is also another tab's title is \
         refused (exit 1) by every command taking a <tab>: say which with --index or --title. \
         Global options may come before or after the subcommand; '--' ends options.
+
+        Text output (all but --json) shows names, titles and paths with what would act on \
+        a terminal or not show written as escapes: control characters as \\n, \\t, \\r or \
+        \\u{1b}, bidirectional controls and invisible format characters as \\u{HEX}, and \
+        a backslash as \\\\ where it would read as one of those. With --escaped, set names \
+        and titles given as arguments are read in that spelling; a set that 'list' shows \
+        as a\\tb is removed with: tabstore --escaped remove-set 'a\\tb'
 
         The database is --db, else $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, \
         else ~/.local/share/tabstore/tabs.sqlite. Only 'add' and 'import' create it and its \

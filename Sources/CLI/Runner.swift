@@ -63,19 +63,32 @@ enum Runner {
                 // (a reselection, a rename to the same title, an unchanged import did not).
                 result.savedChange = result.savedChange || (command.spec.savesChanges && context.opened.wroteRows)
                 return result
+            } catch .store(let error) where !arguments.flag("escaped") && namesAnEscape(error) {
+                return failure(.notFoundAsTyped(error), json: json, program: program)
             } catch {
                 return failure(error, json: json, program: program)
             }
         }
     }
 
+    /// Whether the set or title that named nothing (a tab's set was found) reads as other
+    /// text through the escapes text output writes (`a\tb`): it may be copied from there.
+    private static func namesAnEscape(_ error: TabStoreError) -> Bool {
+        let name: String? = switch error {
+        case let .setNotFound(set): set
+        case let .tabNotFound(title, _): title
+        default: nil
+        }
+        return name.map { !sameBytes(VisibleText.original(of: $0), $0) } ?? false
+    }
+
     /// `tabstore: error: ...`, plus for a usage error the usage line and where to get help.
     static func failure(_ error: CLIError, json: Bool, program: ProgramSpec) -> RunResult {
         let code = error.exitCode
         if json {
-            return RunResult(standardError: JSONOutput.error(code: code, message: error.message).line, exitCode: code)
+            return RunResult(standardError: JSONOutput.error(code: code, message: error.message.plain).line, exitCode: code)
         }
-        var text = "\(program.name): error: \(error.message)\n"
+        var text = "\(program.name): error: \(error.message.shown)\n"
         if case let .usage(usage) = error {
             text += "Usage: \(HelpText.usage(ofCommandNamed: usage.command, program: program))\n"
             text += "See '\(program.name) help\(usage.command.map { " " + $0 } ?? "")' for more.\n"

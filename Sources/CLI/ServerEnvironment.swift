@@ -23,7 +23,7 @@ enum ServerEnvironment {
         guard let text = environment.value(name) else { return nil }
         let isDecimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } && text.filter { $0 == "." }.count <= 1
         guard isDecimal, let value = Double(text), value <= 3600 else {
-            throw .usage(UsageError(message: "\(name) must be a number of seconds from 0 to 3600, not '\(escapingControlCharacters(text, limit: 40))'", command: command))
+            throw .usage(UsageError(message: "\(name) must be a number of seconds from 0 to 3600, not \(ErrorMessage.Name(text, quote: "'", limit: 40))", command: command))
         }
         return .milliseconds(Int((value * 1000).rounded()))
     }

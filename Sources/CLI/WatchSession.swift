@@ -53,28 +53,28 @@ struct WatchSession: Sendable, Equatable {
 
     /// The line said on a terminal when the server goes away (`away`: why) or comes back (nil).
     func notice(away: TabStoreError?, server: String) -> String {
-        let text: String
+        let text: ErrorMessage
         switch away {
         case let error?:
-            let what = switch error {
+            let what: ErrorMessage = switch error {
             case let .serverUnavailable(server, reason): "cannot connect to \(server): \(reason)"
             case let .connectionLost(server, _): "lost the connection to \(server)"
             case let .serverNotAnswering(server, seconds, _): "\(server) stopped answering after \(seconds) s"
-            default: error.description
+            default: error.message
             }
-            if json { return JSONValue.object([("server", .string("away")), ("message", .string(what))]).line }
-            text = what + "; waiting for it to come back"
+            if json { return JSONValue.object([("server", .string("away")), ("message", .string(what.plain))]).line }
+            text = "\(what); waiting for it to come back"
         case nil:
             if json { return JSONValue.object([("server", .string("back"))]).line }
-            text = server + " is back"
+            text = "\(server) is back"
         }
-        return "\(Program.spec.name): " + escapingControlCharacters(text) + "\n"
+        return "\(Program.spec.name): " + text.shown + "\n"
     }
 
     /// The line printed for one change, with its newline.
     func line(for change: TabChange) -> String {
         if json { return ChangeOutput.json(change, includingSet: true).line }
-        let prefix = setName == nil ? escapingControlCharacters(change.setName) + "  " : ""
+        let prefix = setName == nil ? VisibleText.shown(change.setName) + "  " : ""
         return prefix + ChangeOutput.text(change) + "\n"
     }
 
@@ -124,8 +124,8 @@ struct WatchSession: Sendable, Equatable {
     }
 
     /// Ends a watch that cannot run, before its first line: one line, exit 3.
-    private static func refuse(_ reason: String, json: Bool) -> Never {
-        let failure = Runner.failure(.resourceRefused("cannot watch: " + reason), json: json, program: Program.spec)
+    private static func refuse(_ reason: ErrorMessage, json: Bool) -> Never {
+        let failure = Runner.failure(.resourceRefused("cannot watch: \(reason)"), json: json, program: Program.spec)
         ProcessOutput.printStandardError(failure.standardError)
         end(failure.exitCode)
     }

@@ -202,7 +202,13 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         }
     }
 
-    public var description: String {
+    /// The message for a person: names and paths made visible (``VisibleText``), long
+    /// names shortened, so that it stays one line that acts on no terminal.
+    public var description: String { message.shown }
+
+    /// The message in parts, to be written for a person (`shown`) or, names and paths
+    /// whole and as they are, in JSON (`plain`).
+    package var message: ErrorMessage {
         switch self {
         case let .setNotFound(set):
             return "no tab set named \(quoted(set))"
@@ -225,8 +231,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         case let .indexTextOutOfRange(index, count, set):
             return outOfRange(index, count: count, set: set)
         case let .ambiguousTab(text, indexedTitle, titledIndex, set):
-            let shown = escapingControlCharacters(text, limit: 60)
-            let index = indexedTitle.map { "index \(shown) is the tab \(quoted($0))" } ?? "index \(shown) is out of range"
+            let shown = ErrorMessage.Name(text, quote: "", limit: 60)
+            let index: ErrorMessage = indexedTitle.map { "index \(shown) is the tab \(quoted($0))" } ?? "index \(shown) is out of range"
             return "\(quoted(text)) is ambiguous in set \(quoted(set)): \(index), and the tab at index \(titledIndex) is titled \(quoted(text)); say '--index \(shown)' or '--title \(shown)'"
         case let .insertionIndexOutOfRange(index, count, set):
             return "insertion index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count) or -\(count + 1)...-1)"
@@ -262,7 +268,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             }
             return "\(path) is a SQLite database of another program, not a tabstore database"
         case let .foreignSchema(path, version, difference):
-            let type = escapingControlCharacters(difference.objectType, limit: 20)
+            let type = difference.objectType
             let object = "\(type.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(type) \(quoted(difference.name))"
             let schema = "tabstore's schema version \(version)"
             let finding = switch difference.kind {
@@ -283,8 +289,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             }
             return "cannot read database \(path): its folder \(folder) is not writable, and SQLite needs to create the database's -shm file there to read the changes in its -wal file"
         case let .sideFilesNotWritable(path, walIsEmpty):
-            let cause = "cannot write database \(path): its -wal or -shm file is not writable by this user (another user's read leaves them, as theirs)"
-            return walIsEmpty ? cause + "; with no process using the database, remove \(path)-wal and \(path)-shm" : cause
+            let cause: ErrorMessage = "cannot write database \(path): its -wal or -shm file is not writable by this user (another user's read leaves them, as theirs)"
+            return walIsEmpty ? "\(cause); with no process using the database, remove \(path)-wal and \(path)-shm" : cause
         case let .cannotFollowChanges(path, reason):
             return "cannot follow changes to database \(path): \(reason)"
         case let .diskFull(path):
@@ -366,42 +372,10 @@ extension TabStoreError.NameProblem: CustomStringConvertible {
     }
 }
 
-/// `"text"` with control characters and `"` escaped and long text shortened, so that an
-/// error naming it stays on one readable line. A backslash is shown as it is: doubled,
-/// the message would show a name other than the one typed and stored.
-func quoted(_ text: String) -> String {
-    "\"" + escapingControlCharacters(text, andQuotes: true, limit: 60) + "\""
-}
-
-/// `text` with line breaks, tabs, other control characters and those that reorder or
-/// break a displayed line written as escapes, and in a name with nothing visible its
-/// invisible scalars too (and
-/// `"` too when `andQuotes`), cut after `limit` characters with `…`. Also used
-/// by the CLI, whose messages must stay on one line too.
-package func escapingControlCharacters(_ text: String, andQuotes: Bool = false, limit: Int = .max) -> String {
-    // A name with nothing visible would show as empty quotes: spell out its invisible scalars.
-    let invisible = nameProblem(text) == .noVisibleCharacter
-    var result = ""
-    for (count, scalar) in text.unicodeScalars.enumerated() {
-        if count == limit {
-            result += "…"
-            break
-        }
-        switch scalar {
-        case "\"" where andQuotes: result += "\\\""
-        case "\n": result += "\\n"
-        case "\t": result += "\\t"
-        case "\r": result += "\\r"
-        default:
-            if scalar.properties.generalCategory == .control || isMisleading(scalar)
-                || (invisible && scalar != " ") {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return result
+/// `"text"`, shortened after 60 characters, as every message quotes a name: shown made
+/// visible in a message for a person, whole and as it is in JSON.
+func quoted(_ text: String) -> ErrorMessage.Name {
+    ErrorMessage.Name(text, limit: 60)
 }
 
 /// Whether a store's location names a server: the PostgreSQL backend names one as
@@ -410,7 +384,7 @@ private func isServer(_ location: String) -> Bool {
     location.hasPrefix("postgresql://")
 }
 
-private func outOfRange(_ index: String, count: Int, set: String) -> String {
+private func outOfRange(_ index: String, count: Int, set: String) -> ErrorMessage {
     if count == 0 { return "index \(index) is out of range: set \(quoted(set)) has no tabs" }
     return "index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count - 1) or -\(count)...-1)"
 }

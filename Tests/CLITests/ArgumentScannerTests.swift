@@ -51,8 +51,15 @@ import TabStoreKit
         .run(ParsedArguments(command: "move", values: ["set": [.text("s")], "tab": [.tab(tab)], "to": [.integer(to)]], options: options))
     }
 
+    /// A usage error whose message reads `message` to a person.
     static func usage(_ message: String, _ command: String? = nil) -> Action {
-        .failure(UsageError(message: message, command: command))
+        .failure(UsageError(message: ErrorMessage([.wording(message)]), command: command))
+    }
+
+    /// `action` with its error's message as a person reads it, to compare with `usage`.
+    static func shown(_ action: Action) -> Action {
+        guard case let .failure(error) = action else { return action }
+        return usage(error.message.shown, error.command)
     }
 
     @Test(arguments: [
@@ -105,13 +112,13 @@ import TabStoreKit
         (["--", "list"], .run(ParsedArguments(command: "list"))),
     ] as [([String], Action)])
     func scanning(arguments: [String], expected: Action) {
-        #expect(Self.scan(arguments).action == expected)
+        #expect(Self.shown(Self.scan(arguments).action) == expected)
     }
 
     @Test func optionsAreKeptEvenWhenScanningFails() {
         let invocation = Self.scan(["move", "--json", "s"])
         #expect(invocation.options == ["json": .flag])
-        #expect(invocation.action == Self.usage("Missing expected argument '<tab>'", "move"))
+        #expect(Self.shown(invocation.action) == Self.usage("Missing expected argument '<tab>'", "move"))
     }
 
     @Test(arguments: [

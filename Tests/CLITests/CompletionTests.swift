@@ -48,7 +48,7 @@ import Testing
     @Test func bashCompletesTheOptionsOfTheCommandAndTheGlobalOnes() {
         let sandbox = Sandbox()
         #expect(Self.bashCompletions(sandbox, line: "tabstore add main --", words: ["tabstore", "add", "main", "--"])
-            == .ok("--at\n--if-revision\n--db\n--json\n--version\n--help\n"))
+            == .ok("--at\n--if-revision\n--db\n--json\n--escaped\n--version\n--help\n"))
         #expect(Self.bashCompletions(sandbox, line: "tabstore list --j", words: ["tabstore", "list", "--j"]) == .ok("--json\n"))
     }
 

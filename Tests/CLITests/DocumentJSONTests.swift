@@ -90,7 +90,7 @@ import TabStoreKit
         (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":[1]}]}"#,
          "sets[0].tabs[0] must be a string, not a number"),
         (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":0,"tabs":["a\nb"]}]}"#,
-         #"sets[0].tabs[0]: invalid title "a\nb": it contains the control character U+000A"#),
+         "sets[0].tabs[0]: invalid title \"a\nb\": it contains the control character U+000A"),
         (#"{"format":"tabstore","version":1,"sets":[{"name":"","selectedIndex":null,"tabs":[]}]}"#,
          #"sets[0]: invalid set name "": it is empty"#),
         (#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":null,"tabs":[]},{"name":"a","selectedIndex":null,"tabs":[]}]}"#,

@@ -91,13 +91,16 @@ import Testing
         #expect(sandbox.run("add", "gone", "a", "--if-revision", "2") == .ok("added 1 tab to gone\n"))
     }
 
-    /// A backslash in a name was shown doubled: "a\\b" named another set than the one typed.
-    @Test func backslashesInNamesAreShownAsTyped() {
+    /// A backslash is shown as typed, and doubled only where it would read as an escape:
+    /// "C:\tabs", shown as typed, would read as "C:", a tab character and "abs".
+    @Test func backslashesInNamesAreShownAsTypedUnlessTheyWouldReadAsAnEscape() {
         let sandbox = Sandbox()
-        #expect(sandbox.run("select", #"C:\tabs"#, "0") == .failure(1, #"tabstore: error: no tab set named "C:\tabs""# + "\n"))
+        #expect(sandbox.run("select", #"C:\tabs"#, "0") == .failure(1,
+            #"tabstore: error: no tab set named "C:\\tabs"; to type a name as text output shows it, add --escaped"# + "\n"))
+        #expect(sandbox.run("select", #"C:\Users"#, "0") == .failure(1, #"tabstore: error: no tab set named "C:\Users""# + "\n"))
         sandbox.add(#"a\b"#, #"x\"y"#)
         #expect(sandbox.run("select", #"a\b"#, "nope") == .failure(1, #"tabstore: error: no tab titled "nope" in set "a\b""# + "\n"))
-        #expect(sandbox.run("add", #"a\b"#, #"x\"y"#) == .failure(1, #"tabstore: error: set "a\b" already has a tab titled "x\\"y""# + "\n"))
+        #expect(sandbox.run("add", #"a\b"#, #"x\"y"#) == .failure(1, #"tabstore: error: set "a\b" already has a tab titled "x\"y""# + "\n"))
         // JSON escapes a backslash, as JSON must: the message it carries has one.
         #expect(sandbox.run("--json", "select", #"a\b"#, "nope") == .failure(1,
             #"{"error":{"code":1,"message":"no tab titled \"nope\" in set \"a\\b\""}}"# + "\n"))

@@ -139,7 +139,7 @@ import Testing
         (.init(name: "a", selectedIndex: 0, tabs: []), "sets[1].selectedIndex must be null (the set has no tabs)"),
         (.init(name: "a", selectedIndex: nil, tabs: ["x"]), "sets[1].selectedIndex must be an index in 0...0"),
         (.init(name: "a", selectedIndex: 0, tabs: ["x", "x"]), #"sets[1].tabs[1]: title "x" appears twice"#),
-        (.init(name: "a", selectedIndex: 0, tabs: ["a\nb"]), #"sets[1].tabs[0]: invalid title "a\nb": it contains the control character U+000A"#),
+        (.init(name: "a", selectedIndex: 0, tabs: ["a\nb"]), "sets[1].tabs[0]: invalid title \"a\nb\": it contains the control character U+000A"),
         (.init(name: "", selectedIndex: nil, tabs: []), #"sets[1]: invalid set name "": it is empty"#),
         (.init(name: " ", selectedIndex: nil, tabs: []), #"sets[1]: invalid set name " ": it has no visible character"#),
         (.init(name: "ok", selectedIndex: nil, tabs: []), #"sets[1]: set "ok" appears twice"#),

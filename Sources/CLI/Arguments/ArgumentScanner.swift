@@ -31,7 +31,9 @@ struct Invocation: Sendable, Equatable {
 /// option's value is the rest after `=` or the next argument unless that looks like an
 /// option, but `--title`, `--index` and `--id` take the next argument whatever it is
 /// (`--title --json` is the tab titled "--json"); global options are accepted anywhere,
-/// a command's options after its name;
+/// a command's options after its name; with `--escaped`, set names and titles are read
+/// in the spelling text output shows them (`VisibleText`), so that a name shown as
+/// `a\tb` is typed `a\tb`;
 /// `-h`/`--help` and `--version` win over every error but an unknown subcommand.
 struct ArgumentScanner {
     let program: ProgramSpec
@@ -179,6 +181,7 @@ struct ArgumentScanner {
         _ positionals: [Positional], to command: CommandSpec, options: [String: OptionValue]
     ) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments(command: command.name, options: options)
+        let escaped = options["escaped"] == .flag
         var remaining = positionals[...]
         for (position, argument) in command.arguments.enumerated() {
             let requiredAfter = command.arguments.dropFirst(position + 1).filter {
@@ -197,7 +200,7 @@ struct ArgumentScanner {
             }
             var values: [ArgumentValue] = []
             for positional in remaining.prefix(count) {
-                values.append(try value(of: positional, for: argument, command: command.name))
+                values.append(try value(of: positional, for: argument, escaped: escaped, command: command.name))
             }
             remaining = remaining.dropFirst(count)
             if !values.isEmpty { parsed.values[argument.name] = values }
@@ -208,20 +211,26 @@ struct ArgumentScanner {
         return parsed
     }
 
-    private func value(of positional: Positional, for argument: ArgumentSpec, command: String) throws(UsageError) -> ArgumentValue {
-        let text = positional.text
+    private func value(of positional: Positional, for argument: ArgumentSpec, escaped: Bool, command: String) throws(UsageError) -> ArgumentValue {
+        let isName = switch argument.kind {
+        case .name, .title, .tab: true
+        case .text, .integer: false
+        }
+        // An index or an id is not a name: `--index` and `--id` take theirs as typed.
+        let readsEscapes = escaped && isName && (positional.reading == .asTyped || positional.reading == .title)
+        let text = readsEscapes ? VisibleText.original(of: positional.text) : positional.text
         if positional.reading == .title, argument.kind != .tab, argument.kind != .title {
-            throw UsageError(message: "'--title \(escapingControlCharacters(text))' cannot be used for '\(argument.label)', which is not a tab or title", command: command)
+            throw UsageError(message: "'--title \(text)' cannot be used for '\(argument.label)', which is not a tab or title", command: command)
         }
         if positional.reading == .index, argument.kind != .tab {
-            throw UsageError(message: "'--index \(escapingControlCharacters(text))' cannot be used for '\(argument.label)', which is not a tab", command: command)
+            throw UsageError(message: "'--index \(text)' cannot be used for '\(argument.label)', which is not a tab", command: command)
         }
         if case .id = positional.reading, argument.kind != .tab {
-            throw UsageError(message: "'--id \(escapingControlCharacters(text))' cannot be used for '\(argument.label)', which is not a tab", command: command)
+            throw UsageError(message: "'--id \(text)' cannot be used for '\(argument.label)', which is not a tab", command: command)
         }
         let invalid = UsageError(message: "The value \(shown(text)) is invalid for '\(argument.label)'", command: command)
         switch argument.kind {
-        case .text, .title:
+        case .text, .name, .title:
             return .text(text)
         case .tab:
             // An integer is resolved by the Store inside its write: refused there when a

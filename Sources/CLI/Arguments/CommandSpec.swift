@@ -23,11 +23,15 @@ struct CommandSpec: Sendable {
 struct ArgumentSpec: Sendable {
     /// How the scanner turns the text into a value.
     enum Kind: Sendable {
-        /// Taken as is (set names, file paths).
+        /// Taken as is (file paths, data).
         case text
-        /// Always a title, even when made of digits; `--title` may give it too.
+        /// A set's name: taken as is, or with `--escaped` in the spelling text output shows.
+        case name
+        /// Always a title, even when made of digits; `--title` may give it too. With
+        /// `--escaped`, in the spelling text output shows.
         case title
-        /// An integer is an index, anything else a title; `--title` forces a title.
+        /// An integer is an index, anything else a title; `--title` forces a title. With
+        /// `--escaped`, a title in the spelling text output shows.
         case tab
         /// Must be an integer that fits `Int`.
         case integer

@@ -41,8 +41,9 @@ enum AddCommand: TextCommand {
         if context.json { return JSONOutput.tabSet(edit.set).line }
         if titles.isEmpty {
             // No event: the set was there already and nothing was added.
-            return edit.event == nil ? "nothing changed: no titles to add to \(setName)\n" : "created set \(setName) (no tabs)\n"
+            let shownSet = VisibleText.shown(setName)
+            return edit.event == nil ? "nothing changed: no titles to add to \(shownSet)\n" : "created set \(shownSet) (no tabs)\n"
         }
-        return "added \(counted(titles.count, "tab", "tabs")) to \(setName)\n"
+        return "added \(counted(titles.count, "tab", "tabs")) to \(VisibleText.shown(setName))\n"
     }
 }

@@ -40,6 +40,6 @@ enum BackupCommand: TextCommand {
             try store.backup(to: path, replacing: arguments.flag("force")) { progress.update($0.copiedPages, of: $0.pageCount) }
         }
         if context.json { return JSONValue.object([("backup", .string(path))]).line }
-        return "backed up to \(path)\n"
+        return "backed up to \(VisibleText.shown(path))\n"
     }
 }

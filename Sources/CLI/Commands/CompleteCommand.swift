@@ -33,13 +33,15 @@ enum CompleteCommand: TextCommand {
         let environment = context.environment
         let completer = Completer(
             program: context.program,
+            // Offered as text output shows them: a candidate is a line of the answer, and
+            // the shell may list it on the terminal. One that needs escapes is typed with --escaped.
             sets: { database in
                 let summaries = withStore(database, environment) { store in try? store.tabSets() } ?? []
-                return summaries.map { .init(value: $0.name, description: counted($0.tabCount, "tab", "tabs")) }
+                return summaries.map { .init(value: VisibleText.shown($0.name), description: counted($0.tabCount, "tab", "tabs")) }
             },
             titles: { set, database in
                 let tabSet = withStore(database, environment) { store in try? store.tabSet(named: set) }
-                return tabSet?.tabs.enumerated().map { .init(value: $1.title, description: "tab \($0)") } ?? []
+                return tabSet?.tabs.enumerated().map { .init(value: VisibleText.shown($1.title), description: "tab \($0)") } ?? []
             }
         )
         return CompletionScript.answer(completer.complete(words), shell: shell, typed: typed)

@@ -25,7 +25,7 @@ enum ExportCommand: TabstoreCommand {
         there (not with --json).
         """,
         arguments: [
-            ArgumentSpec(name: "set", kind: .text, arity: .zeroOrMore, help: "The sets to export, in this order; all sets, sorted by name, when omitted."),
+            ArgumentSpec(name: "set", kind: .name, arity: .zeroOrMore, help: "The sets to export, in this order; all sets, sorted by name, when omitted."),
         ],
         options: [
             OptionSpec(name: "output", kind: .value(valueName: "file"), help: "Write the document to FILE (pretty-printed); '-' is standard output, the default.", completion: .files),
@@ -75,7 +75,7 @@ enum ExportCommand: TabstoreCommand {
         let count = document.sets.count
         let text = context.json
             ? JSONValue.object([("exported", .int(count)), ("file", .string(output))]).line
-            : "exported \(counted(count, "set", "sets")) to \(output)\n"
+            : "exported \(counted(count, "set", "sets")) to \(VisibleText.shown(output))\n"
         return RunResult(standardOutput: text, savedChange: true)
     }
 }

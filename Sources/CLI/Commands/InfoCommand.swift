@@ -68,6 +68,10 @@ enum InfoCommand: TabstoreCommand {
             ("check", info.consistencyCheck),
         ]
         let keyWidth = rows.map { $0.0.count + 1 }.max() ?? 0
-        return rows.map { key, value in "\(padded(key + ":", to: keyWidth))  \(value)\n" }.joined()
+        // Each line made visible on its own: SQLite's check reports on several lines.
+        return rows.map { key, value in
+            let lines = value.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.shown(String($0)) }
+            return "\(padded(key + ":", to: keyWidth))  \(lines.joined(separator: "\n"))\n"
+        }.joined()
     }
 }

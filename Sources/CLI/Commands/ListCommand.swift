@@ -12,6 +12,9 @@ enum ListCommand: TextCommand {
         With SET: one line per tab, in order: '*' on the selected tab, the index, the \
         title; '(no tabs)' for an empty set, as 'show' says. With --json:
           {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+
+        A name or title holding control or invisible characters is shown with escapes \
+        (a\\tb, \\u{1b}); every command reads it back in that spelling after --escaped.
         """,
         arguments: [.set("The set whose tabs to list; all sets when omitted.").withArity(.optional)]
     )
@@ -32,17 +35,18 @@ enum ListCommand: TextCommand {
         if set.tabs.isEmpty { return "(no tabs)\n" }
         let indexWidth = String(max(set.tabs.count - 1, 0)).count
         return set.tabs.enumerated().map { index, tab in
-            "\(tab.isSelected ? "*" : " ") \(rightAligned(String(index), to: indexWidth))  \(tab.title)\n"
+            "\(tab.isSelected ? "*" : " ") \(rightAligned(String(index), to: indexWidth))  \(VisibleText.shown(tab.title))\n"
         }.joined()
     }
 
     /// `main    3 tabs  Home`: aligned by display width, so Korean and emoji names line up.
     static func setLines(_ summaries: [TabSetSummary]) -> String {
-        let nameWidth = summaries.map { displayWidth($0.name) }.max() ?? 0
+        let names = summaries.map { VisibleText.shown($0.name) }
+        let nameWidth = names.map(displayWidth).max() ?? 0
         let countWidth = summaries.map { String($0.tabCount).count }.max() ?? 0
-        return summaries.map { summary in
+        return zip(names, summaries).map { name, summary in
             let count = rightAligned(String(summary.tabCount), to: countWidth) + (summary.tabCount == 1 ? " tab " : " tabs")
-            return "\(padded(summary.name, to: nameWidth))  \(count)  \(summary.selectedTitle ?? "-")\n"
+            return "\(padded(name, to: nameWidth))  \(count)  \(summary.selectedTitle.map(VisibleText.shown) ?? "-")\n"
         }.joined()
     }
 

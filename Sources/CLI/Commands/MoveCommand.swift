@@ -28,10 +28,10 @@ enum MoveCommand: TextCommand {
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.move(ref, to: destination, in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
-        if case let .moved(title, _, to)? = edit.event { return "moved \(title) to \(to)\n" }
+        if case let .moved(title, _, to)? = edit.event { return "moved \(VisibleText.shown(title)) to \(to)\n" }
         // No event: the tab already stood at the destination, so it is the tab there.
         let index = destination < 0 ? destination + edit.tabs.count : destination
-        let title = edit.tabs.indices.contains(index) ? edit.tabs[index].title : "the tab"
+        let title = edit.tabs.indices.contains(index) ? VisibleText.shown(edit.tabs[index].title) : "the tab"
         return "nothing changed: \(title) is already at \(index)\n"
     }
 }

@@ -24,7 +24,7 @@ enum RemoveCommand: TextCommand {
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.remove(refs, from: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
-        guard case let .removed(tabs)? = edit.event else { return "removed 0 tabs from \(setName)\n" }
-        return "removed \(counted(tabs.count, "tab", "tabs")) from \(setName)\n"
+        guard case let .removed(tabs)? = edit.event else { return "removed 0 tabs from \(VisibleText.shown(setName))\n" }
+        return "removed \(counted(tabs.count, "tab", "tabs")) from \(VisibleText.shown(setName))\n"
     }
 }

@@ -21,6 +21,6 @@ enum RemoveSetCommand: TextCommand {
         if context.json {
             return JSONValue.object([("set", .string(setName)), ("removed", .bool(true))]).line
         }
-        return "removed set \(setName)\n"
+        return "removed set \(VisibleText.shown(setName))\n"
     }
 }

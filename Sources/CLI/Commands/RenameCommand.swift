@@ -26,7 +26,9 @@ enum RenameCommand: TextCommand {
         let edit = try storeCall { () throws(TabStoreError) in try store.rename(ref, to: newTitle, in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         // No event: the tab already had that title.
-        guard case let .renamed(_, oldTitle, _)? = edit.event else { return "nothing changed: the tab is already titled \(newTitle)\n" }
-        return "renamed \(oldTitle) to \(newTitle)\n"
+        guard case let .renamed(_, oldTitle, _)? = edit.event else {
+            return "nothing changed: the tab is already titled \(VisibleText.shown(newTitle))\n"
+        }
+        return "renamed \(VisibleText.shown(oldTitle)) to \(VisibleText.shown(newTitle))\n"
     }
 }

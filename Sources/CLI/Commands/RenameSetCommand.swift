@@ -10,7 +10,7 @@ enum RenameSetCommand: TextCommand {
         false for its own name):
           {"set":NEW,"previousName":OLD,"changed"}
         """,
-        arguments: [.set(), ArgumentSpec(name: "new-name", kind: .text, help: "The set's new name.")],
+        arguments: [.set(), ArgumentSpec(name: "new-name", kind: .name, help: "The set's new name.")],
         options: [.ifRevision],
         savesChanges: true
     )
@@ -27,7 +27,7 @@ enum RenameSetCommand: TextCommand {
             ]).line
         }
         // No event: the set already had that name.
-        if edit.event == nil { return "nothing changed: the set is already named \(newName)\n" }
-        return "renamed set \(setName) to \(newName)\n"
+        if edit.event == nil { return "nothing changed: the set is already named \(VisibleText.shown(newName))\n" }
+        return "renamed set \(VisibleText.shown(setName)) to \(VisibleText.shown(newName))\n"
     }
 }

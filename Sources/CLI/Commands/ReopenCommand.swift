@@ -22,7 +22,7 @@ enum ReopenCommand: TextCommand {
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.reopen(in: setName, ifRevision: revision) }
         if context.json { return JSONOutput.tabSet(edit.set).line }
-        guard case let .reopened(tab)? = edit.event else { return "reopened a tab in \(setName)\n" }
-        return "reopened \(tab.index): \(tab.tab.title)\n"
+        guard case let .reopened(tab)? = edit.event else { return "reopened a tab in \(VisibleText.shown(setName))\n" }
+        return "reopened \(tab.index): \(VisibleText.shown(tab.tab.title))\n"
     }
 }

@@ -33,6 +33,6 @@ enum SelectCommand: TextCommand {
             ]).line
         }
         let verb = change.isReselection ? "already selected" : "selected"
-        return "\(verb) \(change.selectedIndex): \(change.selectedTab.title)\n"
+        return "\(verb) \(change.selectedIndex): \(VisibleText.shown(change.selectedTab.title))\n"
     }
 }

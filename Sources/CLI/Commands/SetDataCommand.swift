@@ -32,7 +32,7 @@ enum SetDataCommand: TextCommand {
         for entry in arguments.texts("entry") {
             guard let equals = entry.firstIndex(of: "=") else {
                 throw .usage(UsageError(
-                    message: "The value '\(escapingControlCharacters(entry))' is invalid for '<entry>': it has no '=' (KEY=VALUE)",
+                    message: "The value \(shown(entry)) is invalid for '<entry>': it has no '=' (KEY=VALUE)",
                     command: spec.name
                 ))
             }
@@ -49,6 +49,6 @@ enum SetDataCommand: TextCommand {
         guard case let .payloadChanged(update)? = edit.event else {
             return payload.isEmpty ? "nothing changed: the tab has no data\n" : "nothing changed: the tab already has this data (\(entries))\n"
         }
-        return "set \(entries) on \(update.tab.title)\n"
+        return "set \(entries) on \(VisibleText.shown(update.tab.title))\n"
     }
 }

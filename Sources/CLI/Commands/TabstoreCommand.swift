@@ -127,7 +127,7 @@ final class OpenedStore {
 // Declarations several commands share, so that they read the same in every help text.
 extension ArgumentSpec {
     static func set(_ help: String = "The name of the tab set.") -> ArgumentSpec {
-        ArgumentSpec(name: "set", kind: .text, help: help)
+        ArgumentSpec(name: "set", kind: .name, help: help)
     }
 
     static let tab = ArgumentSpec(

@@ -52,7 +52,7 @@ enum WatchCommand: TabstoreCommand {
             source = .tablesToCome(url: location, options: try context.serverOptions(.init(createsMissingDatabase: false), for: location))
         }
         let waiting = if case .tablesToCome = source { true } else { false }
-        let shownSet = setName.map { escapingControlCharacters($0) } ?? "all sets"
+        let shownSet = setName.map(VisibleText.shown) ?? "all sets"
         let notice = context.json
             ? JSONValue.object([("watching", JSONOutput.optional(setName))] + (waiting ? [("waitingForTables", .bool(true))] : [])).line
             : "watching \(shownSet) (Ctrl-C to stop)\(waiting ? "; no tabstore tables yet, waiting for them" : "")\n"

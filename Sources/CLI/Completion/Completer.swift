@@ -1,3 +1,5 @@
+import TabStoreKit
+
 /// Answers "what can come next?" for a partly typed command line, from the same
 /// declarations the scanner parses against, so completions cannot disagree with it.
 struct Completer {
@@ -65,7 +67,8 @@ struct Completer {
                   let position = command.arguments.firstIndex(where: { $0.completionSource == .setNames }),
                   line.positionals.indices.contains(position)
             else { return .candidates([]) }
-            return matching(titles(line.positionals[position], line.database), current)
+            let set = line.positionals[position]
+            return matching(titles(line.readsEscapes ? VisibleText.original(of: set) : set, line.database), current)
         }
     }
 
@@ -99,6 +102,8 @@ private struct LineSoFar {
     var pendingOption: OptionSpec?
     /// `--db`, when given.
     var database: String?
+    /// `--escaped`, when given: the set named is in the spelling text output shows.
+    var readsEscapes = false
 
     /// Takes one word; false when the line cannot be completed (an unknown subcommand).
     mutating func take(_ word: String, program: ProgramSpec) -> Bool {
@@ -110,7 +115,11 @@ private struct LineSoFar {
         } else if !optionsEnded && looksLikeOption(word) {
             let equals = word.hasPrefix("--") ? word.firstIndex(of: "=") : nil
             let name = equals.map { String(word[..<$0]) } ?? word
-            guard let option = option(named: name, program: program), option.kind != .flag else { return true }
+            guard let option = option(named: name, program: program) else { return true }
+            if option.kind == .flag {
+                if option.name == "escaped" { readsEscapes = true }
+                return true
+            }
             if let equals {
                 takeValue(String(word[word.index(after: equals)...]), of: option)
             } else {

@@ -105,8 +105,8 @@ enum ChangeOutput {
         "\(tab.index): \(shownTitle(tab.tab.title))" + (tab.tab.isSelected ? " (selected)" : "")
     }
 
-    /// Titles are stored without control characters; escape anyway so a change stays one line.
+    /// A file written by another program can hold any title: made visible, as every text output shows stored text.
     private static func shownTitle(_ title: String) -> String {
-        escapingControlCharacters(title)
+        VisibleText.shown(title)
     }
 }

@@ -156,9 +156,10 @@ private enum DocumentReader {
     }
 }
 
-/// `"key"`, escaped and shortened as the library's messages quote names.
-private func quoted(_ text: String) -> String {
-    "\"" + escapingControlCharacters(text, andQuotes: true, limit: 60) + "\""
+/// `"key"`, shortened as the library's messages quote names; made visible when the
+/// error is shown to a person.
+private func quoted(_ text: String) -> ErrorMessage.Name {
+    ErrorMessage.Name(text, limit: 60)
 }
 
 /// `UTF-16LE`, `UTF-16BE`, `UTF-32LE` or `UTF-32BE` when `bytes` are text in one of

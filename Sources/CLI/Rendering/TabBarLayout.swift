@@ -1,3 +1,5 @@
+import TabStoreKit
+
 /// A tab bar laid out in a row of terminal columns, as the documents' UI draws it:
 /// pure layout (titles, selection and width in, lines out), no I/O.
 ///
@@ -8,11 +10,14 @@
 /// the cells: whole tabs only, the selected one always among them, as near the centre
 /// as the ends allow (UICollectionView's `.centeredHorizontally`, without cutting a
 /// tab in half). Below, a scroll indicator computed as document 003 does.
+///
+/// Titles are drawn as every text output shows stored text (``VisibleText``): an escaped
+/// character takes the columns of its escape, and a shortened title never ends inside one.
 struct TabBarLayout: Sendable, Equatable {
     /// A tab as drawn in the row.
     struct Cell: Sendable, Equatable {
         let index: Int
-        /// The title, shortened with `…` only when it alone is wider than the window.
+        /// The title as shown, shortened with `…` only when it alone is wider than the window.
         let title: String
         /// The row column where the title starts (after the padding space).
         let column: Int
@@ -60,8 +65,9 @@ struct TabBarLayout: Sendable, Equatable {
     var leftOffsetRatio: Double { contentWidth == 0 ? 0 : Double(offset) / Double(contentWidth) }
     var scrolls: Bool { thumb != nil }
 
-    init(titles: [String], selectedIndex: Int?, width requestedWidth: Int) {
+    init(titles storedTitles: [String], selectedIndex: Int?, width requestedWidth: Int) {
         width = max(requestedWidth, Self.minimumWidth)
+        let titles = storedTitles.map(VisibleText.shown)
         let titleWidths = titles.map(displayWidth)
         let cellWidths = titleWidths.map { $0 + 2 }
         // starts[k] is where cell k begins in the content; starts[count] is the content width.
@@ -165,18 +171,41 @@ struct TabBarLayout: Sendable, Equatable {
     }
 }
 
-/// `text` cut to at most `width` columns, ending in `…` (after no space) when cut.
+/// `text` (as shown) cut to at most `width` columns, ending in `…` (after no space) when
+/// cut; an escape is kept whole or left out.
 func truncated(_ text: String, toWidth width: Int) -> String {
     guard displayWidth(text) > width else { return text }
     var result = ""
     var used = 0
-    for character in text {
-        let columns = displayWidth(of: character)
+    for piece in drawnPieces(text) {
+        let columns = displayWidth(piece)
         if used + columns > width - 1 { break }
-        result.append(character)
+        result += piece
         used += columns
     }
     return trimmingTrailingSpaces(result) + "…"
+}
+
+/// The pieces a shown text is drawn in: each escape (`\u{1b}`, `\t`, `\\`) is one, any
+/// other character one.
+private func drawnPieces(_ text: String) -> [String] {
+    let characters = Array(text)
+    var pieces: [String] = []
+    var index = 0
+    while index < characters.count {
+        // An escape is ASCII, a character a scalar, and at most 12 long: `\u{`, eight digits, `}`.
+        if characters[index] == "\\" {
+            let following = Array(characters[index...].prefix(12).flatMap(\.unicodeScalars))
+            if let length = VisibleText.escapeLength(in: following, at: 0) {
+                pieces.append(String(characters[index..<index + length]))
+                index += length
+                continue
+            }
+        }
+        pieces.append(String(characters[index]))
+        index += 1
+    }
+    return pieces
 }
 
 func trimmingTrailingSpaces(_ text: String) -> String {

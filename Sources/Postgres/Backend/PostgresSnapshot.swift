@@ -33,6 +33,8 @@ extension PostgresRecords: SnapshotReader {
 
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         let name = request.setName
+        // A text parameter ends at a NUL: the server would be asked about another name.
+        if cannotBeStored(name) { return SetSnapshot(missing: name) }
         var titles: [String] = [], ids: [String] = [], indices: [Int] = []
         for lookup in request.lookups {
             switch lookup {

@@ -64,9 +64,9 @@ package struct RuleContext: Sendable {
         // Taken, not copied: the rule made it for this one read.
         var request = request
         if wantsResults { request.tabsForResult = .unlessHeld(plan.takeKnown(request.setName)) }
-        // No set can have a name tabstore refuses: nothing to read (and a server would
-        // refuse some such names, NUL for one, as text).
-        let snapshot = nameProblem(request.setName) == nil ? try reader.snapshot(request) : SetSnapshot(missing: request.setName)
+        // Looked up whatever the name: one tabstore refuses to write can still be in a
+        // file another program wrote, and must be reachable to be renamed or removed.
+        let snapshot = try reader.snapshot(request)
         let known = request.takeHeld()
         plan.start(request.setName, from: wantsResults ? snapshot.image(known: known) : nil)
         return snapshot
@@ -75,7 +75,7 @@ package struct RuleContext: Sendable {
 
 extension SetSnapshot {
     /// The snapshot of a name no set has.
-    init(missing name: String) {
+    package init(missing name: String) {
         self.init(name: name, record: nil, tabCount: 0, nameRevision: 0, tabs: nil, found: [], lastClosed: nil, other: nil, holders: [:])
     }
 
