@@ -55,7 +55,16 @@ struct InteractiveCompletionTests {
     @Test(arguments: shells.map(\.name))
     func completedLinesReachTabstoreExactly(shell: String) throws {
         let (_, arguments, setUp) = try #require(Self.shells.first { $0.name == shell })
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell)"), "\(shell) is not installed (.ci/run installs it)")
+        // zsh and fish are optional for a contributor (the README's setup does not install
+        // them); CI sets TABSTORE_REQUIRE_SHELLS=1 so that a missing one fails there.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell)") else {
+            if ProcessInfo.processInfo.environment["TABSTORE_REQUIRE_SHELLS"] == "1" {
+                Issue.record("TABSTORE_REQUIRE_SHELLS=1, but \(shell) is not installed")
+            } else {
+                print("skipped: \(shell) is not installed (apt-get install \(shell)); set TABSTORE_REQUIRE_SHELLS=1 to fail instead")
+            }
+            return
+        }
         let sandbox = Sandbox()
         sandbox.add("s", Self.titles)
         sandbox.add("work:one", "a")
