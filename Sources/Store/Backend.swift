@@ -188,4 +188,6 @@ package protocol TabRecords: AnyObject {
     func lastChangeID() throws(TabStoreError) -> Int
     /// Each set's shape, for the rules' check: see `RuleCheck`.
     func setShapes() throws(TabStoreError) -> [SetShape]
+    /// One set's shape, without what only `info` looks at (the journal, the tabs' ids).
+    func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape
 }
