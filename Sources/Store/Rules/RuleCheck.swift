@@ -25,12 +25,14 @@ package enum RuleCheck {
         if !(-storedLimit...storedLimit).contains(shape.base) { damage.append(.baseOutOfRange(shape.base)) }
         let outside = [shape.lowestPosition, shape.highestPosition].compactMap { $0 }.first { !(-storedLimit...storedLimit).contains($0) }
         if let outside { damage.append(.positionOutOfRange(outside)) }
-        // Compared only within the range: there no sum can overflow.
-        if outside == nil, (-storedLimit...storedLimit).contains(shape.base), shape.tabCount > 0,
-           shape.lowestPosition != shape.base
-            || shape.highestPosition != shape.base + shape.tabCount - 1
-            || shape.distinctPositions != shape.tabCount {
-            damage.append(.positionsNotContiguous)
+        // Compared only within the range, and the last position checked: a count is a count
+        // of rows, but this check takes none on trust.
+        if outside == nil, (-storedLimit...storedLimit).contains(shape.base), shape.tabCount > 0 {
+            let last = shape.base.addingReportingOverflow(shape.tabCount - 1)
+            if shape.lowestPosition != shape.base || last.overflow || shape.highestPosition != last.partialValue
+                || shape.distinctPositions != shape.tabCount {
+                damage.append(.positionsNotContiguous)
+            }
         }
         switch (shape.tabCount > 0, shape.selection) {
         case (true, .none):
