@@ -21,8 +21,8 @@ extension TabStore {
     ///
     /// An overview, read without the rule check (`info` runs it; a read or write of the set
     /// refuses a damaged one): a set whose rows break the rules is listed with what its
-    /// rows say, except that a selected index outside `0..<tabCount` (or a selected tab of
-    /// another set) reads as no selection.
+    /// rows say (its count is of its tab rows), except that a selected index outside
+    /// `0..<tabCount` (or a selected tab of another set) reads as no selection.
     public func tabSets() throws(TabStoreError) -> [TabSetSummary] {
         try reading { database throws(TabStoreError) in try database.setSummaries() }.map(\.withinItsSet)
     }

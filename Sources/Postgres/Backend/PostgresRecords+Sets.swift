@@ -51,8 +51,7 @@ extension PostgresRecords: TabRecords {
     func setSummaries() throws(TabStoreError) -> [TabSetSummary] {
         let rows = try query(
             """
-            SELECT s.name, s.revision, t.position::numeric - s.base, t.title,
-                   (SELECT max(position) FROM {schema}.tab WHERE set_id = s.id)::numeric - s.base + 1
+            SELECT s.name, s.revision, t.position::numeric - s.base, t.title, (SELECT count(*) FROM {schema}.tab WHERE set_id = s.id)
             FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.id = s.selected_tab_id AND t.set_id = s.id
             ORDER BY s.name COLLATE "C"
             """

@@ -255,12 +255,13 @@ extension Database: TabRecords, SnapshotReader {
         try firstRow("SELECT count(*) FROM tab_set") { $0.int(0) } ?? 0
     }
 
+    /// The count is of the set's rows (not its last position less its base, which only a
+    /// sound set makes its count): the list shows what the rows say, checked or not.
     func setSummaries() throws(TabStoreError) -> [TabSetSummary] {
         var summaries: [TabSetSummary] = []
         try forEachRow(
             """
-            SELECT s.name, s.revision, t.position - s.base, t.title,
-                   (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
+            SELECT s.name, s.revision, t.position - s.base, t.title, (SELECT count(*) FROM tab WHERE set_id = s.id)
             FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id AND t.set_id = s.id
             ORDER BY s.name
             """
