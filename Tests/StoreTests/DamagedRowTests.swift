@@ -258,3 +258,40 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
         #expect(SelectRule(.index(1), in: "s").preview(on: sound).map(picture) == ["a", "*b"])
     }
 }
+
+/// A store's copy of a set at the revision read stands for its rows (see `KnownSets`), so a
+/// write of a set the store holds does not count its rows again; what the copy cannot stand
+/// for is read and checked every time.
+@Suite struct HeldCopyDamageTests {
+    /// A store holding set "s" (from its last write), and damage done beside it.
+    private func heldAndDamaged(_ sql: String) throws -> (store: TabStore, database: DamagedDatabase) {
+        let database = try DamagedDatabase(.sqlite, damage: "SELECT 1")
+        let store = try database.open()
+        _ = try store.select(.title("c"), in: "s")
+        try database.execute(sql)
+        return (store, database)
+    }
+
+    static let damages: [(sql: String, damage: SetDamage)] = [
+        // The revision kept: the base, the selected row and removed tabs are read anyway.
+        ("UPDATE tab_set SET base = \(Int.max) WHERE name = 's'", .baseOutOfRange(.max)),
+        ("UPDATE tab_set SET base = \(Int.min) WHERE name = 's'", .baseOutOfRange(.min)),
+        ("UPDATE tab_set SET selected_tab_id = (SELECT id FROM tab WHERE title = 'x') WHERE name = 's'", .selectionOfAnotherSet),
+        ("UPDATE closed_tab SET position = \(Int.min)", .removedTabPositionOutOfRange(.min)),
+        // A revision that moved on: the copy no longer stands for the rows.
+        ("UPDATE tab SET position = 9 WHERE title = 'd'; UPDATE tab_set SET revision = revision + 1 WHERE name = 's'", .positionsNotContiguous),
+        ("UPDATE tab_set SET revision = \(Int.max) WHERE name = 's'", .revisionOutOfRange(.max)),
+    ]
+
+    @Test(arguments: damages)
+    func aWriteOfAHeldSetChecksWhatTheCopyCannotStandFor(sql: String, damage: SetDamage) throws {
+        let calls: [StoreCall] = StoreCall.writes.filter { ["select by index", "add at the end", "move first to last", "remove the first", "reopen"].contains($0.name) }
+        for call in calls {
+            let (store, database) = try heldAndDamaged(sql)
+            let before = try database.dump()
+            #expect(thrownError { () throws(TabStoreError) in try call.run(store) } == .damagedSet(set: "s", damage: damage), "\(call.name)")
+            #expect(try database.dump() == before, "\(call.name) wrote")
+            #expect(thrownError { () throws(TabStoreError) in try store.selectedTab(in: "s") } == .damagedSet(set: "s", damage: damage))
+        }
+    }
+}
