@@ -294,4 +294,19 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
             #expect(thrownError { () throws(TabStoreError) in try store.selectedTab(in: "s") } == .damagedSet(set: "s", damage: damage))
         }
     }
+
+    /// A tab moved in the file with the revision kept: the rows a write reads no longer fit
+    /// the copy (no tab at an index it has, a tab at an index it has not), so the copy
+    /// stands for nothing and the rows are counted.
+    @Test(arguments: [
+        StoreCall(name: "select the moved tab's index") { store throws(TabStoreError) in _ = try store.select(.index(3), in: "s") },
+        StoreCall(name: "move the moved tab") { store throws(TabStoreError) in _ = try store.move(.title("d"), to: 0, in: "s") },
+        StoreCall(name: "remove the moved tab") { store throws(TabStoreError) in _ = try store.remove([.title("d")], from: "s") },
+    ])
+    func aCopyThatDoesNotFitTheRowsStandsForNothing(call: StoreCall) throws {
+        let (store, database) = try heldAndDamaged("UPDATE tab SET position = 9 WHERE title = 'd'")
+        let before = try database.dump()
+        #expect(thrownError { () throws(TabStoreError) in try call.run(store) } == .damagedSet(set: "s", damage: .positionsNotContiguous))
+        #expect(try database.dump() == before)
+    }
 }

@@ -134,12 +134,15 @@ extension Database: TabRecords, SnapshotReader {
         var tabs: [TabRecord]?
         // Whether an index the request names has no tab: the count then says why.
         let missesAnIndex: Bool
+        // Whether the store's copy was found not to fit the rows: then it stands for nothing.
+        var copyRefused = false
         if let index = request.onlyIndex {
             // One tab at an index: read with the set, in one statement; from the store's
             // copy, when it holds the set at the revision read, all but their row ids.
             var current: SetAndTab?
             if let held = request.tabsForResult.held, let row = held.selectedRow {
                 current = try setRecordAndTab(named: name, at: index, held: held, selected: row)
+                copyRefused = current == nil
             }
             if current == nil { current = try setRecordAndTab(named: name, at: index) }
             // Taken, not copied: its parts are moved on.
@@ -174,7 +177,9 @@ extension Database: TabRecords, SnapshotReader {
         if count == nil, let record, missesAnIndex {
             count = try setRecordAndCount(named: record.name)?.count
         }
-        if shape == nil, let record, let held = request.tabsForResult.held { shape = try heldShape(of: record, standingFor: held) }
+        if shape == nil, !copyRefused, let record, let held = request.tabsForResult.held {
+            shape = try heldShape(of: record, standingFor: held, found: found, alsoFound: indexFound)
+        }
         if shape == nil, let record { shape = try setShape(of: record) }
         var lastClosed: ClosedTabRecord?
         if request.lastClosed, let record { lastClosed = try lastClosedTab(of: record) }
@@ -193,12 +198,17 @@ extension Database: TabRecords, SnapshotReader {
 
     /// The shape of a set the store holds a copy of at the revision read: the copy stands for
     /// its rows (see `KnownSets`), as in the select above, when it has the tab the row
-    /// selects at the same index; its removed tabs' indices, which no copy holds, are read.
-    /// Nil when the copy cannot stand for the rows (then they are counted).
-    private func heldShape(of record: SetRecord, standingFor held: HeldSet) throws(TabStoreError) -> SetShape? {
+    /// selects, and each tab the rows gave the lookups, at the same index; its removed tabs'
+    /// indices, which no copy holds, are read. Nil when the copy cannot stand for the rows
+    /// (then they are counted).
+    private func heldShape(
+        of record: SetRecord, standingFor held: HeldSet, found: [FoundTab], alsoFound: FoundTab?
+    ) throws(TabStoreError) -> SetShape? {
         let tabs = held.set.tabs
+        func fits(_ tab: TabRecord) -> Bool { tabs.indices.contains(tab.index) && tabs[tab.index].id == tab.uuid }
         guard let setID = record.id, held.set.revision == record.revision, let selected = record.selected,
-              let index = held.set.selectedIndex, selected.index == index, tabs[index].id == selected.uuid,
+              held.set.selectedIndex == selected.index, fits(selected), found.allSatisfy({ fits($0.tab) }),
+              alsoFound.map({ fits($0.tab) }) ?? true,
               (-RuleCheck.storedLimit...RuleCheck.storedLimit).contains(record.base) else { return nil }
         let closed = try firstRow("SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?", .int(setID)) { row in
             (lowest: row.optionalInt(0), highest: row.optionalInt(1))
