@@ -58,7 +58,13 @@ extension TabStore {
         let info = try backend.info()
         let ruleProblems: [String]
         do throws(TabStoreError) {
-            ruleProblems = try reading { database throws(TabStoreError) in RuleCheck.problems(in: try database.setShapes()) }
+            ruleProblems = try reading { database throws(TabStoreError) in
+                try database.readTransaction { () throws(TabStoreError) in
+                    RuleCheck.problems(
+                        in: try database.setShapes(), nameRevisions: try database.nameRevisions(outside: RuleCheck.nameRevisionRange)
+                    )
+                }
+            }
         } catch .corrupt {
             // The rule check reads every tab row: damage the storage check reports can stop
             // it. Said as a finding, as the storage check says its own stop.

@@ -230,6 +230,7 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
                 }
                 #expect(set == "gone" && found.description == damage, "\(name)")
                 #expect(try database.dump() == before, "\(name) wrote")
+                #expect(try store.info().ruleProblems == ["set \"gone\": \(damage)"], "\(name)")
             } else {
                 #expect(error == nil, "\(name): \(String(describing: error))")
             }

@@ -125,6 +125,14 @@ extension PostgresRecords: TabRecords {
         )
     }
 
+    func nameRevisions(outside range: ClosedRange<Int>) throws(TabStoreError) -> [(name: String, revision: Int)] {
+        let rows = try query(
+            "SELECT name, revision FROM {schema}.name_revision WHERE revision < $1 OR revision > $2 ORDER BY name COLLATE \"C\"",
+            [range.lowerBound.text, range.upperBound.text]
+        )
+        return (0..<rows.count).map { (rows.text($0, 0), rows.requiredInt($0, 1)) }
+    }
+
     func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape {
         guard let shape = Self.setShape(try query(Self.shapeOfSet, [set.name]), name: set.name) else { throw .setNotFound(set: set.name) }
         return shape

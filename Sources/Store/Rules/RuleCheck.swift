@@ -12,10 +12,16 @@ package enum RuleCheck {
     /// so a revision that `--json` prints reads back the same in any language.
     package static let storedLimit = 1 << 53
 
-    /// One line per broken invariant, sets in name order; none for a sound database.
-    package static func problems(in shapes: [SetShape]) -> [String] {
+    /// One line per broken invariant, sets in name order, then the names left at a revision
+    /// out of range (`nameRevisions`, which a set that takes the name would go on from);
+    /// none for a sound database.
+    package static func problems(in shapes: [SetShape], nameRevisions: [(name: String, revision: Int)] = []) -> [String] {
         shapes.flatMap { shape in damage(of: shape).map { "set \(quoted(shape.name)): \($0)" } }
+            + nameRevisions.compactMap { name, revision in nameRevisionDamage(revision).map { "set \(quoted(name)): \($0)" } }
     }
+
+    /// The revisions a name may have been left at.
+    package static let nameRevisionRange = 0...storedLimit
 
     /// What is wrong with one set, in the order `info` lists it; empty for a sound set.
     /// Facts the shape did not read (nil) are not checked.
@@ -58,7 +64,7 @@ package enum RuleCheck {
 
     /// The revision a set left its name at, which a set that takes the name goes on from.
     package static func nameRevisionDamage(_ revision: Int) -> SetDamage? {
-        (0...storedLimit).contains(revision) ? nil : .nameRevisionOutOfRange(revision)
+        nameRevisionRange.contains(revision) ? nil : .nameRevisionOutOfRange(revision)
     }
 }
 

@@ -335,6 +335,15 @@ extension Database: TabRecords, SnapshotReader {
         return shapes
     }
 
+    func nameRevisions(outside range: ClosedRange<Int>) throws(TabStoreError) -> [(name: String, revision: Int)] {
+        var names: [(name: String, revision: Int)] = []
+        try forEachRow(
+            "SELECT name, revision FROM name_revision WHERE revision < ? OR revision > ? ORDER BY name",
+            .int(range.lowerBound), .int(range.upperBound)
+        ) { row in names.append((row.text(0), row.int(1))) }
+        return names
+    }
+
     /// The columns of `setShapes` for one set, but its positions counted in one pass over
     /// its index entries in order (a repeat follows its twin): about 1 ms for 10,000 tabs,
     /// where count(DISTINCT) sorted them again in 3 to 5. Only a set's first read, or a
