@@ -81,9 +81,10 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// location, as for ``readOnly(path:)``.
     case busy(path: String)
     case cannotOpen(path: String, reason: String)
-    /// The set's rows break the tab rules (`info` lists each thing wrong; this is the
-    /// first): edited around tabstore. No write builds on such a set, and no read reports
-    /// it, since every index it gave could be wrong.
+    /// The set's rows break the tab rules, or hold an integer no tabstore writes (`info`
+    /// lists each thing wrong; this is the first): edited around tabstore. No write builds
+    /// on such a set, and no read of it answers, since any index it gave could be wrong
+    /// (``TabStore/tabSets()-704um`` still lists it, with no selection outside it).
     case damagedSet(set: String, damage: SetDamage)
     /// A file a backup or export writes already exists, and replacing it was not asked for.
     case fileExists(path: String)
