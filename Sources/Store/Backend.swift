@@ -188,4 +188,9 @@ package protocol TabRecords: AnyObject {
     func lastChangeID() throws(TabStoreError) -> Int
     /// Each set's shape, for the rules' check: see `RuleCheck`.
     func setShapes() throws(TabStoreError) -> [SetShape]
+    /// One set's shape, without what only `info` looks at (the journal, the tabs' ids).
+    func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape
+    /// The names left at a revision outside `range` (by a set removed or renamed away), by
+    /// name: what the rule check finds of names no set has.
+    func nameRevisions(outside range: ClosedRange<Int>) throws(TabStoreError) -> [(name: String, revision: Int)]
 }

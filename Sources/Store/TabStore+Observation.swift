@@ -77,7 +77,7 @@ extension TabStore {
     /// The list of sets now (as ``tabSets()-704um`` gives it), then again after each commit that
     /// changed it, coalesced like ``observe(_:)``.
     public func observeSets() -> TabStoreStream<[TabSetSummary]> {
-        hub.subscribeValue(setName: nil) { database, _ throws(TabStoreError) in try database.setSummaries() }
+        hub.subscribeValue(setName: nil) { database, _ throws(TabStoreError) in try database.setSummaries().map(\.withinItsSet) }
     }
 
     /// The newest changes of a set, newest first, from the journal (which keeps the

@@ -1,7 +1,8 @@
 extension TabStore {
     /// The set as stored: its tabs in order, the selected one marked.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, or a database error.
+    /// - Throws: `TabStoreError.setNotFound`, `.damagedSet` (its rows break the tab rules:
+    ///   every index read from them could be wrong), or a database error.
     public func tabSet(named setName: String) throws(TabStoreError) -> TabSet {
         let known = knownSets.withLock { $0.peek(setName) }
         let set = try reading { database throws(TabStoreError) in
@@ -17,20 +18,37 @@ extension TabStore {
     }
 
     /// Every set without its tabs, sorted by name (byte order).
+    ///
+    /// An overview, read without the rule check (`info` runs it; a read or write of the set
+    /// refuses a damaged one): a set whose rows break the rules is listed with what its
+    /// rows say (its count is of its tab rows), except that a selected index outside
+    /// `0..<tabCount` (or a selected tab of another set) reads as no selection.
     public func tabSets() throws(TabStoreError) -> [TabSetSummary] {
-        try reading { database throws(TabStoreError) in try database.setSummaries() }
+        try reading { database throws(TabStoreError) in try database.setSummaries() }.map(\.withinItsSet)
     }
 
     /// The selected tab and its index, the state an app restores at launch: the
-    /// documents' `lastSelectedIndex`. Reads one row, however large the set.
+    /// documents' `lastSelectedIndex`. Reads one row when the store holds the set at its
+    /// revision; otherwise it checks the set's rows too, as a write does.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.emptySet`.
+    /// - Throws: `TabStoreError.setNotFound`, `.emptySet`, `.damagedSet` (its rows break
+    ///   the tab rules: its selected tab's index could be any, even outside the set).
     public func selectedTab(in setName: String) throws(TabStoreError) -> TabUpdate {
-        try reading { database throws(TabStoreError) in
-            guard let selected = try database.requireSet(named: setName).selected else {
-                throw .emptySet(set: setName)
+        let known = knownSets.withLock { $0.peek(setName) }
+        return try reading { database throws(TabStoreError) in
+            // A copy at the set's revision stands for its rows (see `KnownSets`): when it has
+            // the tab the row selects at the same index, the rows were checked.
+            if let known, let record = try database.setRecord(named: setName), known.revision == record.revision,
+               let selected = record.selected, let index = known.selectedIndex, index == selected.index,
+               known.tabs[index].id == selected.uuid {
+                return TabUpdate(index: selected.index, tab: selected.tab(selected: true))
             }
-            return TabUpdate(index: selected.index, tab: selected.tab(selected: true))
+            return try database.readTransaction { () throws(TabStoreError) in
+                let record = try database.requireSet(named: setName)
+                try database.setShape(of: record).requireSound()
+                guard let selected = record.selected else { throw .emptySet(set: setName) }
+                return TabUpdate(index: selected.index, tab: selected.tab(selected: true))
+            }
         }
     }
 
@@ -41,13 +59,31 @@ extension TabStore {
         let info = try backend.info()
         let ruleProblems: [String]
         do throws(TabStoreError) {
-            ruleProblems = try reading { database throws(TabStoreError) in RuleCheck.problems(in: try database.setShapes()) }
+            ruleProblems = try reading { database throws(TabStoreError) in
+                try database.readTransaction { () throws(TabStoreError) in
+                    RuleCheck.problems(
+                        in: try database.setShapes(), nameRevisions: try database.nameRevisions(outside: RuleCheck.nameRevisionRange)
+                    )
+                }
+            }
         } catch .corrupt {
             // The rule check reads every tab row: damage the storage check reports can stop
             // it. Said as a finding, as the storage check says its own stop.
             ruleProblems = ["(the rule check stopped: the file is too damaged to read)"]
         }
         return info.adding(ruleProblems)
+    }
+}
+
+extension TabSetSummary {
+    /// The summary with a count no lower than 0 and a selection only inside the set.
+    var withinItsSet: TabSetSummary {
+        let count = max(tabCount, 0)
+        let inside = selectedIndex.map { (0..<count).contains($0) } ?? false
+        return TabSetSummary(
+            name: name, tabCount: count, selectedIndex: inside ? selectedIndex : nil, selectedTitle: inside ? selectedTitle : nil,
+            revision: revision
+        )
     }
 }
 
@@ -62,8 +98,11 @@ extension TabRecords {
         try tabSet(of: try requireSet(named: setName))
     }
 
-    /// The set `record` names, with its tabs.
+    /// The set `record` names, with its tabs, once the rule check finds it sound.
+    ///
+    /// - Throws: `TabStoreError.damagedSet`, or a database error.
     package func tabSet(of record: SetRecord) throws(TabStoreError) -> TabSet {
+        try setShape(of: record).requireSound()
         let selected = record.selected?.id
         let tabs = try tabs(in: record).map { $0.tab(selected: $0.id == selected) }
         return TabSet(name: record.name, tabs: tabs, revision: record.revision)

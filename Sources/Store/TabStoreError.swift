@@ -86,6 +86,11 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// location, as for ``readOnly(path:)``.
     case busy(path: String)
     case cannotOpen(path: String, reason: String)
+    /// The set's rows break the tab rules, or hold an integer no tabstore writes (`info`
+    /// lists each thing wrong; this is the first): edited around tabstore. No write builds
+    /// on such a set, and no read of it answers, since any index it gave could be wrong
+    /// (``TabStore/tabSets()-704um`` still lists it, with no selection outside it).
+    case damagedSet(set: String, damage: SetDamage)
     /// A file a backup or export writes already exists, and replacing it was not asked for.
     case fileExists(path: String)
     /// Something other than a regular file is where a backup or export would write (a
@@ -195,7 +200,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
              .fileIsTheDatabase, .databaseNotFound, .invalidOption:
             return false
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
-             .cannotOpen, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
+             .cannotOpen, .damagedSet, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
              .schemaNotFound, .internalFailure:
             return true
@@ -303,6 +308,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "no database at \(path) yet"
         case let .cannotOpen(path, reason):
             return "cannot open database \(path): \(reason)"
+        case let .damagedSet(set, damage):
+            return "set \(quoted(set)) is damaged: \(damage)"
         case let .fileExists(path):
             return "\(path) already exists; pass --force to replace it"
         case let .notARegularFile(path, kind):

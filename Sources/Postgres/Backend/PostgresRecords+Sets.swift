@@ -3,10 +3,13 @@ import TabStoreKit
 // Sets and tabs read on the server: the same reads as the SQLite backend's, with `$n`
 // parameters and names sorted byte for byte (COLLATE "C", as SQLite's BINARY).
 extension PostgresRecords: TabRecords {
-    /// The set row with its selected tab (columns 0-7) and its tab count (8).
+    /// The set row with its selected tab (columns 0-7) and its tab count (8). Stored values
+    /// are added and subtracted as numeric: a bigint that overflowed would fail the read
+    /// before the rule check could say what is wrong with the set (a result beyond `Int`
+    /// reads as 0, and the check refuses the set it came from).
     static let setColumns = """
-        SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
-               (SELECT max(position) FROM {schema}.tab WHERE set_id = s.id) - s.base + 1
+        SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position::numeric - s.base,
+               (SELECT max(position) FROM {schema}.tab WHERE set_id = s.id)::numeric - s.base + 1
         FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.id = s.selected_tab_id
         """
     static let setNamed = setColumns + " WHERE s.name = $1"
@@ -48,9 +51,8 @@ extension PostgresRecords: TabRecords {
     func setSummaries() throws(TabStoreError) -> [TabSetSummary] {
         let rows = try query(
             """
-            SELECT s.name, s.revision, t.position - s.base, t.title,
-                   (SELECT max(position) FROM {schema}.tab WHERE set_id = s.id) - s.base + 1
-            FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.id = s.selected_tab_id
+            SELECT s.name, s.revision, t.position::numeric - s.base, t.title, (SELECT count(*) FROM {schema}.tab WHERE set_id = s.id)
+            FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.id = s.selected_tab_id AND t.set_id = s.id
             ORDER BY s.name COLLATE "C"
             """
         )
@@ -75,7 +77,9 @@ extension PostgresRecords: TabRecords {
                    s.selected_tab_id IS NOT NULL,
                    EXISTS (SELECT 1 FROM {schema}.tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
                    max(n.revision),
-                   count(t.id) - count(t.id) FILTER (WHERE t.uuid ~ $1 AND t.uuid <> $2)
+                   count(t.id) - count(t.id) FILTER (WHERE t.uuid ~ $1 AND t.uuid <> $2),
+                   (SELECT min(position) FROM {schema}.closed_tab WHERE set_id = s.id),
+                   (SELECT max(position) FROM {schema}.closed_tab WHERE set_id = s.id)
             FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.set_id = s.id
             -- Each set's newest change, found in one pass over the journal (which has no
             -- index on set_id: a lookup per set scanned it once per set).
@@ -92,8 +96,45 @@ extension PostgresRecords: TabRecords {
                 tabCount: rows.requiredInt(row, 3), distinctPositions: rows.requiredInt(row, 4),
                 lowestPosition: rows.int(row, 5), highestPosition: rows.int(row, 6),
                 selection: SetShape.selection(hasSelection: rows.value(row, 7) == "t", ownSelection: rows.value(row, 8) == "t"),
-                journaledRevision: rows.int(row, 9), tabsWithoutValidID: rows.requiredInt(row, 10)
+                journaledRevision: rows.int(row, 9), tabsWithoutValidID: rows.requiredInt(row, 10),
+                lowestClosedPosition: rows.int(row, 11), highestClosedPosition: rows.int(row, 12)
             )
         }
+    }
+
+    /// One set's shape (base, revision, tab count, distinct positions, lowest and highest
+    /// position, whether it selects a tab and whether that is its own, its removed tabs'
+    /// lowest and highest index), by name.
+    static let shapeOfSet = """
+        SELECT s.base, s.revision, count(t.id), count(DISTINCT t.position), min(t.position), max(t.position),
+               s.selected_tab_id IS NOT NULL,
+               EXISTS (SELECT 1 FROM {schema}.tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
+               (SELECT min(position) FROM {schema}.closed_tab WHERE set_id = s.id),
+               (SELECT max(position) FROM {schema}.closed_tab WHERE set_id = s.id)
+        FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.set_id = s.id WHERE s.name = $1 GROUP BY s.id
+        """
+
+    /// The shape of a `shapeOfSet` row; nil when no set has the name.
+    static func setShape(_ rows: PostgresRows, name: String) -> SetShape? {
+        guard rows.count > 0 else { return nil }
+        return SetShape(
+            name: name, base: rows.requiredInt(0, 0), revision: rows.requiredInt(0, 1), tabCount: rows.requiredInt(0, 2),
+            distinctPositions: rows.requiredInt(0, 3), lowestPosition: rows.int(0, 4), highestPosition: rows.int(0, 5),
+            selection: SetShape.selection(hasSelection: rows.value(0, 6) == "t", ownSelection: rows.value(0, 7) == "t"),
+            journaledRevision: nil, tabsWithoutValidID: nil, lowestClosedPosition: rows.int(0, 8), highestClosedPosition: rows.int(0, 9)
+        )
+    }
+
+    func nameRevisions(outside range: ClosedRange<Int>) throws(TabStoreError) -> [(name: String, revision: Int)] {
+        let rows = try query(
+            "SELECT name, revision FROM {schema}.name_revision WHERE revision < $1 OR revision > $2 ORDER BY name COLLATE \"C\"",
+            [range.lowerBound.text, range.upperBound.text]
+        )
+        return (0..<rows.count).map { (rows.text($0, 0), rows.requiredInt($0, 1)) }
+    }
+
+    func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape {
+        guard let shape = Self.setShape(try query(Self.shapeOfSet, [set.name]), name: set.name) else { throw .setNotFound(set: set.name) }
+        return shape
     }
 }

@@ -12,17 +12,18 @@ extension PostgresRecords: SnapshotReader {
         SELECT t.id, t.title, t.uuid, t.payload FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id
         WHERE s.name = $1 AND s.revision IS DISTINCT FROM $2::bigint ORDER BY t.position
         """
-    /// Found tabs, with their index: (id, title, uuid, payload, index).
-    private static let tabsFound = "SELECT t.id, t.title, t.uuid, t.payload, t.position - s.base FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id"
+    /// Found tabs, with their index: (id, title, uuid, payload, index). In numeric, as in
+    /// `setColumns`: the rule check judges stored values after the read.
+    private static let tabsFound = "SELECT t.id, t.title, t.uuid, t.payload, t.position::numeric - s.base FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id"
     private static let tabsTitled = tabsFound + " WHERE s.name = $1 AND t.title = ANY($2::text[])"
     private static let tabsWithIDs = tabsFound + " WHERE s.name = $1 AND t.uuid = ANY($2::text[])"
     /// Tabs at indices ($2) and at indices from the end ($3, negative): (id, title, uuid,
     /// payload, index, index from the end).
     private static let tabsAtIndices = """
-        SELECT t.id, t.title, t.uuid, t.payload, t.position - s.base, t.position - e.top
+        SELECT t.id, t.title, t.uuid, t.payload, t.position::numeric - s.base, t.position - e.top
         FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id
-        CROSS JOIN LATERAL (SELECT max(position) + 1 AS top FROM {schema}.tab WHERE set_id = s.id) e
-        WHERE s.name = $1 AND (t.position - s.base = ANY($2::bigint[]) OR t.position - e.top = ANY($3::bigint[]))
+        CROSS JOIN LATERAL (SELECT max(position)::numeric + 1 AS top FROM {schema}.tab WHERE set_id = s.id) e
+        WHERE s.name = $1 AND (t.position::numeric - s.base = ANY($2::numeric[]) OR t.position - e.top = ANY($3::numeric[]))
         """
     private static let lastClosedOfSet = """
         SELECT c.id, c.title, c.position, c.was_selected, c.uuid, c.payload FROM {schema}.closed_tab c
@@ -48,7 +49,7 @@ extension PostgresRecords: SnapshotReader {
         let readsTabs = request.allTabs || request.tabsForResult.isWanted
         var statements = [
             PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.setNamed, [name]),
-            PostgresStatement(Self.nameRevision, [name]),
+            PostgresStatement(Self.nameRevision, [name]), PostgresStatement(Self.shapeOfSet, [name]),
         ]
         // Optional reads, each remembered by its place in the pipeline.
         func add(_ statement: PostgresStatement, if wanted: Bool) -> Int? {
@@ -100,11 +101,12 @@ extension PostgresRecords: SnapshotReader {
             }
         }
         return SetSnapshot(
-            name: name, record: record, tabCount: count, nameRevision: rows[2].int(0, 0) ?? 0, tabs: tabs, found: found,
+            name: name, record: record, shape: record == nil ? nil : Self.setShape(rows[3], name: name), tabCount: count,
+            nameRevision: rows[2].int(0, 0) ?? 0, tabs: tabs, found: found,
             lastClosed: closedAt.flatMap { Self.closedTab(rows[$0]) },
             other: request.otherName.map { otherName in
                 OtherName(
-                    record: otherAt.flatMap { Self.setRecord(rows[$0], name: otherName)?.record },
+                    name: otherName, record: otherAt.flatMap { Self.setRecord(rows[$0], name: otherName)?.record },
                     nameRevision: otherRevisionAt.flatMap { rows[$0].int(0, 0) } ?? 0
                 )
             },

@@ -34,10 +34,19 @@ final class SetPreview: SnapshotReader {
         guard sameBytes(request.setName, set.name) else { return SetSnapshot(missing: request.setName) }
         let selected = set.selectedIndex.map { tabs[$0] }
         let record = SetRecord(id: 1, name: set.name, revision: set.revision, base: 0, selected: selected)
+        // Positions are the indices here, and the selection is the tabs' own (a rule finds
+        // none as an empty set): of a set in memory, only its revision can be one that
+        // arithmetic would overflow (an app's `TabSet` at `Int.max`), and is checked.
+        let shape = SetShape(
+            name: set.name, base: 0, revision: set.revision, tabCount: tabs.count, distinctPositions: tabs.count,
+            lowestPosition: tabs.isEmpty ? nil : 0, highestPosition: tabs.isEmpty ? nil : tabs.count - 1,
+            selection: tabs.isEmpty ? .none : .ownTab,
+            journaledRevision: nil, tabsWithoutValidID: nil, lowestClosedPosition: nil, highestClosedPosition: nil
+        )
         return SetSnapshot(
-            name: set.name, record: record, tabCount: tabs.count, nameRevision: 0,
+            name: set.name, record: record, shape: shape, tabCount: tabs.count, nameRevision: 0,
             tabs: request.readsAllTabs(atRevision: set.revision) ? tabs : nil, found: tabs.answering(request.lookups),
-            lastClosed: nil, other: request.otherName.map { _ in OtherName(record: nil, nameRevision: 0) }, holders: [:]
+            lastClosed: nil, other: request.otherName.map { OtherName(name: $0, record: nil, nameRevision: 0) }, holders: [:]
         )
     }
 }

@@ -31,7 +31,7 @@ package struct RenameSetRule: SetRule {
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
         let set = try snapshot.requireSet(ifRevision: ifRevision)
         guard !sameBytes(setName, newName) else { return nil }
-        let other = snapshot.other ?? OtherName(record: nil, nameRevision: 0)
+        let other = snapshot.other ?? OtherName(name: newName, record: nil, nameRevision: 0)
         if other.record != nil { throw .setAlreadyExists(set: newName) }
         let revision = max(set.revision, other.nameRevision) + 1
         let event = TabEvent.setRenamed(from: setName, to: newName)

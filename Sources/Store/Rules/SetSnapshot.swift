@@ -152,10 +152,12 @@ package struct FoundTab: Sendable {
 
 /// The second name a request asks about: its set (nil: none) and its name's revision.
 package struct OtherName: Sendable {
+    package let name: String
     package let record: SetRecord?
     package let nameRevision: Int
 
-    package init(record: SetRecord?, nameRevision: Int) {
+    package init(name: String, record: SetRecord?, nameRevision: Int) {
+        self.name = name
         self.record = record
         self.nameRevision = nameRevision
     }
@@ -166,6 +168,9 @@ package struct SetSnapshot: Sendable {
     package let name: String
     /// nil: no set has the name.
     package let record: SetRecord?
+    /// What the rule check needs of the set (nil when there is no set): the rules refuse a
+    /// set it finds damaged before any rule reads the rest (see `requireSound`).
+    package let shape: SetShape?
     /// How many tabs the set has (0 when there is no set). A backend may leave it 0 unless
     /// the request `needsTabCount`, or a lookup by index found no tab.
     package let tabCount: Int
@@ -186,12 +191,13 @@ package struct SetSnapshot: Sendable {
     /// `firstFound`, when given, is found before the tabs of `found`: a select's one tab,
     /// passed apart so that no list is made.
     package init(
-        name: String, record: SetRecord?, tabCount: Int, nameRevision: Int, tabs: [TabRecord]?,
+        name: String, record: SetRecord?, shape: SetShape?, tabCount: Int, nameRevision: Int, tabs: [TabRecord]?,
         found: [FoundTab], lastClosed: ClosedTabRecord?,
         other: OtherName?, holders: [TabID: String], firstFound: FoundTab? = nil
     ) {
         self.name = name
         self.record = record
+        self.shape = shape
         self.tabCount = tabCount
         self.nameRevision = nameRevision
         self.tabs = tabs
@@ -205,6 +211,28 @@ package struct SetSnapshot: Sendable {
         self.lastClosed = lastClosed
         self.other = other
         self.holders = holders
+    }
+
+    /// Refuses a set whose rows break the tab rules, and any stored integer that arithmetic
+    /// on it could overflow: the set's revision, base and positions (its shape), a removed
+    /// tab's index, and the revisions names were left at, which new revisions go on from.
+    /// Every snapshot passes here before a rule reads it, whichever backend took it.
+    ///
+    /// - Throws: `TabStoreError.damagedSet`, naming the set and the first thing wrong.
+    func requireSound() throws(TabStoreError) {
+        if let shape {
+            try shape.requireSound()
+        } else if record != nil {
+            throw .internalFailure(database: "set \(quoted(name))", reason: "its snapshot came without its shape")
+        } else if let damage = RuleCheck.nameRevisionDamage(nameRevision) {
+            throw .damagedSet(set: name, damage: damage)
+        }
+        if let lastClosed, !(0...RuleCheck.storedLimit).contains(lastClosed.position) {
+            throw .damagedSet(set: name, damage: .removedTabPositionOutOfRange(lastClosed.position))
+        }
+        if let other, let damage = RuleCheck.nameRevisionDamage(other.nameRevision) {
+            throw .damagedSet(set: other.name, damage: damage)
+        }
     }
 
     /// The tab of the first found that satisfies `condition`.

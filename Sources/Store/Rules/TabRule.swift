@@ -67,6 +67,9 @@ package struct RuleContext: Sendable {
         // Looked up whatever the name: one tabstore refuses to write can still be in a
         // file another program wrote, and must be reachable to be renamed or removed.
         let snapshot = try reader.snapshot(request)
+        // Here, above every backend: no rule builds on rows that break the rules, or on an
+        // integer that its arithmetic could overflow.
+        try snapshot.requireSound()
         let known = request.takeHeld()
         plan.start(request.setName, from: wantsResults ? snapshot.image(known: known) : nil)
         return snapshot
@@ -76,7 +79,7 @@ package struct RuleContext: Sendable {
 extension SetSnapshot {
     /// The snapshot of a name no set has.
     package init(missing name: String) {
-        self.init(name: name, record: nil, tabCount: 0, nameRevision: 0, tabs: nil, found: [], lastClosed: nil, other: nil, holders: [:])
+        self.init(name: name, record: nil, shape: nil, tabCount: 0, nameRevision: 0, tabs: nil, found: [], lastClosed: nil, other: nil, holders: [:])
     }
 
     /// The set as it stands, from the tabs read or from a copy at the same revision. A
