@@ -313,11 +313,12 @@ import TabStoreTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == listing)
     }
 
-    /// A name from the file is shown on one line, whatever it holds.
+    /// A name from the file is shown on one line, whatever it holds (a quote inside it as
+    /// it is: the rule of every quoted name, VisibleText).
     @Test func aForeignObjectsNameIsShownEscapedOnOneLine() {
         let name = "x\ny\u{1B}[2J\""
         #expect(TabStoreError.foreignSchema(path: "/t.sqlite", version: 9, difference: .init(kind: .extra, objectType: "trigger", name: name)).description
-            == #"/t.sqlite holds a trigger "x\ny\u{1b}[2J\"" that tabstore's schema version 9 does not have; tabstore does not open it"#)
+            == #"/t.sqlite holds a trigger "x\ny\u{1b}[2J"" that tabstore's schema version 9 does not have; tabstore does not open it"#)
         #expect(TabStoreError.foreignSchema(path: "/t.sqlite", version: 3, difference: .init(kind: .missing, objectType: "index", name: "i")).description
             == #"/t.sqlite lacks the index "i" that tabstore's schema version 3 has; tabstore does not open it"#)
     }
