@@ -91,6 +91,12 @@ struct WatchSession: Sendable, Equatable {
         guard let wakeUp = SignalPipe.install(for: [SIGINT, SIGTERM]) else {
             Self.refuse("no file descriptor is free for its signal pipe (this process has too many files open)", json: json)
         }
+        // libdispatch goes on opening files while the watch runs (its thread pool's monitor
+        // reads /proc/self/task/*/stat, a timer's clock may need a timerfd) and traps when
+        // it cannot: the watch starts only with a few to spare.
+        guard descriptorsAreFree(Self.spareDescriptors) else {
+            Self.refuse("too few file descriptors are free to follow changes (this process has too many files open)", json: json)
+        }
         let json = self.json
         Self.endIfNotWritten(ProcessOutput.printStandardOutput(first.standardOutput), json: json)
         ProcessOutput.printStandardError(first.standardError)
@@ -122,6 +128,9 @@ struct WatchSession: Sendable, Equatable {
         withExtendedLifetime(self.source) { SignalPipe.waitForSignal(on: wakeUp) }
         Self.end(ExitCode.success)
     }
+
+    /// The descriptors left free when a watch starts, for libdispatch's use.
+    static let spareDescriptors = 4
 
     /// Ends a watch that cannot run, before its first line: one line, exit 3.
     private static func refuse(_ reason: ErrorMessage, json: Bool) -> Never {

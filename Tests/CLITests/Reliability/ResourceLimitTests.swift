@@ -48,9 +48,10 @@ import Testing
             "cannot open database \(sandbox.database): no file descriptor is free (this process has too many files open)",
             "cannot watch: no file descriptor is free (this process has too many files open)",
             "cannot watch: no file descriptor is free for its signal pipe (this process has too many files open)",
+            "cannot watch: too few file descriptors are free to follow changes (this process has too many files open)",
         ]
         var outcomes: [String] = []
-        for limit in Self.fewestDescriptors...16 {
+        for limit in Self.fewestDescriptors...20 {
             let watch = try RunningTabstore(
                 sandbox, executable: "/usr/bin/prlimit",
                 ["--nofile=\(limit)", "--", TabstoreBinary.path, "--db", sandbox.database, "watch", "main"], environment: [:]
