@@ -207,8 +207,9 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         }
     }
 
-    /// The message for a person: names and paths made visible (``VisibleText``), long
-    /// names shortened, so that it stays one line that acts on no terminal.
+    /// The message for a person: names and paths made visible (control and invisible
+    /// characters as escapes), long names shortened, so that it stays one line that acts
+    /// on no terminal.
     public var description: String { message.shown }
 
     /// The message in parts, to be written for a person (`shown`) or, names and paths
