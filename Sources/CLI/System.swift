@@ -85,18 +85,6 @@ func readAllBytes(path: String, limit: Int) throws(SystemError) -> [UInt8] {
     }
 }
 
-/// Whether `count` more file descriptors can be opened now.
-func descriptorsAreFree(_ count: Int) -> Bool {
-    var opened: [Int32] = []
-    defer { for descriptor in opened { close(descriptor) } }
-    for _ in 0..<count {
-        let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        opened.append(descriptor)
-    }
-    return true
-}
-
 /// Whether `bytes` of memory can be had now. Swift ends the process when an allocation
 /// fails, so work whose size follows its input (an import of a large document) asks
 /// first, and a memory limit (`ulimit -v`) is then an error, not a crash. The block is

@@ -149,15 +149,7 @@ package enum DispatchEventLoop {
     package static func start() -> Bool {
         if started.load(ordering: .acquiring) { return true }
         #if os(Linux)
-        var held: [Int32] = []
-        defer { for descriptor in held { close(descriptor) } }
-        for _ in 0..<descriptorsNeeded {
-            let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return false }
-            held.append(descriptor)
-        }
-        for descriptor in held { close(descriptor) }
-        held = []
+        guard descriptorsAreFree(descriptorsNeeded) else { return false }
         #endif
         let source = DispatchSource.makeTimerSource(queue: .global())
         source.schedule(deadline: .now() + .seconds(3600))
@@ -166,4 +158,16 @@ package enum DispatchEventLoop {
         started.store(true, ordering: .releasing)
         return true
     }
+}
+
+/// Whether `count` more file descriptors can be opened now (each is closed again).
+package func descriptorsAreFree(_ count: Int) -> Bool {
+    var opened: [Int32] = []
+    defer { for descriptor in opened { close(descriptor) } }
+    for _ in 0..<count {
+        let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        opened.append(descriptor)
+    }
+    return true
 }
