@@ -35,11 +35,11 @@ enum ImportCommand: TextCommand {
         // Started before reading: a long read and check count toward the half second.
         let progress = ProgressLine.onStandardError(label: "import", unit: "tabs", json: context.json)
         defer { progress.finish() }
+        let name = path == "-" ? "standard input" : path
         let bytes: [UInt8]
         do {
             bytes = try readAllBytes(path: path, limit: maximumDocumentBytes)
         } catch {
-            let name = path == "-" ? "standard input" : path
             if error.isOutOfMemory { throw .resourceRefused("cannot import \(name): not enough memory can be had to read it") }
             let reason = error.isOverLimit ? "it is larger than \(maximumDocumentBytes >> 30) GiB, the most an import reads" : errorMessage(error.code)
             throw .unreadableInput("cannot read \(name): \(reason)")
@@ -47,7 +47,6 @@ enum ImportCommand: TextCommand {
         // Parsing and importing hold the document several times over (measured: a 33 MB
         // document peaks at about 15 times its size).
         guard memoryIsAvailable(16 * bytes.count) else {
-            let name = path == "-" ? "standard input" : path
             throw .resourceRefused("cannot import \(name): not enough memory can be had for a document of \(bytes.count >> 20) MiB (about \((16 * bytes.count) >> 20) MiB needed)")
         }
         // Read the document before opening the store: a bad one must not even create the database.
