@@ -62,7 +62,7 @@ extension TabStore {
             ruleProblems = try reading { database throws(TabStoreError) in
                 try database.readTransaction { () throws(TabStoreError) in
                     RuleCheck.problems(
-                        in: try database.setShapes(), nameRevisions: try database.nameRevisions(outside: RuleCheck.nameRevisionRange)
+                        in: try database.setShapes(), nameRevisions: try database.nameRevisions(outside: RuleCheck.countRange)
                     )
                 }
             }

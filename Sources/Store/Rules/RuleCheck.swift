@@ -20,20 +20,24 @@ package enum RuleCheck {
             + nameRevisions.compactMap { name, revision in nameRevisionDamage(revision).map { "set \(quoted(name)): \($0)" } }
     }
 
-    /// The revisions a name may have been left at.
-    package static let nameRevisionRange = 0...storedLimit
+    /// The values a revision (a set's, or one a name was left at) and a removed tab's
+    /// index may have.
+    package static let countRange = 0...storedLimit
+
+    /// The values a set's base and its tabs' positions may have.
+    package static let positionRange = -storedLimit...storedLimit
 
     /// What is wrong with one set, in the order `info` lists it; empty for a sound set.
     /// Facts the shape did not read (nil) are not checked.
     package static func damage(of shape: SetShape) -> [SetDamage] {
         var damage: [SetDamage] = []
-        if !(0...storedLimit).contains(shape.revision) { damage.append(.revisionOutOfRange(shape.revision)) }
-        if !(-storedLimit...storedLimit).contains(shape.base) { damage.append(.baseOutOfRange(shape.base)) }
-        let outside = [shape.lowestPosition, shape.highestPosition].compactMap { $0 }.first { !(-storedLimit...storedLimit).contains($0) }
+        if !countRange.contains(shape.revision) { damage.append(.revisionOutOfRange(shape.revision)) }
+        if !positionRange.contains(shape.base) { damage.append(.baseOutOfRange(shape.base)) }
+        let outside = [shape.lowestPosition, shape.highestPosition].compactMap { $0 }.first { !positionRange.contains($0) }
         if let outside { damage.append(.positionOutOfRange(outside)) }
         // Compared only within the range, and the last position checked: a count is a count
         // of rows, but this check takes none on trust.
-        if outside == nil, (-storedLimit...storedLimit).contains(shape.base), shape.tabCount > 0 {
+        if outside == nil, positionRange.contains(shape.base), shape.tabCount > 0 {
             let last = shape.base.addingReportingOverflow(shape.tabCount - 1)
             if shape.lowestPosition != shape.base || last.overflow || shape.highestPosition != last.partialValue
                 || shape.distinctPositions != shape.tabCount {
@@ -57,14 +61,14 @@ package enum RuleCheck {
             damage.append(.revisionNotJournaled(revision: shape.revision, journaled: journaled))
         }
         let closedOutside = [shape.lowestClosedPosition, shape.highestClosedPosition].compactMap { $0 }
-            .first { !(0...storedLimit).contains($0) }
+            .first { !countRange.contains($0) }
         if let closedOutside { damage.append(.removedTabPositionOutOfRange(closedOutside)) }
         return damage
     }
 
     /// The revision a set left its name at, which a set that takes the name goes on from.
     package static func nameRevisionDamage(_ revision: Int) -> SetDamage? {
-        nameRevisionRange.contains(revision) ? nil : .nameRevisionOutOfRange(revision)
+        countRange.contains(revision) ? nil : .nameRevisionOutOfRange(revision)
     }
 }
 

@@ -227,7 +227,7 @@ package struct SetSnapshot: Sendable {
         } else if let damage = RuleCheck.nameRevisionDamage(nameRevision) {
             throw .damagedSet(set: name, damage: damage)
         }
-        if let lastClosed, !(0...RuleCheck.storedLimit).contains(lastClosed.position) {
+        if let lastClosed, !RuleCheck.countRange.contains(lastClosed.position) {
             throw .damagedSet(set: name, damage: .removedTabPositionOutOfRange(lastClosed.position))
         }
         if let other, let damage = RuleCheck.nameRevisionDamage(other.nameRevision) {

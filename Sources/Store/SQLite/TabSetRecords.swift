@@ -104,7 +104,7 @@ extension Database: TabRecords, SnapshotReader {
         // whole read, whose shape says so (here the last position could overflow).
         guard let read = current, case let current = read.ids, current.revision == held.set.revision, current.selectedID == row.id,
               tabs.indices.contains(row.index), tabs[row.index].isSelected,
-              (-RuleCheck.storedLimit...RuleCheck.storedLimit).contains(current.base) else { return nil }
+              RuleCheck.positionRange.contains(current.base) else { return nil }
         let shape = SetShape(
             name: name, base: current.base, revision: current.revision, tabCount: tabs.count, distinctPositions: tabs.count,
             lowestPosition: current.base, highestPosition: current.base + tabs.count - 1, selection: .ownTab,
@@ -209,7 +209,7 @@ extension Database: TabRecords, SnapshotReader {
         guard let setID = record.id, held.set.revision == record.revision, let selected = record.selected,
               held.set.selectedIndex == selected.index, fits(selected), found.allSatisfy({ fits($0.tab) }),
               alsoFound.map({ fits($0.tab) }) ?? true,
-              (-RuleCheck.storedLimit...RuleCheck.storedLimit).contains(record.base) else { return nil }
+              RuleCheck.positionRange.contains(record.base) else { return nil }
         let closed = try firstRow("SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?", .int(setID)) { row in
             (lowest: row.optionalInt(0), highest: row.optionalInt(1))
         }
