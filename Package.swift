@@ -4,6 +4,13 @@ import PackageDescription
 // Every target and module name starts with "TabStore": SwiftPM needs names unique across a
 // whole package graph, so an app with its own `Store`, `CLI` or `CSQLite` can still depend
 // on this package. The folders keep their short names through `path:`.
+// TABSTORE_FUZZER=<path of libclang_rt.fuzzer_no_main> builds the library, the CLI and
+// Tests/Fuzz with libFuzzer's coverage and AddressSanitizer (Tests/Fuzz/run.sh). Set on
+// these targets only: the build tool that embeds migrations stays a plain executable.
+let fuzzerLibrary = Context.environment["TABSTORE_FUZZER"]
+let fuzzing = fuzzerLibrary != nil
+let fuzzSettings: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"]), .define("TABSTORE_FUZZING")] : []
+
 let package = Package(
     name: "tabstore",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -37,6 +44,7 @@ let package = Package(
             name: "TabStoreKit",
             dependencies: ["TabStoreSQLite"],
             path: "Sources/Store",
+            swiftSettings: fuzzSettings,
             plugins: ["TabStoreEmbedMigrations"]
         ),
         // Foundation's part of the library (URLs, UUIDs, LocalizedError), kept out of
@@ -61,7 +69,7 @@ let package = Package(
         .target(name: "TabStoreProcessArguments", path: "Sources/CProcessArguments"),
         // Every command, its arguments and output: all of the CLI but its main. It does not
         // depend on TabStorePostgres: each executable's main says how server URLs are served.
-        .target(name: "TabStoreCLI", dependencies: ["TabStoreKit", "TabStoreProcessArguments"], path: "Sources/CLI"),
+        .target(name: "TabStoreCLI", dependencies: ["TabStoreKit", "TabStoreProcessArguments"], path: "Sources/CLI", swiftSettings: fuzzSettings),
         // `tabstore`. Start-up is the product: on Linux the release binary is fully static (no
         // dynamic loader, no symbol binding), which also means it cannot load libpq; a
         // postgresql:// URL is handed to tabstore-postgres. gold places the code everyday
@@ -98,6 +106,12 @@ let package = Package(
         // product; CI builds it and drives it (Tests/SampleApp/check.py).
         .executableTarget(
             name: "TabStoreSampleApp", dependencies: ["TabStoreKit", "TabStoreFoundation"], path: "Samples/TabBarApp"
+        ),
+        // Fuzz targets for an import document and a command line: Tests/Fuzz/run.sh builds them
+        // with libFuzzer; a plain build replays files through the same checks.
+        .executableTarget(
+            name: "TabStoreFuzz", dependencies: ["TabStoreCLI", "TabStoreKit", "TabStoreSQLite", "TabStoreTestSupport"], path: "Tests/Fuzz",
+            swiftSettings: fuzzSettings, linkerSettings: fuzzerLibrary.map { [.unsafeFlags(["-sanitize=address", "-Xlinker", $0, "-lstdc++"])] } ?? []
         ),
         // What both test targets use: a seeded generator and tmpfs mounts.
         .target(name: "TabStoreTestSupport", path: "Tests/TestSupport"),

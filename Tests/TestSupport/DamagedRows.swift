@@ -37,7 +37,7 @@ public enum DamagedRows {
     static let notContiguous = "its tabs' positions are not contiguous from its base"
     static let notItsOwn = "its selected tab is not one of its tabs"
 
-    static let structural: [RowDamage] = [
+    public static let structural: [RowDamage] = [
         RowDamage(
             name: "selection in another set",
             sql: "UPDATE tab_set SET selected_tab_id = (SELECT id FROM tab WHERE title = 'x') WHERE name = 's'",
@@ -63,7 +63,7 @@ public enum DamagedRows {
 
     static func inRange(_ value: Int) -> Bool { (-limit...limit).contains(value) }
 
-    static func extreme(_ value: Int) -> [RowDamage] {
+    public static func extreme(_ value: Int) -> [RowDamage] {
         let range = "outside the range tabstore stores"
         let signed = "(-\(limit)...\(limit))", unsigned = "(0...\(limit))"
         // The four tabs moved together to end (or start) at `value`, the base with them.
