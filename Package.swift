@@ -111,6 +111,7 @@ let package = Package(
         // with libFuzzer; a plain build replays files through the same checks.
         .executableTarget(
             name: "TabStoreFuzz", dependencies: ["TabStoreCLI", "TabStoreKit", "TabStoreSQLite", "TabStoreTestSupport"], path: "Tests/Fuzz",
+            exclude: ["Corpus", "run.sh"],
             swiftSettings: fuzzSettings, linkerSettings: fuzzerLibrary.map { [.unsafeFlags(["-sanitize=address", "-Xlinker", $0, "-lstdc++"])] } ?? []
         ),
         // What both test targets use: a seeded generator and tmpfs mounts.
