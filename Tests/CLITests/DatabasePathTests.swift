@@ -10,7 +10,7 @@ import Testing
         let path = sandbox.folder + "/from-env/deeper/tabs.sqlite"
         #expect(sandbox.runWithoutDatabase(["add", "main", "x"], environment: ["TABSTORE_DB": path]) == .ok("added 1 tab to main\n"))
         #expect(sandbox.exists(path))
-        #expect(sandbox.runWithoutDatabase(["info", "--json"], environment: ["TABSTORE_DB": path]).stdout.contains(#""location":"\#(path)""#))
+        #expect(sandbox.runWithoutDatabase(["info", "--json"], environment: ["TABSTORE_DB": path]).stdout.contains(#""path":"\#(path)""#))
     }
 
     @Test func xdgDataHomeWithParentCreation() {

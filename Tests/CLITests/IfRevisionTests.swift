@@ -9,7 +9,7 @@ import Testing
         _ = sandbox.run("select", "main", "Reviews")
         _ = sandbox.run("remove", "main", "Map")
         _ = sandbox.run("reopen", "main")
-        #expect(sandbox.run("--json", "list", "main").stdout.hasPrefix(#"{"name":"main","revision":4,"#))
+        #expect(sandbox.run("--json", "list", "main").stdout.hasPrefix(#"{"set":"main","revision":4,"#))
         return sandbox
     }
 
@@ -102,9 +102,9 @@ import Testing
 
     @Test func aRecreatedSetDoesNotAcceptTheOldSetsRevision() {
         let sandbox = Sandbox()
-        #expect(sandbox.run("add", "s", "Mail", "Calendar", "--json").stdout.hasPrefix(#"{"name":"s","revision":1,"#))
+        #expect(sandbox.run("add", "s", "Mail", "Calendar", "--json").stdout.hasPrefix(#"{"set":"s","revision":1,"#))
         _ = sandbox.run("remove-set", "s")
-        #expect(sandbox.run("add", "s", "Bank", "Shop", "--json").stdout.hasPrefix(#"{"name":"s","revision":3,"#))
+        #expect(sandbox.run("add", "s", "Bank", "Shop", "--json").stdout.hasPrefix(#"{"set":"s","revision":3,"#))
         #expect(sandbox.run("remove", "s", "0", "--if-revision", "1") == .failure(1,
             "tabstore: error: set \"s\" changed since revision 1 (now 3)\n"))
         #expect(sandbox.list("s") == "* 0  Bank\n  1  Shop\n")

@@ -59,6 +59,6 @@ import Testing
     @Test func jsonPrintsTheSet() {
         let sandbox = colours()
         #expect(sandbox.run("move", "main", "Yellow", "0", "--json").maskingIDs == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":1,"tabs":[{"index":0,"id":"ID","title":"Yellow","selected":false,"payload":{}},{"index":1,"id":"ID","title":"Red","selected":true,"payload":{}},{"index":2,"id":"ID","title":"Blue","selected":false,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":2,"selectedIndex":1,"tabs":[{"index":0,"id":"ID","title":"Yellow","selected":false,"payload":{}},{"index":1,"id":"ID","title":"Red","selected":true,"payload":{}},{"index":2,"id":"ID","title":"Blue","selected":false,"payload":{}}]}"# + "\n"))
     }
 }

@@ -36,7 +36,7 @@ import Testing
         let sandbox = Sandbox()
         sandbox.add("main", "Home")
         #expect(sandbox.run("rename", "main", "0", "Start", "--json").maskingIDs == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Start","selected":true,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Start","selected":true,"payload":{}}]}"# + "\n"))
     }
 
     @Test func missingNewTitle() {

@@ -43,7 +43,7 @@ import Testing
         #expect(sandbox.run("set-data", "main", "Reviews", "route=/reviews?sort=new", "icon=star") == .ok("set 2 entries on Reviews\n"))
         #expect(sandbox.run("set-data", "main", "1", "route=/reviews?sort=new", "icon=star") == .ok("nothing changed: the tab already has this data (2 entries)\n"))
         #expect(sandbox.run("--json", "list", "main").maskingIDs == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"Reviews","selected":false,"payload":{"icon":"star","route":"/reviews?sort=new"}}]}"# + "\n"))
+            #"{"set":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"Reviews","selected":false,"payload":{"icon":"star","route":"/reviews?sort=new"}}]}"# + "\n"))
         let id = try ids(sandbox, "main")[1]
         #expect(sandbox.run("set-data", "main", "--id", id) == .ok("set 0 entries on Reviews\n"))
         #expect(sandbox.run("history", "main").stdout.contains("set data of 1: Reviews\n"))
@@ -62,6 +62,6 @@ import Testing
         #expect(sandbox.run("set-data", "main", "Home", "k=" + String(repeating: "x", count: 4096)) == .failure(1,
             "tabstore: error: tab data of 4097 bytes is over the limit of 4096 bytes (keys and values, UTF-8)\n"))
         #expect(sandbox.run("--json", "list", "main").maskingIDs == .ok(
-            #"{"name":"main","revision":1,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":1,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}}]}"# + "\n"))
     }
 }

@@ -86,7 +86,7 @@ struct ServerFailureTests {
             check:           ok
 
             """))
-        #expect(outputs[2] == .ok(#"{"location":"\#(shown)","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))
+        #expect(outputs[2] == .ok(#"{"server":"\#(shown)","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))
         outputs.append(server.run(["--json", "list", "nosuch"], database: url))
         for output in outputs {
             #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret), "\(output)")
