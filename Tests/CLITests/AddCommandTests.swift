@@ -52,9 +52,7 @@ import Testing
     @Test func atMustBeAnInteger() {
         let sandbox = Sandbox()
         #expect(sandbox.run("add", "main", "Pink", "--at", "first") == .failure(2, """
-            tabstore: error: The value 'first' is invalid for '--at <index>'
-            Usage: tabstore add <set> [<title> ...] [--at <index>]
-            See 'tabstore help add' for more.
+            tabstore: error: The value 'first' is invalid for '--at <index>' (see 'tabstore help add')
 
             """))
     }

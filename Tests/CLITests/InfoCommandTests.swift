@@ -27,9 +27,7 @@ import Testing
     @Test func infoTakesNoArguments() {
         let sandbox = Sandbox()
         #expect(sandbox.run("info", "extra") == .failure(2, """
-            tabstore: error: Unexpected argument 'extra'
-            Usage: tabstore info [--verbose]
-            See 'tabstore help info' for more.
+            tabstore: error: Unexpected argument 'extra' (see 'tabstore help info')
 
             """))
     }

@@ -71,9 +71,7 @@ import Testing
     @Test func listTakesOneSetAtMost() {
         let sandbox = Sandbox()
         #expect(sandbox.run("list", "a", "b") == .failure(2, """
-            tabstore: error: Unexpected argument 'b'
-            Usage: tabstore list [<set>]
-            See 'tabstore help list' for more.
+            tabstore: error: Unexpected argument 'b' (see 'tabstore help list')
 
             """))
     }

@@ -45,9 +45,7 @@ import Testing
     @Test func atLeastOneTabIsNeeded() {
         let sandbox = colours()
         #expect(sandbox.run("remove", "main") == .failure(2, """
-            tabstore: error: Missing expected argument '<tab>'
-            Usage: tabstore remove <set> <tab> ...
-            See 'tabstore help remove' for more.
+            tabstore: error: Missing expected argument '<tab>' (see 'tabstore help remove')
 
             """))
     }

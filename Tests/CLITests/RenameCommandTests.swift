@@ -42,9 +42,7 @@ import Testing
     @Test func missingNewTitle() {
         let sandbox = Sandbox()
         #expect(sandbox.run("rename", "main", "0") == .failure(2, """
-            tabstore: error: Missing expected argument '<new-title>'
-            Usage: tabstore rename <set> <tab> <new-title>
-            See 'tabstore help rename' for more.
+            tabstore: error: Missing expected argument '<new-title>' (see 'tabstore help rename')
 
             """))
     }

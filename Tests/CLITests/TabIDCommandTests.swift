@@ -28,9 +28,7 @@ import Testing
         let sandbox = Sandbox()
         sandbox.add("main", "Home")
         #expect(sandbox.run("select", "main", "--id", "nope") == .failure(2, """
-            tabstore: error: The value 'nope' is invalid for '--id <id>': it is not a tab id (a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e)
-            Usage: tabstore select <set> <tab>
-            See 'tabstore help select' for more.
+            tabstore: error: The value 'nope' is invalid for '--id <id>': it is not a tab id (a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e) (see 'tabstore help select')
 
             """))
         #expect(sandbox.run("select", "main", "--id", "0f8fad5b-d9cb-469f-a165-70867728950e") == .failure(1,
@@ -53,9 +51,7 @@ import Testing
         let sandbox = Sandbox()
         sandbox.add("main", "Home")
         #expect(sandbox.run("set-data", "main", "Home", "novalue") == .failure(2, """
-            tabstore: error: The value 'novalue' is invalid for '<entry>': it has no '=' (KEY=VALUE)
-            Usage: tabstore set-data <set> <tab> [<entry> ...]
-            See 'tabstore help set-data' for more.
+            tabstore: error: The value 'novalue' is invalid for '<entry>': it has no '=' (KEY=VALUE) (see 'tabstore help set-data')
 
             """))
         #expect(sandbox.run("set-data", "main", "Home", "=x") == .failure(1, "tabstore: error: a tab data key is empty\n"))
