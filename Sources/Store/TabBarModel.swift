@@ -14,10 +14,18 @@ import Synchronization
 /// selection, and an edit made anywhere (another bar, a widget, the `tabstore` command)
 /// reaches it as a value.
 ///
-/// For example:
+/// For example (a view is main-actor isolated, as the model is):
 /// ```swift
+/// import SwiftUI
+/// import TabStoreKit
+///
 /// struct TabBar: View {
-///     @State var bar = TabBarModel(store: .shared, setName: "store-detail")
+///     @State private var bar: TabBarModel
+///     @State private var scrolledToTop = 0
+///
+///     init(store: TabStore) {
+///         _bar = State(wrappedValue: TabBarModel(store: store, setName: "store-detail"))
+///     }
 ///
 ///     var body: some View {
 ///         List {
@@ -27,7 +35,7 @@ import Synchronization
 ///             .onMove { bar.move(fromOffsets: $0, toOffset: $1) }
 ///             .onDelete { bar.close(atOffsets: $0) }
 ///         }
-///         .onChange(of: bar.reselection) { scrollToTop() }
+///         .onChange(of: bar.reselection) { scrolledToTop += 1 }
 ///     }
 /// }
 /// ```
