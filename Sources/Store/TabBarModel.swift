@@ -84,7 +84,7 @@ public final class TabBarModel {
     /// set it to nil once it has been shown.
     public var editError: TabStoreError?
 
-    /// The documents' `lastSelectedIndex`: the selected index, or 0 when there is no tab,
+    /// The selection rules' `lastSelectedIndex` (<doc:SelectionRules>): the selected index, or 0 when there is no tab,
     /// so a view restoring its place needs no fallback of its own.
     public var lastSelectedIndex: Int { selectedIndex ?? 0 }
     /// The selected tab, or nil when there are no tabs.
@@ -148,7 +148,7 @@ public final class TabBarModel {
     /// Selects the tab with this id, at once; a tap on the tab shown as selected is a
     /// reselection, answered at once without writing.
     ///
-    /// - Returns: the pending write; its result holds the documents' update pairs (the old
+    /// - Returns: the pending write; its result holds the update pairs (<doc:SelectionRules>: the old
     ///   tab, now deselected, then the new one), none for a reselection.
     @discardableResult
     public func select(_ id: TabID) -> Pending<SelectionChange> {
