@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import TabStoreCLI
+import TabStoreKit
 
 /// One JSON name per concept: every command's output names its set `"set"`, and `info`
 /// names the database as its text does (`"path"` for a file). The export document, a
@@ -45,6 +47,21 @@ import Testing
         #expect(sets.allSatisfy { $0["name"] == nil })
         let document = try #require(try Self.object(sandbox.run("export"))["sets"] as? [[String: Any]])
         #expect(document.map { $0["name"] as? String } == ["main", "other"])
+    }
+
+    /// The shape the help texts show is the encoder's: the same keys, in the same order.
+    @Test func theShapeInTheHelpIsWhatTheEncoderWrites() throws {
+        let set = TabSet(name: "main", tabs: [Tab(title: "Home", isSelected: true, payload: ["route": "/home"])], revision: 1)
+        guard case let .object(members) = JSONOutput.tabSet(set),
+              case let .array(tabs)? = members.first(where: { $0.key == "tabs" })?.value,
+              case let .object(tabMembers)? = tabs.first
+        else { Issue.record("a set is not an object with a list of tabs"); return }
+        let shown = JSONOutput.tabSetShape.matches(of: /"([A-Za-z]+)"/).map { String($0.output.1) }
+        #expect(shown == members.map(\.key) + tabMembers.map(\.key))
+        for command in ["add", "list", "move", "remove", "rename", "reopen", "set-data"] {
+            #expect(HelpText.help(for: try #require(Program.spec.command(named: command)), program: Program.spec)
+                .contains("\n  " + JSONOutput.tabSetShape + "\n"), "\(command)")
+        }
     }
 
     @Test func infoNamesAFileItsPathAsTheTextDoes() throws {

@@ -11,7 +11,7 @@ enum ListCommand: TextCommand {
 
         With SET: one line per tab, in order: '*' on the selected tab, the index, the \
         title; '(no tabs)' for an empty set, as 'show' says. With --json:
-          {"set","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+          \(JSONOutput.tabSetShape)
 
         A name or title holding control or invisible characters is shown with escapes \
         (a\\tb, \\u{1b}); every command reads it back in that spelling after --escaped.

@@ -2,8 +2,10 @@ import TabStoreKit
 
 /// The `--json` shapes, keys in the order the help texts show them.
 enum JSONOutput {
-    /// `{"set","revision","selectedIndex","tabs":[{"index","id","title","selected","payload"}]}`:
-    /// a set is `"set"` in every command's output, as in select's and history's.
+    /// What ``tabSet(_:)`` prints, as the help of every command that prints a set shows it.
+    static let tabSetShape = #"{"set","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}"#
+
+    /// A set is `"set"` in every command's output, as in select's and history's.
     static func tabSet(_ set: TabSet) -> JSONValue {
         .object([
             ("set", .string(set.name)),
