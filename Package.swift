@@ -74,7 +74,7 @@ let package = Package(
         // dynamic loader, no symbol binding), which also means it cannot load libpq; a
         // postgresql:// URL is handed to tabstore-postgres. gold places the code everyday
         // commands run side by side (StaticLinking/tabstore-startup.order, made by
-        // make-startup-order.sh), so a run faults in fewer pages. README, "How tabstore loads libpq".
+        // make-startup-order.sh), so a run faults in fewer pages. docs/Performance.md, "Why two executables".
         .executableTarget(
             name: "TabStoreMain",
             dependencies: ["TabStoreCLI"],

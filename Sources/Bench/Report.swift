@@ -9,7 +9,7 @@ enum Unit: String, Sendable {
     case roundTrips = "round trips"
 }
 
-/// Which way a row's ratio is taken; each is chosen so the target reads as the README states it.
+/// Which way a row's ratio is taken; each is chosen so the target reads as docs/Performance.md states it.
 enum RatioOrder: Sendable {
     /// tabstore ÷ peer: throughput shares, time and memory multiples.
     case tabstoreOverPeer

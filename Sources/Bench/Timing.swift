@@ -119,8 +119,7 @@ extension PairedRates {
 /// apart could pair one round's store with another round's raw; in runs of the raw loop
 /// against itself on one pair of databases, one side could stay ahead through a whole run
 /// (1.006-1.094 in every round of one; where its files and memory landed, we suppose); and
-/// with an odd number of single rounds one side went first more often. The README gives
-/// the spread of that check over runs, before and after.
+/// with an odd number of single rounds one side went first more often.
 func pairedRates(
     pairs: Int, operations: Int, block: Int,
     makeStore: (_ round: Int) throws -> TimedLoop, makeRaw: (_ round: Int) throws -> TimedLoop

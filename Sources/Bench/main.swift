@@ -1,6 +1,6 @@
 import Foundation
 
-// TabStoreBench: the README's performance comparisons in one run, each against its peer measured in
+// TabStoreBench: the comparisons of docs/Performance.md in one run, each against its peer measured in
 // the same run (machines differ; ratios taken side by side are what count).
 
 let usage = """

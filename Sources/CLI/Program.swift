@@ -36,39 +36,43 @@ enum Program {
         refused (exit 1) by every command taking a <tab>: say which with --index or --title. \
         Global options may come before or after the subcommand; '--' ends options.
 
-        Text output (all but --json) shows names, titles and paths with what would act on \
-        a terminal or not show written as escapes: control characters as \\n, \\t, \\r or \
-        \\u{1b}, bidirectional controls and invisible format characters as \\u{HEX}, and \
-        a backslash as \\\\ where it would read as one of those. With --escaped, set names \
-        and titles given as arguments are read in that spelling; a set that 'list' shows \
-        as a\\tb is removed with: tabstore --escaped remove-set 'a\\tb'
-
         The database is --db, else $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, \
         else ~/.local/share/tabstore/tabs.sqlite. Only 'add' and 'import' create it and its \
         folders; other commands read a missing database as empty and create nothing. \
         A postgresql:// URL names a database on a PostgreSQL server (served by \
         tabstore-postgres, installed beside tabstore, with libpq5; the password from the \
-        URL, $PGPASSWORD or ~/.pgpass, never shown): 'add' and 'import' create tabstore's \
-        tables in it. A command whose server goes away before it saved anything (a \
-        restart, a standby being promoted) connects again and runs again for \
+        URL, $PGPASSWORD or ~/.pgpass, never shown). A command whose server goes away \
+        before it saved anything connects again and runs again for \
         $TABSTORE_FAILOVER_WINDOW seconds (default 5); a server silent for \
         $TABSTORE_SERVER_TIMEOUT seconds (default 10) beyond the busy timeout ends it.
 
-        Exit codes: 0 done; 1 the request cannot be done (unknown set or tab, index out of \
-        range, duplicate or invalid title, empty set, set changed since --if-revision, \
-        malformed import document, no database yet for info, watch or backup, backup of a \
-        server); 2 usage error; 3 database problem (cannot open or create, not a tabstore \
-        database, corrupt, too new, read-only, disk full, locked, damaged per info; for a \
-        server: cannot connect, a URL libpq refuses, libpq or tabstore-postgres missing, \
-        connection lost, no answer, a standby, a missing privilege); 4 the \
-        output could not be written \
-        (standard output, or the file of 'backup' or 'export --output'; the message says \
-        when the change itself was saved). A failed command changes nothing. Errors \
-        are one line on standard error; with --json, {"error":{"code","message"}}.
+        Text output (all but --json) shows what would act on a terminal or not show as \
+        escapes: control characters as \\n, \\t, \\r or \\u{1b}, bidirectional controls and \
+        invisible format characters as \\u{HEX}, and a backslash as \\\\ where it would read \
+        as one of those. With --escaped, set names and titles given as arguments are read \
+        in that spelling: tabstore --escaped remove-set 'a\\tb'
+
+        A failed command changes nothing. Errors are one line on standard error; with \
+        --json, {"error":{"code","message"}}.
         """,
         globalOptions: globalOptions,
         commands: commands.map { $0.spec },
-        examples: Example.program
+        examples: Example.program,
+        topics: [exitCodes]
+    )
+
+    static let exitCodes = HelpTopic(
+        name: "exit-codes",
+        heading: "EXIT CODES",
+        manSection: "EXIT STATUS",
+        abstract: "for what each exit code means",
+        entries: [
+            ("0", "Done. A reader that leaves early (| head -1) is not an error."),
+            ("1", "The request cannot be done: an unknown set or tab, an index out of range, a duplicate or invalid title, an empty set, a set changed since --if-revision, a malformed import document, no database yet for info, watch or backup (on a server: no tabstore tables yet), backup of a server, an existing FILE for backup or export --output without --force, or anything but a regular file there."),
+            ("2", "A usage error: the command line does not match the command (the message names what, and the help to read); an empty --db or TABSTORE_DB, or a TABSTORE_DB, XDG_DATA_HOME or HOME that is not UTF-8."),
+            ("3", "A database problem: it cannot be opened or created, is not a database or is another program's, is corrupt, newer than this tabstore, read-only or in a folder that is not writable, the disk is full, it is still locked after the busy timeout, or a set is damaged per 'info'. For a server: it cannot be reached, refuses the login or has no such database, a URL libpq refuses, libpq or tabstore-postgres missing, the connection lost, no answer, a standby, a missing privilege. Also a resource the system refused: no free file descriptor, no thread for watch, not enough memory for an import."),
+            ("4", "The output could not be written (standard output, or the file of backup or export --output); after a command that changed something the message says the change itself was saved."),
+        ]
     )
 
     static func command(named name: String) -> (any TabstoreCommand.Type)? {

@@ -82,17 +82,16 @@ enum Runner {
         return name.map { !sameBytes(VisibleText.original(of: $0), $0) } ?? false
     }
 
-    /// `tabstore: error: ...`, plus for a usage error the usage line and where to get help.
+    /// `tabstore: error: ...`, one line; a usage error names the help that shows the usage.
     static func failure(_ error: CLIError, json: Bool, program: ProgramSpec) -> RunResult {
         let code = error.exitCode
         if json {
             return RunResult(standardError: JSONOutput.error(code: code, message: error.message.plain).line, exitCode: code)
         }
-        var text = "\(program.name): error: \(error.message.shown)\n"
+        var text = "\(program.name): error: \(error.message.shown)"
         if case let .usage(usage) = error {
-            text += "Usage: \(HelpText.usage(ofCommandNamed: usage.command, program: program))\n"
-            text += "See '\(program.name) help\(usage.command.map { " " + $0 } ?? "")' for more.\n"
+            text += " (see '\(HelpText.helpCommand(for: usage.command, program: program))')"
         }
-        return RunResult(standardError: text, exitCode: code)
+        return RunResult(standardError: text + "\n", exitCode: code)
     }
 }

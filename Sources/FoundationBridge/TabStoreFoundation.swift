@@ -1,6 +1,6 @@
 // What Foundation adds to TabStoreKit: file URLs, UUIDs and `localizedDescription`.
 // TabStoreKit itself never imports Foundation, on any platform, because the `tabstore`
-// command links it and must start without loading Foundation (README, Performance). The
+// command links it and must start without loading Foundation (docs/Performance.md). The
 // TabStoreKit product brings this module with it, so in an app `error.localizedDescription`
 // is the store's own sentence everywhere; `import TabStoreFoundation` for the rest.
 import Foundation

@@ -149,7 +149,7 @@ extension JournalCells {
         case let .renamed(index, from, to):
             setEventColumns(tabIndex: index, title: from, newTitle: to)
         case let .selectionChanged(updates):
-            // The documents' pair: the old tab deselected, then the new one selected.
+            // The update pair: the old tab deselected, then the new one selected.
             // By place, so that only the fields taken are copied, not the whole updates.
             let old = updates.firstIndex { !$0.tab.isSelected }
             let new = updates.firstIndex { $0.tab.isSelected }

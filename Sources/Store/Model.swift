@@ -1,7 +1,7 @@
 /// One tab of a tab bar: its stable id, title, whether it is the selected one, and the
 /// app's own data for it.
 ///
-/// This is the documents' `HeaderItemType { title; isSelected }`. `id` identifies the tab
+/// This is the tab bar's `HeaderItemType { title; isSelected }` (<doc:SelectionRules>). `id` identifies the tab
 /// (SwiftUI's `ForEach`, diffing); equality compares every field.
 public struct Tab: Sendable, Hashable, Codable, Identifiable {
     /// Never changes, whatever happens to the tab (see ``TabID``).
@@ -71,7 +71,7 @@ public struct TabSet: Sendable, Hashable, Codable {
     /// The index of the selected tab, or `nil` when the set is empty.
     public var selectedIndex: Int? { tabs.firstIndex(where: \.isSelected) }
 
-    /// The documents' `tabs.firstIndex(where: { $0.isSelected }) ?? 0`.
+    /// `tabs.firstIndex(where: { $0.isSelected }) ?? 0`, as <doc:SelectionRules> has it.
     public var lastSelectedIndex: Int { selectedIndex ?? 0 }
 
     /// The selected tab, or `nil` when the set is empty.
@@ -133,7 +133,7 @@ public enum TabRef: Sendable, Hashable, Codable, ExpressibleByIntegerLiteral, Ex
     public init(stringLiteral value: String) { self = .title(value) }
 }
 
-/// A tab at its index: the documents' `(index, item)` pair told to the view to reload.
+/// A tab at its index: the `(index, item)` pair told to the view to reload (<doc:SelectionRules>).
 /// `tab.id` says which tab it is (``TabID/unknown`` in journal rows from before ids).
 public struct TabUpdate: Sendable, Hashable, Codable {
     public let index: Int

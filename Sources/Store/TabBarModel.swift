@@ -14,10 +14,18 @@ import Synchronization
 /// selection, and an edit made anywhere (another bar, a widget, the `tabstore` command)
 /// reaches it as a value.
 ///
-/// For example:
+/// For example (a view is main-actor isolated, as the model is):
 /// ```swift
+/// import SwiftUI
+/// import TabStoreKit
+///
 /// struct TabBar: View {
-///     @State var bar = TabBarModel(store: .shared, setName: "store-detail")
+///     @State private var bar: TabBarModel
+///     @State private var scrolledToTop = 0
+///
+///     init(store: TabStore) {
+///         _bar = State(wrappedValue: TabBarModel(store: store, setName: "store-detail"))
+///     }
 ///
 ///     var body: some View {
 ///         List {
@@ -27,7 +35,7 @@ import Synchronization
 ///             .onMove { bar.move(fromOffsets: $0, toOffset: $1) }
 ///             .onDelete { bar.close(atOffsets: $0) }
 ///         }
-///         .onChange(of: bar.reselection) { scrollToTop() }
+///         .onChange(of: bar.reselection) { scrolledToTop += 1 }
 ///     }
 /// }
 /// ```
@@ -76,7 +84,7 @@ public final class TabBarModel {
     /// set it to nil once it has been shown.
     public var editError: TabStoreError?
 
-    /// The documents' `lastSelectedIndex`: the selected index, or 0 when there is no tab,
+    /// The selection rules' `lastSelectedIndex` (<doc:SelectionRules>): the selected index, or 0 when there is no tab,
     /// so a view restoring its place needs no fallback of its own.
     public var lastSelectedIndex: Int { selectedIndex ?? 0 }
     /// The selected tab, or nil when there are no tabs.
@@ -140,7 +148,7 @@ public final class TabBarModel {
     /// Selects the tab with this id, at once; a tap on the tab shown as selected is a
     /// reselection, answered at once without writing.
     ///
-    /// - Returns: the pending write; its result holds the documents' update pairs (the old
+    /// - Returns: the pending write; its result holds the update pairs (<doc:SelectionRules>: the old
     ///   tab, now deselected, then the new one), none for a reselection.
     @discardableResult
     public func select(_ id: TabID) -> Pending<SelectionChange> {

@@ -24,7 +24,7 @@ public enum TabEvent: Sendable, Hashable, Codable {
     case removed([TabUpdate])
     case moved(title: String, from: Int, to: Int)
     case renamed(index: Int, from: String, to: String)
-    /// The documents' update pairs: the old tab deselected, then the new one selected.
+    /// The update pairs (<doc:SelectionRules>): the old tab, now deselected, then the new one, now selected.
     case selectionChanged([TabUpdate])
     /// The selected tab was selected again: an event without a change. Seen only by
     /// observers in the process that made it, since it writes nothing.

@@ -1,4 +1,4 @@
-/// The documents' tab rules: one selected tab per non-empty set, the selection
+/// The tab rules (<doc:SelectionRules>): one selected tab per non-empty set, the selection
 /// follows the tab, a reselect is an event but not a change.
 extension TabStore {
     /// Adds tabs to a set. Into an empty set, the first added tab becomes selected.
@@ -82,7 +82,7 @@ extension TabStore {
     /// Selects a tab. Selecting the tab that is already selected writes nothing and
     /// returns a reselection (`updates` empty): still an event for the caller.
     ///
-    /// - Returns: the documents' update pairs: the old tab, now deselected, then the new
+    /// - Returns: the update pairs (<doc:SelectionRules>): the old tab, now deselected, then the new
     ///   one; and the set as it now stands.
     /// - Throws: `TabStoreError.setNotFound`, `.emptySet`, `.tabNotFound`, `.indexOutOfRange`,
     ///   `.revisionMismatch`.
@@ -129,7 +129,7 @@ extension TabStore {
         try edit(RenameRule(ref, to: newTitle, in: setName, ifRevision: ifRevision))
     }
 
-    /// Replaces a set's whole tab list (document 002's `items` setter), creating the set
+    /// Replaces a set's whole tab list (<doc:SelectionRules>: `items` can be set again), creating the set
     /// when missing. The selected title stays selected when it is still there, else
     /// the first tab is. A title that was there before stays the same tab: its id and
     /// payload are kept.

@@ -28,7 +28,7 @@ extension TabStore {
     }
 
     /// The selected tab and its index, the state an app restores at launch: the
-    /// documents' `lastSelectedIndex`. Reads one row when the store holds the set at its
+    /// selection rules' `lastSelectedIndex` (<doc:SelectionRules>). Reads one row when the store holds the set at its
     /// revision; otherwise it checks the set's rows too, as a write does.
     ///
     /// - Throws: `TabStoreError.setNotFound`, `.emptySet`, `.damagedSet` (its rows break

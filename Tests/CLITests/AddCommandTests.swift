@@ -52,9 +52,7 @@ import Testing
     @Test func atMustBeAnInteger() {
         let sandbox = Sandbox()
         #expect(sandbox.run("add", "main", "Pink", "--at", "first") == .failure(2, """
-            tabstore: error: The value 'first' is invalid for '--at <index>'
-            Usage: tabstore add <set> [<title> ...] [--at <index>]
-            See 'tabstore help add' for more.
+            tabstore: error: The value 'first' is invalid for '--at <index>' (see 'tabstore help add')
 
             """))
     }
@@ -90,12 +88,12 @@ import Testing
     @Test func jsonPrintsTheSet() {
         let sandbox = Sandbox()
         #expect(sandbox.run("add", "main", "Home", "홈", "--json").maskingIDs == .ok(
-            #"{"name":"main","revision":1,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"홈","selected":false,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":1,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"홈","selected":false,"payload":{}}]}"# + "\n"))
     }
 
     @Test func jsonOfAnEmptySetHasNullSelection() {
         let sandbox = Sandbox()
-        #expect(sandbox.run("--json", "add", "empty") == .ok(#"{"name":"empty","revision":1,"selectedIndex":null,"tabs":[]}"# + "\n"))
+        #expect(sandbox.run("--json", "add", "empty") == .ok(#"{"set":"empty","revision":1,"selectedIndex":null,"tabs":[]}"# + "\n"))
     }
 
     @Test func aTitleRepeatedInTheArgumentsIsNamedAsSuch() {

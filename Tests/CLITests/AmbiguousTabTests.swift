@@ -50,9 +50,7 @@ import Testing
     @Test func anIndexThatIsNotAnIntegerIsAUsageError() {
         let sandbox = years()
         #expect(sandbox.run("remove", "years", "--index", "x") == .failure(2, """
-            tabstore: error: The value 'x' is invalid for '--index <index>': it is not an integer
-            Usage: tabstore remove <set> <tab> ...
-            See 'tabstore help remove' for more.
+            tabstore: error: The value 'x' is invalid for '--index <index>': it is not an integer (see 'tabstore help remove')
 
             """))
     }

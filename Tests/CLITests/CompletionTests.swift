@@ -108,9 +108,7 @@ import Testing
 
     @Test func anUnknownShellIsAUsageError() {
         #expect(Sandbox().runWithoutDatabase(["completions", "csh"]) == .failure(2, """
-            tabstore: error: The value 'csh' is invalid for '<shell>': expected bash, zsh or fish
-            Usage: tabstore completions <shell>
-            See 'tabstore help completions' for more.
+            tabstore: error: The value 'csh' is invalid for '<shell>': expected bash, zsh or fish (see 'tabstore help completions')
 
             """))
     }

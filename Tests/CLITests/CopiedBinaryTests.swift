@@ -12,6 +12,6 @@ import Testing
         try sandbox.installExecutable(TabstoreBinary.path, at: copy)
         #expect(sandbox.runProcess(copy, ["--db", sandbox.database, "add", "main", "Home"]) == .ok("added 1 tab to main\n"))
         #expect(sandbox.runProcess(copy, ["--db", sandbox.database, "--json", "info"]) == .ok(
-            #"{"location":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))
+            #"{"path":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))
     }
 }

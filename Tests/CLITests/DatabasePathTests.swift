@@ -10,7 +10,7 @@ import Testing
         let path = sandbox.folder + "/from-env/deeper/tabs.sqlite"
         #expect(sandbox.runWithoutDatabase(["add", "main", "x"], environment: ["TABSTORE_DB": path]) == .ok("added 1 tab to main\n"))
         #expect(sandbox.exists(path))
-        #expect(sandbox.runWithoutDatabase(["info", "--json"], environment: ["TABSTORE_DB": path]).stdout.contains(#""location":"\#(path)""#))
+        #expect(sandbox.runWithoutDatabase(["info", "--json"], environment: ["TABSTORE_DB": path]).stdout.contains(#""path":"\#(path)""#))
     }
 
     @Test func xdgDataHomeWithParentCreation() {
@@ -56,9 +56,7 @@ import Testing
     @Test func anEmptyTabstoreDBIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["add", "main", "x"], environment: ["TABSTORE_DB": ""]) == .failure(2, """
-            tabstore: error: TABSTORE_DB is set but empty; unset it or give a path
-            Usage: tabstore add <set> [<title> ...] [--at <index>]
-            See 'tabstore help add' for more.
+            tabstore: error: TABSTORE_DB is set but empty; unset it or give a path (see 'tabstore help add')
 
             """))
         #expect(!sandbox.exists(sandbox.folder + "/home"))
@@ -77,9 +75,7 @@ import Testing
         let sandbox = Sandbox()
         let script = "\(assignment) exec \"$0\" add main x"
         #expect(sandbox.runProcess("/bin/sh", ["-c", script, TabstoreBinary.path, sandbox.folder]) == .failure(2, """
-            tabstore: error: \(name) is not valid UTF-8; \(advice)
-            Usage: tabstore add <set> [<title> ...] [--at <index>]
-            See 'tabstore help add' for more.
+            tabstore: error: \(name) is not valid UTF-8; \(advice) (see 'tabstore help add')
 
             """))
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder) == [])

@@ -45,6 +45,30 @@ import Testing
         GoldenFile.expect(output.stdout, matches: "help-\(command).txt")
     }
 
+    /// A newcomer reads how to call tabstore and what it can do before anything else.
+    @Test func theRootHelpShowsUsageAndTheCommandsFirst() {
+        let lines = HelpText.rootHelp(of: Program.spec).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.firstIndex { $0.hasPrefix("USAGE: ") } == 3)
+        #expect(lines[4] == "" && lines[5] == "SUBCOMMANDS:")
+        let listed = lines[6...].prefix { $0.hasPrefix("  ") }.filter { !$0.hasPrefix("   ") }
+        #expect(listed.map { String($0.dropFirst(2).prefix { $0 != " " }) } == Self.commandNames)
+        #expect(!lines.contains { $0.hasPrefix("Exit codes") })
+    }
+
+    /// `help exit-codes` (`Golden/help-exit-codes.txt`) lists every code the runner can
+    /// exit with, in order; the root help points to it.
+    @Test func theExitCodesAreAHelpTopic() {
+        let sandbox = Sandbox()
+        let output = sandbox.runWithoutDatabase(["help", "exit-codes"])
+        #expect(output.code == 0 && output.stderr == "")
+        GoldenFile.expect(output.stdout, matches: "help-exit-codes.txt")
+        let codes = output.stdout.split(separator: "\n").dropFirst().filter { !$0.hasPrefix("   ") }.map { $0.dropFirst(2).prefix { $0 != " " } }
+        #expect(codes == ["0", "1", "2", "3", "4"])
+        #expect(codes.map { Int32($0) } == [ExitCode.success, ExitCode.requestFailed, ExitCode.usage, ExitCode.database, ExitCode.outputNotWritten])
+        #expect(sandbox.runWithoutDatabase(["--json", "help", "exit-codes"]).stdout == JSONOutput.help(output.stdout).line)
+        #expect(sandbox.runWithoutDatabase(["--help"]).stdout.contains("'tabstore help exit-codes'"))
+    }
+
     @Test func theGlobalHelpEndsWithExamplesThatAreRealCommands() {
         let text = HelpText.rootHelp(of: Program.spec)
         let examples = text.components(separatedBy: "\nEXAMPLES:\n").last ?? ""
@@ -69,15 +93,11 @@ import Testing
     @Test func helpForAnUnknownSubcommandIsAUsageErrorWithASuggestion() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["help", "nope"]) == .failure(2, """
-            tabstore: error: Unknown subcommand 'nope'
-            Usage: tabstore help [<subcommand>] [--man]
-            See 'tabstore help help' for more.
+            tabstore: error: Unknown subcommand 'nope' (see 'tabstore help help')
 
             """))
         #expect(sandbox.runWithoutDatabase(["help", "slect"]) == .failure(2, """
-            tabstore: error: Unknown subcommand 'slect'; did you mean 'select'?
-            Usage: tabstore help [<subcommand>] [--man]
-            See 'tabstore help help' for more.
+            tabstore: error: Unknown subcommand 'slect'; did you mean 'select'? (see 'tabstore help help')
 
             """))
     }

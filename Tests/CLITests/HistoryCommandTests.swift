@@ -118,9 +118,7 @@ import Testing
     func limitMustBePositive(limit: String, minimum: String) {
         let sandbox = Sandbox()
         #expect(sandbox.run("history", "main", "--limit", limit) == .failure(2, """
-            tabstore: error: The value '\(limit)' is invalid for '--limit <count>'\(minimum)
-            Usage: tabstore history <set> [--limit <count>]
-            See 'tabstore help history' for more.
+            tabstore: error: The value '\(limit)' is invalid for '--limit <count>'\(minimum) (see 'tabstore help history')
 
             """))
         #expect(!sandbox.exists(sandbox.database))

@@ -9,7 +9,7 @@ import Testing
         _ = sandbox.run("select", "main", "Reviews")
         _ = sandbox.run("remove", "main", "Map")
         _ = sandbox.run("reopen", "main")
-        #expect(sandbox.run("--json", "list", "main").stdout.hasPrefix(#"{"name":"main","revision":4,"#))
+        #expect(sandbox.run("--json", "list", "main").stdout.hasPrefix(#"{"set":"main","revision":4,"#))
         return sandbox
     }
 
@@ -70,9 +70,7 @@ import Testing
     func aRevisionMustBeANonNegativeInteger(value: String, limit: String) {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main", "0", "--if-revision", value) == .failure(2, """
-            tabstore: error: The value '\(value)' is invalid for '--if-revision <revision>'\(limit)
-            Usage: tabstore select <set> <tab>
-            See 'tabstore help select' for more.
+            tabstore: error: The value '\(value)' is invalid for '--if-revision <revision>'\(limit) (see 'tabstore help select')
 
             """))
         #expect(!sandbox.exists(sandbox.database))
@@ -81,9 +79,7 @@ import Testing
     @Test func aMissingValueIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.run("reopen", "main", "--if-revision") == .failure(2, """
-            tabstore: error: Missing value for '--if-revision <revision>'
-            Usage: tabstore reopen <set>
-            See 'tabstore help reopen' for more.
+            tabstore: error: Missing value for '--if-revision <revision>' (see 'tabstore help reopen')
 
             """))
     }
@@ -97,14 +93,14 @@ import Testing
 
     @Test(arguments: ["list", "show", "history", "watch", "restore", "export", "info"])
     func readingCommandsDoNotTakeIt(command: String) {
-        #expect(Sandbox().run(command, "--if-revision", "1").stderr.hasPrefix("tabstore: error: Unknown option '--if-revision'\n"))
+        #expect(Sandbox().run(command, "--if-revision", "1").stderr == "tabstore: error: Unknown option '--if-revision' (see 'tabstore help \(command)')\n")
     }
 
     @Test func aRecreatedSetDoesNotAcceptTheOldSetsRevision() {
         let sandbox = Sandbox()
-        #expect(sandbox.run("add", "s", "Mail", "Calendar", "--json").stdout.hasPrefix(#"{"name":"s","revision":1,"#))
+        #expect(sandbox.run("add", "s", "Mail", "Calendar", "--json").stdout.hasPrefix(#"{"set":"s","revision":1,"#))
         _ = sandbox.run("remove-set", "s")
-        #expect(sandbox.run("add", "s", "Bank", "Shop", "--json").stdout.hasPrefix(#"{"name":"s","revision":3,"#))
+        #expect(sandbox.run("add", "s", "Bank", "Shop", "--json").stdout.hasPrefix(#"{"set":"s","revision":3,"#))
         #expect(sandbox.run("remove", "s", "0", "--if-revision", "1") == .failure(1,
             "tabstore: error: set \"s\" changed since revision 1 (now 3)\n"))
         #expect(sandbox.list("s") == "* 0  Bank\n  1  Shop\n")

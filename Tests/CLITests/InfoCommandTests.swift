@@ -21,15 +21,13 @@ import Testing
         sandbox.add("a")
         #expect(sandbox.run("remove-set", "a").code == 0)
         #expect(sandbox.run("info", "--json") == .ok(
-            #"{"location":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":0,"check":"ok"}"# + "\n"))
+            #"{"path":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":0,"check":"ok"}"# + "\n"))
     }
 
     @Test func infoTakesNoArguments() {
         let sandbox = Sandbox()
         #expect(sandbox.run("info", "extra") == .failure(2, """
-            tabstore: error: Unexpected argument 'extra'
-            Usage: tabstore info [--verbose]
-            See 'tabstore help info' for more.
+            tabstore: error: Unexpected argument 'extra' (see 'tabstore help info')
 
             """))
     }
@@ -59,7 +57,7 @@ import Testing
         let json = sandbox.run("info", "--json")
         #expect(json.code == 3)
         #expect(json.stderr == #"{"error":{"code":3,"message":"database "# + sandbox.database + #" is corrupt: \#(finding)"}}"# + "\n")
-        #expect(json.stdout.hasPrefix(#"{"location":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"*** in database main ***\n"#))
+        #expect(json.stdout.hasPrefix(#"{"path":""# + sandbox.database + #"","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"*** in database main ***\n"#))
         #expect(json.stdout.hasSuffix("\"}\n") && json.stdout.split(separator: "\n").count == 1)
         #expect(!sandbox.exists(sandbox.database + "-wal") && !sandbox.exists(sandbox.database + "-shm"))
     }

@@ -30,7 +30,7 @@ import Testing
         sandbox.add("empty")
         _ = sandbox.run("select", "main", "1")
         #expect(sandbox.run("list", "--json") == .ok(
-            #"{"sets":[{"name":"empty","tabCount":0,"selectedIndex":null,"selectedTitle":null,"revision":1},{"name":"main","tabCount":2,"selectedIndex":1,"selectedTitle":"Reviews","revision":2}]}"# + "\n"))
+            #"{"sets":[{"set":"empty","tabCount":0,"selectedIndex":null,"selectedTitle":null,"revision":1},{"set":"main","tabCount":2,"selectedIndex":1,"selectedTitle":"Reviews","revision":2}]}"# + "\n"))
     }
 
     @Test func aSetListsItsTabsWithTheSelectedMarked() {
@@ -53,14 +53,14 @@ import Testing
         let sandbox = Sandbox()
         sandbox.add("empty")
         #expect(sandbox.run("list", "empty") == .ok("(no tabs)\n"))
-        #expect(sandbox.run("list", "empty", "--json") == .ok(#"{"name":"empty","revision":1,"selectedIndex":null,"tabs":[]}"# + "\n"))
+        #expect(sandbox.run("list", "empty", "--json") == .ok(#"{"set":"empty","revision":1,"selectedIndex":null,"tabs":[]}"# + "\n"))
     }
 
     @Test func jsonOfASet() {
         let sandbox = Sandbox()
         sandbox.add("main", "Home", "🍕")
         #expect(sandbox.run("--json", "list", "main").maskingIDs == .ok(
-            #"{"name":"main","revision":1,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"🍕","selected":false,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":1,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"🍕","selected":false,"payload":{}}]}"# + "\n"))
     }
 
     @Test func anUnknownSet() {
@@ -71,9 +71,7 @@ import Testing
     @Test func listTakesOneSetAtMost() {
         let sandbox = Sandbox()
         #expect(sandbox.run("list", "a", "b") == .failure(2, """
-            tabstore: error: Unexpected argument 'b'
-            Usage: tabstore list [<set>]
-            See 'tabstore help list' for more.
+            tabstore: error: Unexpected argument 'b' (see 'tabstore help list')
 
             """))
     }

@@ -16,7 +16,7 @@ import Testing
         #expect(rendered.stderr == "")
         let lines = rendered.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("TABSTORE(1)") == true)
-        for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXAMPLES", "ENVIRONMENT"] {
+        for heading in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXAMPLES", "EXIT STATUS", "ENVIRONMENT"] {
             #expect(lines.contains(heading), "no section \(heading)")
         }
         // Each command is a subsection with its usage line under it, as in the help.
@@ -31,9 +31,7 @@ import Testing
     @Test func theManPageIsOnlyTheWholeManual() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["help", "select", "--man"]) == .failure(2, """
-            tabstore: error: '--man' prints the whole manual; leave out '<subcommand>'
-            Usage: tabstore help [<subcommand>] [--man]
-            See 'tabstore help help' for more.
+            tabstore: error: '--man' prints the whole manual; leave out '<subcommand>' (see 'tabstore help help')
 
             """))
     }

@@ -39,9 +39,7 @@ import Testing
         let sandbox = colours()
         let output = sandbox.run("move", "main", "0", "--", to)
         #expect(output == .failure(2, """
-            tabstore: error: The value '\(to)' is invalid for '<to>'
-            Usage: tabstore move <set> <tab> <to>
-            See 'tabstore help move' for more.
+            tabstore: error: The value '\(to)' is invalid for '<to>' (see 'tabstore help move')
 
             """))
     }
@@ -49,9 +47,7 @@ import Testing
     @Test func titleOptionCannotGiveTheDestination() {
         let sandbox = colours()
         #expect(sandbox.run("move", "main", "0", "--title", "1") == .failure(2, """
-            tabstore: error: '--title 1' cannot be used for '<to>', which is not a tab or title
-            Usage: tabstore move <set> <tab> <to>
-            See 'tabstore help move' for more.
+            tabstore: error: '--title 1' cannot be used for '<to>', which is not a tab or title (see 'tabstore help move')
 
             """))
     }
@@ -59,6 +55,6 @@ import Testing
     @Test func jsonPrintsTheSet() {
         let sandbox = colours()
         #expect(sandbox.run("move", "main", "Yellow", "0", "--json").maskingIDs == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":1,"tabs":[{"index":0,"id":"ID","title":"Yellow","selected":false,"payload":{}},{"index":1,"id":"ID","title":"Red","selected":true,"payload":{}},{"index":2,"id":"ID","title":"Blue","selected":false,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":2,"selectedIndex":1,"tabs":[{"index":0,"id":"ID","title":"Yellow","selected":false,"payload":{}},{"index":1,"id":"ID","title":"Red","selected":true,"payload":{}},{"index":2,"id":"ID","title":"Blue","selected":false,"payload":{}}]}"# + "\n"))
     }
 }

@@ -45,9 +45,7 @@ import Testing
     @Test func atLeastOneTabIsNeeded() {
         let sandbox = colours()
         #expect(sandbox.run("remove", "main") == .failure(2, """
-            tabstore: error: Missing expected argument '<tab>'
-            Usage: tabstore remove <set> <tab> ...
-            See 'tabstore help remove' for more.
+            tabstore: error: Missing expected argument '<tab>' (see 'tabstore help remove')
 
             """))
     }
@@ -56,8 +54,8 @@ import Testing
         let sandbox = Sandbox()
         sandbox.add("main", "Home", "Reviews")
         #expect(sandbox.run("remove", "main", "0", "--json").maskingIDs == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Reviews","selected":true,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Reviews","selected":true,"payload":{}}]}"# + "\n"))
         #expect(sandbox.run("remove", "main", "0", "--json") == .ok(
-            #"{"name":"main","revision":3,"selectedIndex":null,"tabs":[]}"# + "\n"))
+            #"{"set":"main","revision":3,"selectedIndex":null,"tabs":[]}"# + "\n"))
     }
 }

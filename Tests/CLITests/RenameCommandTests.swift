@@ -36,15 +36,13 @@ import Testing
         let sandbox = Sandbox()
         sandbox.add("main", "Home")
         #expect(sandbox.run("rename", "main", "0", "Start", "--json").maskingIDs == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Start","selected":true,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Start","selected":true,"payload":{}}]}"# + "\n"))
     }
 
     @Test func missingNewTitle() {
         let sandbox = Sandbox()
         #expect(sandbox.run("rename", "main", "0") == .failure(2, """
-            tabstore: error: Missing expected argument '<new-title>'
-            Usage: tabstore rename <set> <tab> <new-title>
-            See 'tabstore help rename' for more.
+            tabstore: error: Missing expected argument '<new-title>' (see 'tabstore help rename')
 
             """))
     }

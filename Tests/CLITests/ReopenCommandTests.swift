@@ -36,7 +36,7 @@ import Testing
         sandbox.add("main", "Home", "Map")
         _ = sandbox.run("remove", "main", "-1")
         #expect(sandbox.run("reopen", "main", "--json").maskingIDs == .ok(
-            #"{"name":"main","revision":3,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"Map","selected":false,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":3,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"Map","selected":false,"payload":{}}]}"# + "\n"))
     }
 
     @Test func restoresTitleIndexAndSelection() {

@@ -40,9 +40,7 @@ import Testing
         #expect(sandbox.run("select", "numbers", "--title", "0") == .ok("selected 2: 0\n"))
         #expect(sandbox.run("select", "numbers", "--title=2") == .ok("selected 0: 2\n"))
         #expect(sandbox.run("select", "--title", "1", "numbers") == .failure(2, """
-            tabstore: error: '--title 1' cannot be used for '<set>', which is not a tab or title
-            Usage: tabstore select <set> <tab>
-            See 'tabstore help select' for more.
+            tabstore: error: '--title 1' cannot be used for '<set>', which is not a tab or title (see 'tabstore help select')
 
             """))
     }

@@ -70,10 +70,10 @@ import Testing
     @Test func mistakesFoundBeforeOpeningAreNotHandedOver() {
         let url = "postgresql://db.example/tabs"
         let cases: [(arguments: [String], variables: [String: String], firstLine: String)] = [
-            (["select", "main"], ["TABSTORE_DB": url], "tabstore: error: Missing expected argument '<tab>'"),
-            (["--db", url, "list", "--bogus"], [:], "tabstore: error: Unknown option '--bogus'; if '--bogus' is a title or name, put '--' before it"),
-            (["--db", "", "list"], ["TABSTORE_DB": url], "tabstore: error: --db is empty; leave it out or give a path"),
-            (["list"], ["TABSTORE_DB": ""], "tabstore: error: TABSTORE_DB is set but empty; unset it or give a path"),
+            (["select", "main"], ["TABSTORE_DB": url], "tabstore: error: Missing expected argument '<tab>' (see 'tabstore help select')"),
+            (["--db", url, "list", "--bogus"], [:], "tabstore: error: Unknown option '--bogus'; if '--bogus' is a title or name, put '--' before it (see 'tabstore help list')"),
+            (["--db", "", "list"], ["TABSTORE_DB": url], "tabstore: error: --db is empty; leave it out or give a path (see 'tabstore help list')"),
+            (["list"], ["TABSTORE_DB": ""], "tabstore: error: TABSTORE_DB is set but empty; unset it or give a path (see 'tabstore help list')"),
         ]
         for (arguments, variables, firstLine) in cases {
             let result = Self.handingOver(arguments, variables)

@@ -33,9 +33,7 @@ import Testing
     @Test func removeSetTakesOneName() {
         let sandbox = Sandbox()
         #expect(sandbox.run("remove-set") == .failure(2, """
-            tabstore: error: Missing expected argument '<set>'
-            Usage: tabstore remove-set <set>
-            See 'tabstore help remove-set' for more.
+            tabstore: error: Missing expected argument '<set>' (see 'tabstore help remove-set')
 
             """))
     }

@@ -75,9 +75,7 @@ import Testing
     func widthMustBeTenOrMore(width: String, limit: String) {
         let sandbox = Sandbox()
         #expect(sandbox.run("show", "main", "--width", width) == .failure(2, """
-            tabstore: error: The value '\(width)' is invalid for '--width <columns>'\(limit)
-            Usage: tabstore show <set> [--width <columns>]
-            See 'tabstore help show' for more.
+            tabstore: error: The value '\(width)' is invalid for '--width <columns>'\(limit) (see 'tabstore help show')
 
             """))
         #expect(!sandbox.exists(sandbox.database))

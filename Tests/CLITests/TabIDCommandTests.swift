@@ -28,9 +28,7 @@ import Testing
         let sandbox = Sandbox()
         sandbox.add("main", "Home")
         #expect(sandbox.run("select", "main", "--id", "nope") == .failure(2, """
-            tabstore: error: The value 'nope' is invalid for '--id <id>': it is not a tab id (a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e)
-            Usage: tabstore select <set> <tab>
-            See 'tabstore help select' for more.
+            tabstore: error: The value 'nope' is invalid for '--id <id>': it is not a tab id (a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e) (see 'tabstore help select')
 
             """))
         #expect(sandbox.run("select", "main", "--id", "0f8fad5b-d9cb-469f-a165-70867728950e") == .failure(1,
@@ -43,7 +41,7 @@ import Testing
         #expect(sandbox.run("set-data", "main", "Reviews", "route=/reviews?sort=new", "icon=star") == .ok("set 2 entries on Reviews\n"))
         #expect(sandbox.run("set-data", "main", "1", "route=/reviews?sort=new", "icon=star") == .ok("nothing changed: the tab already has this data (2 entries)\n"))
         #expect(sandbox.run("--json", "list", "main").maskingIDs == .ok(
-            #"{"name":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"Reviews","selected":false,"payload":{"icon":"star","route":"/reviews?sort=new"}}]}"# + "\n"))
+            #"{"set":"main","revision":2,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}},{"index":1,"id":"ID","title":"Reviews","selected":false,"payload":{"icon":"star","route":"/reviews?sort=new"}}]}"# + "\n"))
         let id = try ids(sandbox, "main")[1]
         #expect(sandbox.run("set-data", "main", "--id", id) == .ok("set 0 entries on Reviews\n"))
         #expect(sandbox.run("history", "main").stdout.contains("set data of 1: Reviews\n"))
@@ -53,15 +51,13 @@ import Testing
         let sandbox = Sandbox()
         sandbox.add("main", "Home")
         #expect(sandbox.run("set-data", "main", "Home", "novalue") == .failure(2, """
-            tabstore: error: The value 'novalue' is invalid for '<entry>': it has no '=' (KEY=VALUE)
-            Usage: tabstore set-data <set> <tab> [<entry> ...]
-            See 'tabstore help set-data' for more.
+            tabstore: error: The value 'novalue' is invalid for '<entry>': it has no '=' (KEY=VALUE) (see 'tabstore help set-data')
 
             """))
         #expect(sandbox.run("set-data", "main", "Home", "=x") == .failure(1, "tabstore: error: a tab data key is empty\n"))
         #expect(sandbox.run("set-data", "main", "Home", "k=" + String(repeating: "x", count: 4096)) == .failure(1,
             "tabstore: error: tab data of 4097 bytes is over the limit of 4096 bytes (keys and values, UTF-8)\n"))
         #expect(sandbox.run("--json", "list", "main").maskingIDs == .ok(
-            #"{"name":"main","revision":1,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}}]}"# + "\n"))
+            #"{"set":"main","revision":1,"selectedIndex":0,"tabs":[{"index":0,"id":"ID","title":"Home","selected":true,"payload":{}}]}"# + "\n"))
     }
 }

@@ -2,12 +2,35 @@ import Testing
 
 /// Exit code 2: the command line does not match the declaration. Nothing is opened or written.
 @Suite struct UsageErrorTests {
+    /// Bad command lines of every kind the scanner refuses, each with the help it names.
+    static let badLines: [(arguments: [String], help: String)] = [
+        (["frobnicate"], "tabstore help"), (["lst"], "tabstore help"), (["--at", "0", "add", "main", "x"], "tabstore help"),
+        (["select", "main"], "tabstore help select"), (["select", "main", "0", "1"], "tabstore help select"),
+        (["select", "main", "0", "--force"], "tabstore help select"), (["list", "--db"], "tabstore help list"),
+        (["list", "--json=yes"], "tabstore help list"), (["add", "main", "-x"], "tabstore help add"),
+        (["add", "main", "x", "--at", "one"], "tabstore help add"), (["move", "main", "0", "far"], "tabstore help move"),
+        (["history", "main", "--limit", "-1"], "tabstore help history"), (["completions", "csh"], "tabstore help completions"),
+        (["help", "nope"], "tabstore help help"), (["help", "select", "--man"], "tabstore help help"),
+        (["show", "main", "--width", "0"], "tabstore help show"), (["select", "main", "--title"], "tabstore help select"),
+    ]
+
+    /// A usage error is one line naming what was wrong and the help to read, and that help exists.
+    @Test(arguments: badLines)
+    func aUsageErrorIsOneLineNamingItsHelp(arguments: [String], help: String) {
+        let sandbox = Sandbox()
+        let output = sandbox.runWithoutDatabase(arguments, environment: ["TABSTORE_DB": sandbox.database])
+        #expect(output.code == 2 && output.stdout == "")
+        #expect(output.stderr.hasPrefix("tabstore: error: ") && output.stderr.hasSuffix(" (see '\(help)')\n"))
+        #expect(output.stderr.split(separator: "\n", omittingEmptySubsequences: false).count == 2, "\(output.stderr)")
+        let helpWords = help.split(separator: " ").dropFirst().map(String.init)
+        #expect(sandbox.runWithoutDatabase(helpWords).code == 0)
+        #expect(!sandbox.exists(sandbox.database))
+    }
+
     @Test func anUnknownSubcommandIsAUsageErrorThatOpensNothing() {
         let sandbox = Sandbox()
         #expect(sandbox.run("frobnicate", "main", "0") == .failure(2, """
-            tabstore: error: Unknown subcommand 'frobnicate'
-            Usage: tabstore <subcommand> [<arguments> ...] [--db <path>] [--json]
-            See 'tabstore help' for more.
+            tabstore: error: Unknown subcommand 'frobnicate' (see 'tabstore help')
 
             """))
         #expect(!sandbox.exists(sandbox.database))
@@ -16,16 +39,12 @@ import Testing
     @Test func anUnknownOptionIsAUsageErrorAndCommandOptionsComeOnlyAfterTheCommand() {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main", "0", "--force") == .failure(2, """
-            tabstore: error: Unknown option '--force'
-            Usage: tabstore select <set> <tab>
-            See 'tabstore help select' for more.
+            tabstore: error: Unknown option '--force' (see 'tabstore help select')
 
             """))
         // A command's option is not known before the command.
         #expect(sandbox.run("--at", "0", "add", "main", "x") == .failure(2, """
-            tabstore: error: Unknown option '--at'
-            Usage: tabstore <subcommand> [<arguments> ...] [--db <path>] [--json]
-            See 'tabstore help' for more.
+            tabstore: error: Unknown option '--at' (see 'tabstore help')
 
             """))
         #expect(!sandbox.exists(sandbox.database))
@@ -34,9 +53,7 @@ import Testing
     @Test func aMissingArgumentIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main") == .failure(2, """
-            tabstore: error: Missing expected argument '<tab>'
-            Usage: tabstore select <set> <tab>
-            See 'tabstore help select' for more.
+            tabstore: error: Missing expected argument '<tab>' (see 'tabstore help select')
 
             """))
     }
@@ -44,9 +61,7 @@ import Testing
     @Test func anExtraArgumentIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main", "0", "1") == .failure(2, """
-            tabstore: error: Unexpected argument '1'
-            Usage: tabstore select <set> <tab>
-            See 'tabstore help select' for more.
+            tabstore: error: Unexpected argument '1' (see 'tabstore help select')
 
             """))
     }
@@ -54,9 +69,7 @@ import Testing
     @Test func anOptionWithoutItsValueIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["list", "--db"]) == .failure(2, """
-            tabstore: error: Missing value for '--db <path>'
-            Usage: tabstore list [<set>]
-            See 'tabstore help list' for more.
+            tabstore: error: Missing value for '--db <path>' (see 'tabstore help list')
 
             """))
         #expect(sandbox.run("--json", "select", "main", "--title") == .failure(2,
@@ -67,9 +80,7 @@ import Testing
         let sandbox = Sandbox()
         // Not a valid --json, so the error is text.
         #expect(sandbox.run("list", "--json=yes") == .failure(2, """
-            tabstore: error: Option '--json' takes no value
-            Usage: tabstore list [<set>]
-            See 'tabstore help list' for more.
+            tabstore: error: Option '--json' takes no value (see 'tabstore help list')
 
             """))
     }
@@ -85,9 +96,7 @@ import Testing
         sandbox.add("main", "a", "b", "c")
         #expect(sandbox.run("select", "main", "-2") == .ok("selected 1: b\n"))
         #expect(sandbox.run("select", "main", "-x") == .failure(2, """
-            tabstore: error: Unknown option '-x'; if '-x' is a title or name, put '--' before it
-            Usage: tabstore select <set> <tab>
-            See 'tabstore help select' for more.
+            tabstore: error: Unknown option '-x'; if '-x' is a title or name, put '--' before it (see 'tabstore help select')
 
             """))
     }
@@ -109,9 +118,7 @@ import Testing
     @Test func anEmptyDatabasePathIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["list", "--db="]) == .failure(2, """
-            tabstore: error: --db is empty; leave it out or give a path
-            Usage: tabstore list [<set>]
-            See 'tabstore help list' for more.
+            tabstore: error: --db is empty; leave it out or give a path (see 'tabstore help list')
 
             """))
     }
@@ -121,9 +128,7 @@ import Testing
         // Foundation's Process takes Strings, so let the shell pass the raw byte 0xFF.
         let output = sandbox.runProcess("/bin/sh", ["-c", #""$0" --db "$1" add main "$(printf 'caf\377')""#, TabstoreBinary.path, sandbox.database])
         #expect(output == .failure(2, """
-            tabstore: error: Argument 5 is not valid UTF-8
-            Usage: tabstore add <set> [<title> ...] [--at <index>]
-            See 'tabstore help add' for more.
+            tabstore: error: Argument 5 is not valid UTF-8 (see 'tabstore help add')
 
             """))
         #expect(!sandbox.exists(sandbox.database))

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Compiles every Swift block of README.md and of the DocC articles (Sources/Store/
-TabStoreKit.docc/*.md), so that a block a reader copies compiles. Run by .ci/run after
-`swift build`, against the modules that build made.
+TabStoreKit.docc/*.md), and every Swift block of a library doc comment that is a whole file
+(it starts with an `import`: DocC shows it on the symbol's page), so that a block a reader
+copies compiles. Other doc comment blocks are fragments of their symbol's context and are
+not compiled. Run by .ci/run after `swift build`, against the modules that build made.
 
 - A block with `import PackageDescription` is a package manifest: `swift package
   dump-package` must read it.
@@ -22,6 +24,31 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCUMENTS = ["README.md"] + sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "Sources/Store/TabStoreKit.docc/*.md")))
+
+
+LIBRARY_SOURCES = sorted(os.path.relpath(p, ROOT) for folder in ["Sources/Store", "Sources/FoundationBridge", "Sources/Postgres"]
+                         for p in glob.glob(os.path.join(ROOT, folder, "**/*.swift"), recursive=True))
+
+
+def doc_comment_blocks(source):
+    """(first line number of the code, code) for each ```swift block of a `///` comment."""
+    found, code, start = [], None, 0
+    with open(os.path.join(ROOT, source), encoding="utf-8") as text:
+        for number, line in enumerate(text, 1):
+            stripped = line.strip()
+            if not stripped.startswith("///"):
+                code = None
+                continue
+            content = stripped[3:]
+            content = content[1:] if content.startswith(" ") else content
+            if code is None and content.strip() == "```swift":
+                code, start = [], number + 1
+            elif code is not None and content.strip() == "```":
+                found.append((start, "".join(code)))
+                code = None
+            elif code is not None:
+                code.append(content + "\n")
+    return found
 
 
 def blocks(document):
@@ -61,35 +88,41 @@ def main():
         # Each file block is compiled as a module of its own (two may declare the same
         # type); the function bodies all together.
         modules, bodies = [], []
-        for document in DOCUMENTS:
-            for line, code in blocks(document):
-                what = kind(code)
-                counts[what] += 1
-                name = re.sub(r"[^A-Za-z0-9]", "_", document) + "_%d" % line
-                if what == "manifest":
-                    package = os.path.join(work, name)
-                    os.makedirs(package)
-                    with open(os.path.join(package, "Package.swift"), "w") as manifest:
-                        manifest.write(code)
-                    result = subprocess.run(["swift", "package", "dump-package"], cwd=package, capture_output=True, text=True)
-                    if result.returncode != 0:
-                        failures.append("%s:%d: the manifest does not load:\n%s" % (document, line, result.stderr))
-                    continue
-                source = os.path.join(work, name + ".swift")
-                location = '#sourceLocation(file: "%s", line: %d)\n' % (document, line)
-                with open(source, "w", encoding="utf-8") as out:
-                    if what == "file":
-                        out.write(location + code)
-                    else:
-                        out.write("import Foundation\nimport TabStoreFoundation\nimport TabStoreKit\n\n"
-                                  "@MainActor func %s(store: TabStore, tab: Tab) async throws {\n" % name
-                                  + location + code + "#sourceLocation()\n}\n")
+        found = [(document, block) for document in DOCUMENTS for block in blocks(document)]
+        found += [(source, block) for source in LIBRARY_SOURCES for block in doc_comment_blocks(source)
+                  if kind(block[1]) == "file"]
+        commented = sorted({document for document, _ in found if document.endswith(".swift")})
+        for document, (line, code) in found:
+            what = kind(code)
+            counts[what] += 1
+            name = re.sub(r"[^A-Za-z0-9]", "_", document) + "_%d" % line
+            if what == "manifest":
+                package = os.path.join(work, name)
+                os.makedirs(package)
+                with open(os.path.join(package, "Package.swift"), "w") as manifest:
+                    manifest.write(code)
+                result = subprocess.run(["swift", "package", "dump-package"], cwd=package, capture_output=True, text=True)
+                if result.returncode != 0:
+                    failures.append("%s:%d: the manifest does not load:\n%s" % (document, line, result.stderr))
+                continue
+            source = os.path.join(work, name + ".swift")
+            location = '#sourceLocation(file: "%s", line: %d)\n' % (document, line)
+            with open(source, "w", encoding="utf-8") as out:
                 if what == "file":
-                    modules.append((name, [source]))
+                    out.write(location + code)
                 else:
-                    bodies.append(source)
+                    out.write("import Foundation\nimport TabStoreFoundation\nimport TabStoreKit\n\n"
+                              "@MainActor func %s(store: TabStore, tab: Tab) async throws {\n" % name
+                              + location + code + "#sourceLocation()\n}\n")
+            if what == "file":
+                modules.append((name, [source]))
+            else:
+                bodies.append(source)
+        # The C modules the library's modules import: SQLite's, and the module map SwiftPM
+        # made for the libpq declarations (TabStorePostgres imports them).
         flags = ["-swift-version", "6", "-I", built,
-                 "-Xcc", "-fmodule-map-file=" + os.path.join(ROOT, "Sources/CSQLite/module.modulemap")]
+                 "-Xcc", "-fmodule-map-file=" + os.path.join(ROOT, "Sources/CSQLite/module.modulemap"),
+                 "-Xcc", "-fmodule-map-file=" + os.path.join(bin_path, "TabStoreLibPQ.build/module.modulemap")]
         if sys.platform != "darwin":
             stubs = os.path.join(work, "stubs")
             os.makedirs(stubs)
@@ -113,7 +146,7 @@ def main():
     if failures:
         sys.exit("check-snippets: a Swift block of the documentation does not compile:\n" + "\n".join(failures))
     print("documentation snippets: %d files, %d function bodies and %d manifests compile (%s)"
-          % (counts["file"], counts["statements"], counts["manifest"], ", ".join(DOCUMENTS)))
+          % (counts["file"], counts["statements"], counts["manifest"], ", ".join(DOCUMENTS + commented)))
 
 
 main()

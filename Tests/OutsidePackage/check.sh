@@ -9,8 +9,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 app="$(mktemp -d)"
-# A path dependency is known by its folder's name, whatever the clone was called.
-identity="$(basename "$root" | tr "[:upper:]" "[:lower:]")"
+# A path dependency's identity is its folder's name; the app names it "tabstore"
+# (.package(name:path:)), as the README shows, so it builds whatever the clone is called.
 trap 'rm -rf "$app"' EXIT
 
 mkdir -p "$app/Sources"
@@ -66,15 +66,15 @@ let generic = ["Store", "CLI", "Model", "CSQLite", "Bench", "BenchHello", "TestS
 let package = Package(
     name: "outside-app",
     platforms: [.macOS(.v15), .iOS(.v18)],
-    dependencies: [.package(path: "$root")],
+    dependencies: [.package(name: "tabstore", path: "$root")],
     targets: generic.map { .target(name: \$0) } + [
         .executableTarget(
             name: "App",
-            dependencies: [.product(name: "TabStoreKit", package: "$identity")] + generic.map { .target(name: \$0) }
+            dependencies: [.product(name: "TabStoreKit", package: "tabstore")] + generic.map { .target(name: \$0) }
         ),
         .executableTarget(
             name: "ServerApp",
-            dependencies: [.product(name: "TabStorePostgres", package: "$identity"), .target(name: "Postgres")]
+            dependencies: [.product(name: "TabStorePostgres", package: "tabstore"), .target(name: "Postgres")]
         ),
     ]
 )

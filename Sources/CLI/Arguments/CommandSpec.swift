@@ -127,6 +127,12 @@ struct ProgramSpec: Sendable {
     let commands: [CommandSpec]
     /// Command lines with what they do, for the global help and the man page.
     var examples: [Example] = []
+    /// Texts `help <topic>` shows that belong to no one command.
+    var topics: [HelpTopic] = []
+
+    func topic(named name: String) -> HelpTopic? {
+        topics.first { $0.name == name }
+    }
 
     func command(named name: String) -> CommandSpec? {
         commands.first { $0.name == name }
@@ -142,4 +148,17 @@ struct ProgramSpec: Sendable {
 struct Example: Sendable {
     let commandLine: String
     let explanation: String
+}
+
+/// `tabstore help exit-codes`: a text of its own, also a section of the man page.
+struct HelpTopic: Sendable {
+    let name: String
+    /// The heading in help: `EXIT CODES`.
+    let heading: String
+    /// The man page's section: `EXIT STATUS`, as man-pages(7) names it.
+    let manSection: String
+    /// What the root help says of the topic.
+    let abstract: String
+    /// Each entry's label (`0`) and its text.
+    let entries: [(label: String, text: String)]
 }

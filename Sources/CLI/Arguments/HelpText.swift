@@ -25,10 +25,11 @@ enum HelpText {
         "\(program.name) <subcommand> [<arguments> ...] [--db <path>] [--json]"
     }
 
-    /// The usage line of `command` (the root when `nil`); unknown names fall back to the root.
-    static func usage(ofCommandNamed name: String?, program: ProgramSpec) -> String {
-        guard let name, let command = program.command(named: name) else { return rootUsage(of: program) }
-        return usage(of: command, program: program)
+    /// `tabstore help select`: the help that shows `command`'s usage (the root's when
+    /// `nil`, unknown or hidden).
+    static func helpCommand(for name: String?, program: ProgramSpec) -> String {
+        guard let name, let command = program.command(named: name), !command.isHidden else { return "\(program.name) help" }
+        return "\(program.name) help \(command.name)"
     }
 
     static func help(for command: CommandSpec, program: ProgramSpec) -> String {
@@ -42,16 +43,37 @@ enum HelpText {
         return sections.joined(separator: "\n\n") + "\n"
     }
 
+    /// Usage and commands first; what holds for every command after them.
     static func rootHelp(of program: ProgramSpec) -> String {
-        let sections = [
-            overview(program.abstract, discussion: program.discussion),
+        var sections = [
+            overview(program.abstract, discussion: ""),
             "USAGE: \(rootUsage(of: program))",
-            listing("OPTIONS:", program.globalOptions.map { ($0.helpLabel, $0.help) }),
             listing("SUBCOMMANDS:", program.visibleCommands.map { ($0.name, $0.abstract) }),
-        ] + (program.examples.isEmpty ? [] : [examples(program.examples)]) + [
-            "  See '\(program.name) help <subcommand>' for detailed help.",
+            listing("OPTIONS:", program.globalOptions.map { ($0.helpLabel, $0.help) }),
         ]
+        if !program.discussion.isEmpty { sections.append("DESCRIPTION:\n" + wrapParagraphs(program.discussion)) }
+        if !program.examples.isEmpty { sections.append(examples(program.examples)) }
+        let topics = program.topics.map { "'\(program.name) help \($0.name)' \($0.abstract)" }
+        sections.append(
+            wrap(
+                "See '\(program.name) help <subcommand>' for detailed help" + topics.map { "; " + $0 }.joined() + ".",
+                width: lineWidth - 2
+            ).map { "  " + $0 }.joined(separator: "\n")
+        )
         return sections.joined(separator: "\n\n") + "\n"
+    }
+
+    /// `EXIT CODES:` and each entry, its text wrapped beside its label.
+    static func help(for topic: HelpTopic) -> String {
+        var lines = ["\(topic.heading):"]
+        let width = (topic.entries.map(\.label.count).max() ?? 0) + 4
+        for entry in topic.entries {
+            let wrapped = wrap(entry.text, width: lineWidth - width)
+            let label = "  " + entry.label
+            lines.append(label + String(repeating: " ", count: width - label.count) + (wrapped.first ?? ""))
+            lines += wrapped.dropFirst().map { String(repeating: " ", count: width) + $0 }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Each command line, then what it does, indented below it.

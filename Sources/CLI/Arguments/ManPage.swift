@@ -28,6 +28,10 @@ enum ManPage {
                 lines += [".TP", "\\fB\(escaped(example.commandLine))\\fR", escaped(example.explanation)]
             }
         }
+        for topic in program.topics {
+            lines += [".SH \(escaped(topic.manSection))"]
+            lines += topic.entries.flatMap { [".TP", ".B \(escaped($0.label))", escaped($0.text)] }
+        }
         lines += [".SH ENVIRONMENT"]
         lines += environment.flatMap { [".TP", ".B \($0)", escaped($1)] }
         lines += [".SH SEE ALSO", ".BR sqlite3 (1)"]

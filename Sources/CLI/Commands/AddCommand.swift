@@ -12,7 +12,7 @@ enum AddCommand: TextCommand {
         Prints 'added N tabs to SET' ('1 tab' for one); with no title, 'created set SET \
         (no tabs)', or 'nothing changed: no titles to add to SET' when it exists. With \
         --json, the set:
-          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+          \(JSONOutput.tabSetShape)
         """,
         arguments: [
             .set("The set to add to; created when missing."),

@@ -3,11 +3,12 @@ enum HelpCommand: TextCommand {
         name: "help",
         abstract: "Show help for tabstore or one of its subcommands.",
         discussion: """
-        With --man, prints the manual page instead, every subcommand in it. To read it:
+        'tabstore help exit-codes' says what each exit code means. With --man, prints the \
+        manual page instead, every subcommand and the exit codes in it. To read it:
           tabstore help --man | man -l -
         """,
         arguments: [
-            ArgumentSpec(name: "subcommand", kind: .text, arity: .optional, help: "The subcommand to explain.", completion: .subcommands),
+            ArgumentSpec(name: "subcommand", kind: .text, arity: .optional, help: "The subcommand to explain, or exit-codes.", completion: .subcommands),
         ],
         options: [
             OptionSpec(name: "man", kind: .flag, help: "Print the manual page (roff, for man -l) for tabstore and every subcommand."),
@@ -29,8 +30,9 @@ enum HelpCommand: TextCommand {
             return ManPage.page(of: program, version: Program.version)
         }
         guard let name else { return HelpText.rootHelp(of: program) }
+        if let topic = program.topic(named: name) { return HelpText.help(for: topic) }
         guard let command = program.command(named: name), !command.isHidden else {
-            let suggestion = Suggestion.clause(for: name, in: program.visibleCommands.map(\.name))
+            let suggestion = Suggestion.clause(for: name, in: program.visibleCommands.map(\.name) + program.topics.map(\.name))
             throw .usage(UsageError(message: "Unknown subcommand \(shown(name))\(suggestion)", command: spec.name))
         }
         return HelpText.help(for: command, program: program)

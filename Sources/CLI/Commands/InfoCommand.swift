@@ -16,8 +16,8 @@ enum InfoCommand: TabstoreCommand {
         exist yet (on a server: has no tabstore tables yet) exits 1, so 'tabstore info && \
         echo healthy' says healthy only for a sound database.
 
-        With --json:
-          {"location","schemaVersion","setCount","check"}
+        With --json ("path" for a file, "server" for a server, as the text says):
+          {"path","schemaVersion","setCount","check"}
         """,
         options: [
             OptionSpec(name: "verbose", kind: .flag, help: "Print the details even when the check finds the file damaged."),
@@ -52,17 +52,22 @@ enum InfoCommand: TabstoreCommand {
 
     private static func json(_ info: StoreInfo) -> String {
         JSONValue.object([
-            ("location", .string(info.location)),
+            (locationName(info), .string(info.location)),
             ("schemaVersion", .int(info.schemaVersion)),
             ("setCount", .int(info.setCount)),
             ("check", .string(info.consistencyCheck)),
         ]).line
     }
 
+    /// A file is a `path`, a server its URL, `server`: one name in text and in JSON.
+    private static func locationName(_ info: StoreInfo) -> String {
+        DatabasePath.isServerURL(info.location) ? "server" : "path"
+    }
+
     private static func text(_ info: StoreInfo) -> String {
         // A server is named by its URL (user, host, port, database; never a password).
         let rows = [
-            (DatabasePath.isServerURL(info.location) ? "server" : "path", info.location),
+            (locationName(info), info.location),
             ("schema version", String(info.schemaVersion)),
             ("sets", String(info.setCount)),
             ("check", info.consistencyCheck),

@@ -7,11 +7,11 @@ enum ListCommand: TextCommand {
         discussion: """
         Without SET: one line per set, sorted by name: the name, the tab count and the \
         selected tab's title ('-' for an empty set). With --json:
-          {"sets":[{"name","tabCount","selectedIndex","selectedTitle","revision"}]}
+          {"sets":[{"set","tabCount","selectedIndex","selectedTitle","revision"}]}
 
         With SET: one line per tab, in order: '*' on the selected tab, the index, the \
         title; '(no tabs)' for an empty set, as 'show' says. With --json:
-          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+          \(JSONOutput.tabSetShape)
 
         A name or title holding control or invisible characters is shown with escapes \
         (a\\tb, \\u{1b}); every command reads it back in that spelling after --escaped.
@@ -53,7 +53,7 @@ enum ListCommand: TextCommand {
     static func json(_ summaries: [TabSetSummary]) -> JSONValue {
         .object([("sets", .array(summaries.map { summary in
             .object([
-                ("name", .string(summary.name)),
+                ("set", .string(summary.name)),
                 ("tabCount", .int(summary.tabCount)),
                 ("selectedIndex", JSONOutput.optional(summary.selectedIndex)),
                 ("selectedTitle", JSONOutput.optional(summary.selectedTitle)),

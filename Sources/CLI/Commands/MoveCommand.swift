@@ -10,7 +10,7 @@ enum MoveCommand: TextCommand {
 
         Prints 'moved TITLE to TO', or 'nothing changed: TITLE is already at TO' when \
         it was (nothing is written, still exit 0). With --json, the set:
-          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+          \(JSONOutput.tabSetShape)
         """,
         arguments: [
             .set(), .tab,

@@ -10,7 +10,7 @@ enum RemoveCommand: TextCommand {
         tab) is selected. 'tabstore reopen' brings removed tabs back.
 
         Prints 'removed N tabs from SET' ('1 tab' for one). With --json, the set:
-          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+          \(JSONOutput.tabSetShape)
         """,
         arguments: [.set(), ArgumentSpec(name: "tab", kind: .tab, arity: .oneOrMore, help: ArgumentSpec.tab.help)],
         options: [.title, .index, .id, .ifRevision],

@@ -7,7 +7,7 @@ enum RenameCommand: TextCommand {
         discussion: """
         Prints 'renamed OLD to NEW', or 'nothing changed: the tab is already titled NEW' \
         when it was (nothing is written, still exit 0). With --json, the set:
-          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+          \(JSONOutput.tabSetShape)
         """,
         arguments: [
             .set(), .tab,

@@ -9,7 +9,7 @@ enum ReopenCommand: TextCommand {
         when removed.
 
         Prints 'reopened I: TITLE'. With --json, the set:
-          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+          \(JSONOutput.tabSetShape)
         """,
         arguments: [.set()],
         options: [.ifRevision],

@@ -12,7 +12,7 @@ enum SetDataCommand: TextCommand {
         Prints 'set N entries on TITLE' ('1 entry' for one), or 'nothing changed: the tab \
         already has this data' (or 'has no data') when it had exactly these entries. With \
         --json, the set:
-          {"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}
+          \(JSONOutput.tabSetShape)
         """,
         arguments: [
             .set(), .tab,

@@ -59,7 +59,9 @@ struct Completer {
         switch source {
         case .none: return .candidates([])
         case .files: return .files
-        case .subcommands: return matching(subcommands, current)
+        case .subcommands:
+            let topics = program.topics.map { Candidate(value: $0.name, description: "What \($0.heading.lowercased()) mean.") }
+            return matching(subcommands + topics, current)
         case let .choices(choices): return matching(choices.map { Candidate(value: $0) }, current)
         case .setNames: return matching(sets(line.database), current)
         case .titles:

@@ -40,7 +40,7 @@ enum ChangeOutput {
         case let .renamed(index, from, to):
             return "renamed \(index): \(shownTitle(from)) -> \(shownTitle(to))"
         case let .selectionChanged(updates):
-            // The documents' pair: the old tab deselected, then the new one selected.
+            // The update pair: the old tab deselected, then the new one selected.
             guard let new = updates.first(where: \.tab.isSelected) else { return "selected nothing" }
             let old = updates.first { !$0.tab.isSelected }
             return "selected \(new.index): \(shownTitle(new.tab.title))" + (old.map { " (was \($0.index): \(shownTitle($0.tab.title)))" } ?? "")

@@ -1,11 +1,14 @@
 import TabStoreKit
 
-/// The `--json` shapes, keys in the order the README documents.
+/// The `--json` shapes, keys in the order the help texts show them.
 enum JSONOutput {
-    /// `{"name","revision","selectedIndex","tabs":[{"index","id","title","selected","payload"}]}`.
+    /// What ``tabSet(_:)`` prints, as the help of every command that prints a set shows it.
+    static let tabSetShape = #"{"set","revision","selectedIndex","tabs":[{"index","id","title","selected","payload":{KEY:VALUE}}]}"#
+
+    /// A set is `"set"` in every command's output, as in select's and history's.
     static func tabSet(_ set: TabSet) -> JSONValue {
         .object([
-            ("name", .string(set.name)),
+            ("set", .string(set.name)),
             ("revision", .int(set.revision)),
             ("selectedIndex", optional(set.selectedIndex)),
             ("tabs", .array(set.tabs.enumerated().map { storedTab(index: $0.offset, $0.element) })),

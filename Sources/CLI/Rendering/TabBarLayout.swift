@@ -1,6 +1,7 @@
 import TabStoreKit
 
-/// A tab bar laid out in a row of terminal columns, as the documents' UI draws it:
+/// A tab bar laid out in a row of terminal columns, as an app's tab bar draws it
+/// (Sources/Store/TabStoreKit.docc/SelectionRules.md, "The scroll indicator"):
 /// pure layout (titles, selection and width in, lines out), no I/O.
 ///
 /// Each tab is a cell: its title with one space of padding on each side, so titles
@@ -9,7 +10,7 @@ import TabStoreKit
 /// are hidden on that side) and shows the `width - 2` columns between as a window onto
 /// the cells: whole tabs only, the selected one always among them, as near the centre
 /// as the ends allow (UICollectionView's `.centeredHorizontally`, without cutting a
-/// tab in half). Below, a scroll indicator computed as document 003 does.
+/// tab in half). Below, the scroll indicator, computed by that rule.
 ///
 /// Titles are drawn as every text output shows stored text (``VisibleText``): an escaped
 /// character takes the columns of its escape, and a shortened title never ends inside one.
@@ -44,9 +45,9 @@ struct TabBarLayout: Sendable, Equatable {
     static let underlineCharacter = "‾", trackCharacter = "─", thumbCharacter = "━"
 
     let width: Int
-    /// All cells side by side: the documents' `contentSize.width`.
+    /// All cells side by side: the tab bar's `contentSize.width`.
     let contentWidth: Int
-    /// The columns the cells are shown in: the documents' `bounds.width`. Equal to
+    /// The columns the cells are shown in: the tab bar's `bounds.width`. Equal to
     /// `contentWidth` when everything fits.
     let visibleWidth: Int
     /// How far the window is scrolled: the content column shown first (`contentOffset.x`).

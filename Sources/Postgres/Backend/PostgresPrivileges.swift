@@ -1,6 +1,6 @@
 import TabStoreKit
 
-/// What a role needs to use a store another role created (README, "Another role"), and,
+/// What a role needs to use a store another role created (TabStoreKit.docc, PostgreSQL and failover, "Another role"), and,
 /// when the server refused a statement for want of a privilege (42501, whose message does
 /// not say which), the first one this role lacks.
 enum PostgresPrivileges {

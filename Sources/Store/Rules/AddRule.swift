@@ -1,5 +1,5 @@
 /// Adding tabs, and making an empty set. Into an empty set, the first added tab becomes
-/// selected (the documents' `isSelected: index == 0`); otherwise the selection stays.
+/// selected (<doc:SelectionRules>: `isSelected: index == 0`); otherwise the selection stays.
 package struct AddRule: SetRule {
     package typealias Outcome = TabEvent?
 

@@ -1,4 +1,4 @@
-/// Replacing a set's whole tab list (document 002's `items` setter), creating the set
+/// Replacing a set's whole tab list (<doc:SelectionRules>: `items` can be set again), creating the set
 /// when missing. The selected title stays selected when it is still there, else the
 /// first tab is. A title that was there before stays the same tab: its id and payload
 /// are kept.

@@ -1,4 +1,4 @@
-/// Selecting a tab (the documents' `guard i != lastSelectedIndex`): the old tab is
+/// Selecting a tab (<doc:SelectionRules>: `guard i != lastSelectedIndex`): the old tab is
 /// deselected and the new one selected, told as two `(index, tab)` pairs. Selecting the
 /// selected tab writes nothing: a reselection, an event but not a change.
 package struct SelectRule: SetRule {

@@ -41,9 +41,7 @@ struct ServerFailureTests {
         let server = try ServerSandbox()
         for value in ["abc", "-1", "3601", "1e3", ""] {
             #expect(server.run(["list"], environment: [variable: value]) == .failure(2, """
-                tabstore: error: \(variable) must be a number of seconds from 0 to 3600, not '\(value)'
-                Usage: tabstore list [<set>]
-                See 'tabstore help list' for more.
+                tabstore: error: \(variable) must be a number of seconds from 0 to 3600, not '\(value)' (see 'tabstore help list')
 
                 """))
         }
@@ -86,7 +84,7 @@ struct ServerFailureTests {
             check:           ok
 
             """))
-        #expect(outputs[2] == .ok(#"{"location":"\#(shown)","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))
+        #expect(outputs[2] == .ok(#"{"server":"\#(shown)","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))
         outputs.append(server.run(["--json", "list", "nosuch"], database: url))
         for output in outputs {
             #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret), "\(output)")

@@ -49,9 +49,9 @@ import TabStoreTestSupport
             guard result.standardOutput.isEmpty else { return "stdout on failure: \(result.standardOutput)" }
             let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false)
             let json = result.standardError.hasPrefix(#"{"error":{"code":\#(result.exitCode),"message":"#)
-            let expectedLines = json || result.exitCode == 1 ? 2 : 4
             guard json || result.standardError.hasPrefix("tabstore: error: ") else { return "stderr: \(result.standardError)" }
-            return lines.count == expectedLines ? nil : "\(lines.count - 1) lines: \(result.standardError)"
+            // Every error is one line, a usage error's too.
+            return lines.count == 2 ? nil : "\(lines.count - 1) lines: \(result.standardError)"
         default:
             return "exit \(result.exitCode): \(result.standardError)"
         }

@@ -97,9 +97,14 @@ import Testing
         #expect(output.code == invocation.code)
         if invocation.code != 0 {
             let lines = output.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.first.map(String.init) == "tabstore: error: \(invocation.message)")
-            // One line; a usage error adds the usage line and where to get help.
-            #expect(lines.count == (invocation.code == 2 ? 4 : 2))
+            // One line; a usage error ends naming the help to read.
+            let line = lines.first.map(String.init) ?? ""
+            if invocation.code == 2 {
+                #expect(line.hasPrefix("tabstore: error: \(invocation.message) (see 'tabstore help") && line.hasSuffix("')"), "\(line)")
+            } else {
+                #expect(line == "tabstore: error: \(invocation.message)")
+            }
+            #expect(lines.count == 2)
             #expect(output.stdout == "")
         }
         #expect(sandbox.run("export").stdout == exportBefore)
@@ -112,7 +117,7 @@ import Testing
         let before = sandbox.run("export").stdout
         let output = sandbox.runProcess("/bin/sh", ["-c", #"exec "$0" --db "$1" add main "$(printf 'bad\377byte')""#, TabstoreBinary.path, sandbox.database])
         #expect(output.code == 2)
-        #expect(output.stderr.hasPrefix("tabstore: error: Argument 5 is not valid UTF-8\n"))
+        #expect(output.stderr == "tabstore: error: Argument 5 is not valid UTF-8 (see 'tabstore help add')\n")
         #expect(sandbox.run("export").stdout == before)
     }
 }
