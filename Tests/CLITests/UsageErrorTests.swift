@@ -50,6 +50,31 @@ import Testing
         #expect(!sandbox.exists(sandbox.database))
     }
 
+    /// A tab given twice (as an argument and with `--title`, `--index` or `--id`) is named
+    /// as the second tab it is, not as a stray argument.
+    @Test func aSecondTabByOptionIsNamedAsOne() {
+        let sandbox = Sandbox()
+        let id = "45740fbb-e9ee-4d96-bc04-db06a51ddf81"
+        let lines: [(arguments: [String], spelling: String)] = [
+            (["select", "main", "--index", "1", "--title", "Home"], "--title Home"),
+            (["select", "main", "1", "--title", "A"], "--title A"),
+            (["select", "main", "--title", "A", "--title", "C"], "--title C"),
+            (["select", "main", "--title", "A", "--index", "-1"], "--index -1"),
+            (["select", "main", "--index", "1", "--id", id], "--id \(id)"),
+        ]
+        for line in lines {
+            #expect(sandbox.runWithoutDatabase(line.arguments) == .failure(2, """
+                tabstore: error: '\(line.spelling)' is a second tab, but 'select' takes one '<tab>' (see 'tabstore help select')
+
+                """))
+        }
+        // Two tabs typed as arguments are still one argument too many.
+        #expect(sandbox.runWithoutDatabase(["select", "main", "A", "B"]) == .failure(2, """
+            tabstore: error: Unexpected argument 'B' (see 'tabstore help select')
+
+            """))
+    }
+
     @Test func aMissingArgumentIsAUsageError() {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main") == .failure(2, """

@@ -206,6 +206,10 @@ struct ArgumentScanner {
             if !values.isEmpty { parsed.values[argument.name] = values }
         }
         if let extra = remaining.first {
+            // `--title X` after the tab was given already: the option is the second tab.
+            if let spelling = extra.optionSpelling, let tab = command.arguments.last(where: { if case .tab = $0.kind { true } else { false } }) {
+                throw UsageError(message: "'\(spelling)' is a second tab, but '\(command.name)' takes one '\(tab.label)'", command: command.name)
+            }
             throw UsageError(message: "Unexpected argument \(shown(extra.text))", command: command.name)
         }
         return parsed
@@ -254,6 +258,16 @@ private struct Positional {
     enum Reading: Equatable { case asTyped, title, index, id(TabID) }
     let text: String
     let reading: Reading
+
+    /// How it was typed when an option gave it (`--title X`), for messages.
+    var optionSpelling: String? {
+        switch reading {
+        case .asTyped: nil
+        case .title: "--title \(text)"
+        case .index: "--index \(text)"
+        case .id: "--id \(text)"
+        }
+    }
 }
 
 private extension OptionSpec.Kind {
