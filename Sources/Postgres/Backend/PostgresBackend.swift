@@ -32,6 +32,8 @@ final class PostgresBackend: TabStoreBackend {
     package let cutAfterSendingPart = Mutex<Int?>(nil)
     /// Whether the server answers, as the journal reads and the listener find it.
     let status = PostgresServerStatus()
+    /// What the journal reads and the listener share.
+    let journal = PostgresJournalState()
 
     /// How often a write is tried when the server asks for it to be run again (a
     /// serialization failure or deadlock), or when a set it creates was created by
@@ -215,11 +217,11 @@ final class PostgresBackend: TabStoreBackend {
     func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead {
         // No cheap "did anything commit" here: the journal read itself is one indexed query.
         do {
-            let read = try reading { records throws(TabStoreError) in
-                JournalRead(dataVersion: nil, changes: try records.changes(after: id))
-            }
+            let followed = journal.followed.withLock { $0 }
+            let read = try reading { records throws(TabStoreError) in try records.changes(after: id, inSets: followed) }
+            journal.heldBack.store(read.heldBack, ordering: .relaxed)
             status.answered()
-            return read
+            return JournalRead(dataVersion: nil, changes: read.changes)
         } catch {
             // The server went away (a restart, a failover) between a wake-up and this
             // read: that ends no observer. Nothing is lost: the listener reconnects and
@@ -238,7 +240,7 @@ final class PostgresBackend: TabStoreBackend {
     var changesUnseen: TabStoreError? { nil }
 
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
-        PostgresListener(url: url, session: session, status: status, pollInterval: pollInterval, queue: queue, handler: handler)
+        PostgresListener(url: url, session: session, status: status, journal: journal, pollInterval: pollInterval, queue: queue, handler: handler)
     }
 
     func info() throws(TabStoreError) -> StoreInfo {
