@@ -44,13 +44,37 @@ final class PostgresBackend: TabStoreBackend {
         url = try DatabaseURL(text)
         self.options = options
         session = PostgresSession(options)
-        var window = FailoverWindow(options.failoverWindow)
-        let first = try PostgresSlot.connect(url, session: session, window: &window)
+        let first = try Self.connectAndMigrate(url, session: session, options: options)
         location = first.server
-        try PostgresMigrator(connection: first).migrate(creating: options.createsMissingDatabase)
         spare = Mutex(first)
         writer = Mutex(PostgresSlot(url: url, session: session))
         reader = Mutex(PostgresSlot(url: url, session: session))
+    }
+
+    /// A connection to a database whose schema is up to date: its first requests (the
+    /// schema check, a migration's steps) run again on a new connection, within the
+    /// failover window, when the server went away under them. Each step is a transaction
+    /// that first reads the version, so a step whose COMMIT was lost is not applied twice.
+    private static func connectAndMigrate(
+        _ url: DatabaseURL, session: PostgresSession, options: TabStore.Options
+    ) throws(TabStoreError) -> PostgresConnection {
+        var window = FailoverWindow(options.failoverWindow)
+        var lost: TabStoreError?
+        while true {
+            let connection: PostgresConnection
+            do throws(TabStoreError) {
+                connection = try PostgresSlot.connect(url, session: session, window: &window)
+            } catch {
+                throw PostgresServerStatus.isAway(error) ? lost ?? error : error
+            }
+            do throws(TabStoreError) {
+                try PostgresMigrator(connection: connection).migrate(creating: options.createsMissingDatabase)
+                return connection
+            } catch {
+                guard connection.isBroken, PostgresServerStatus.isAway(error), window.allowsAnotherTry() else { throw lost ?? error }
+                lost = lost ?? error
+            }
+        }
     }
 
     /// The connection made to migrate, until the first of the writer and the reader to need
@@ -248,10 +272,7 @@ final class PostgresBackend: TabStoreBackend {
             try postgres.readTransaction { () throws(TabStoreError) in
                 // The server enforces the rules itself (constraint triggers); their check is
                 // the store's, run above every backend.
-                StoreInfo(
-                    location: location, schemaVersion: try PostgresMigrator.version(postgres.connection, server: location),
-                    setCount: try postgres.setCount()
-                )
+                StoreInfo(location: location, schemaVersion: try PostgresMigrator.version(postgres), setCount: try postgres.setCount())
             }
         }
     }
