@@ -96,6 +96,8 @@ final class PostgresBackend: TabStoreBackend {
         try writer.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> WritePlan in
             var attempt = 1
             var window = FailoverWindow(options.failoverWindow)
+            // One busy timeout for every lock of every try.
+            let budget = PostgresLockBudget(options.busyTimeout)
             // What became of the write when its server went away: said if no new try succeeds.
             var lost: TabStoreError?
             while true {
@@ -106,6 +108,7 @@ final class PostgresBackend: TabStoreBackend {
                     throw lost ?? error
                 }
                 let records = PostgresRecords(connection: connection, isWrite: true)
+                records.lockBudget = budget
                 if let hook = beforeSendingPart.withLock({ $0 }) {
                     records.beforeSendingPart = { partsSent in hook(partsSent, connection.processID) }
                 }
