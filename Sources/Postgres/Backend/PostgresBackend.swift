@@ -17,6 +17,8 @@ final class PostgresBackend: TabStoreBackend {
     let url: DatabaseURL
     let options: TabStore.Options
     let session: PostgresSession
+    /// What all the lock waits of one write may take; nil: as long as they take.
+    private let lockBudget: Duration?
     /// What messages name: `postgresql://user@host:port/database`, never a password.
     let location: String
     private let writer: Mutex<PostgresSlot>
@@ -43,7 +45,11 @@ final class PostgresBackend: TabStoreBackend {
     init(url text: String, options: TabStore.Options) throws(TabStoreError) {
         url = try DatabaseURL(text)
         self.options = options
-        session = PostgresSession(options)
+        // A lock_timeout in the URL's options is the busy timeout (0: locks are waited for).
+        var session = PostgresSession(options)
+        if let given = url.lockTimeout, given > .zero { session.lockTimeout = given }
+        self.session = session
+        lockBudget = url.lockTimeout == .zero ? nil : session.lockTimeout
         let first = try Self.connectAndMigrate(url, session: session, options: options)
         location = first.server
         spare = Mutex(first)
@@ -97,7 +103,7 @@ final class PostgresBackend: TabStoreBackend {
             var attempt = 1
             var window = FailoverWindow(options.failoverWindow)
             // One busy timeout for every lock of every try.
-            let budget = PostgresLockBudget(options.busyTimeout)
+            let budget = lockBudget.map { PostgresLockBudget($0) }
             // What became of the write when its server went away: said if no new try succeeds.
             var lost: TabStoreError?
             while true {
