@@ -17,7 +17,7 @@ import TabStoreKit
 /// refusal for good (the database dropped, the login revoked) wakes the hub, whose read
 /// then fails and ends its observers.
 final class PostgresListener: Wakeup {
-    static let channel = "tabstore_changes"
+    static let channel = PostgresChannel.everySet
     /// How often the hub reads the journal anyway while notifications work.
     static let safetyInterval = Duration.seconds(1)
     /// How often the journal is read on a standby (at least the store's poll interval):
@@ -30,16 +30,8 @@ final class PostgresListener: Wakeup {
     /// The longest name a notification's payload carries (payloads hold 7,999 bytes).
     static let longestPayload = 7000
 
-    /// The channel of the set `name` in `schema`: `tabstore_set_` and a 64-bit FNV-1a hash of
-    /// their bytes (a channel name holds 63 bytes; two sets sharing one wake each other
-    /// for nothing, never miss a change).
     static func channel(ofSet name: String, schema: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array(schema.utf8) + [0] + Array(name.utf8) {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "tabstore_set_" + String(repeating: "0", count: 16 - hex.count) + hex
+        PostgresChannel.ofSet(name, schema: schema)
     }
 
     /// Shared with the loop, which outlives nothing but its own run.
@@ -163,5 +155,23 @@ extension PostgresConnection {
             + current.subtracting(wanted).sorted().map { "UNLISTEN " + quoted($0) }
         guard !commands.isEmpty else { return }
         try executeScript(commands.joined(separator: "; "))
+    }
+}
+
+/// The channels writes notify (the benchmark's raw clients send the same).
+package enum PostgresChannel {
+    /// What a watcher of every set listens to; the payload is the set's name.
+    package static let everySet = "tabstore_changes"
+
+    /// The channel of the set `name` in `schema`: `tabstore_set_` and a 64-bit FNV-1a hash of
+    /// their bytes (a channel name holds 63 bytes; two sets sharing one wake each other
+    /// for nothing, never miss a change).
+    package static func ofSet(_ name: String, schema: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in Array(schema.utf8) + [0] + Array(name.utf8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "tabstore_set_" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
