@@ -14,10 +14,7 @@ import Darwin
 final class RawPostgresTabStore {
     let connection: PostgresConnection
 
-    private static let lockNames = """
-        SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext($1), key)
-        FROM (SELECT DISTINCT pg_catalog.hashtext(name) AS key FROM unnest($2::text[]) AS name ORDER BY 1) AS keys
-        """
+    private static let lockNames = PostgresLock.names
     /// The set, its selected tab (index at column 7) and its tab count.
     private static let readSet = """
         SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,

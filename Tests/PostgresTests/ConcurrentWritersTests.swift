@@ -113,7 +113,7 @@ struct ConcurrentWritersTests {
         try setup.add(["a", "b"], to: "free", creatingSet: true)
         // Another client inside a write to "held": it holds that set's lock.
         let holder = try PostgresConnection(url: url)
-        _ = try holder.pipeline([PostgresStatement("BEGIN"), PostgresStatement(PostgresRecords.lockNames, ["public", "{held}"])])
+        _ = try holder.pipeline([PostgresStatement("BEGIN"), PostgresStatement(PostgresLock.names, ["public", "{held}"])])
         var options = TabStore.Options()
         options.busyTimeout = .milliseconds(300)
         let store = try TabStore(postgresURL: url, options: options)

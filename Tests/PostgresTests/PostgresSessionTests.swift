@@ -71,7 +71,8 @@ import TabStoreKit
         #expect(meaning("57P01", nil) == (.connectionLost(server: context.server, outcomeUnknown: false), .reconnect))
         context.outcomeUnknown = true
         #expect(meaning("57P01", nil) == (.connectionLost(server: context.server, outcomeUnknown: true), .settle))
-        #expect(meaning("25006", nil).retry == .never)
+        // A standby's refusal is an answer: the write's COMMIT, sent with it, did not commit.
+        #expect(meaning("25006", nil).retry == .reconnect)
         #expect(meaning("XX000", nil) == (nil, .never))
     }
 }

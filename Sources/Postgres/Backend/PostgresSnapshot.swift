@@ -3,17 +3,8 @@ import TabStoreKit
 /// A rule's snapshot on the server: the set's lock and every read the rule declared, sent
 /// in one round trip (with the transaction's BEGIN, for its first set).
 extension PostgresRecords: SnapshotReader {
-    /// The write lock of the names a rule reads ($2, in the schema $1): a transaction-level
-    /// advisory lock per name, so writes to different sets never wait for each other, and
-    /// a set not made yet is locked as well as one that is. Unlike a row lock it takes no
-    /// transaction id: a write gets its id with its first write, once it holds all its
-    /// locks, which is what orders a set's journal rows (migration 0010). Keys in one order,
-    /// so two writes locking the same two names cannot deadlock. Only the lock: the reads
-    /// after it see what the lock's previous holder committed.
-    static let lockNames = """
-        SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext($1), key)
-        FROM (SELECT DISTINCT pg_catalog.hashtext(name) AS key FROM unnest($2::text[]) AS name ORDER BY 1) AS keys
-        """
+    /// The write lock of the names a rule reads (`PostgresLock.names`).
+    static let lockNames = PostgresLock.names
     /// A set's tabs (id, title, uuid, payload) in order, after the lock; with $2, none when
     /// the set is still at that revision (the store holds it).
     private static let tabsOfSet = """
