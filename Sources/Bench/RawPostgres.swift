@@ -14,7 +14,7 @@ import Darwin
 final class RawPostgresTabStore {
     let connection: PostgresConnection
 
-    private static let lockSet = "SELECT id FROM tab_set WHERE name = $1 FOR UPDATE"
+    private static let lockNames = PostgresLock.names
     /// The set, its selected tab (index at column 7) and its tab count.
     private static let readSet = """
         SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
@@ -29,7 +29,6 @@ final class RawPostgresTabStore {
         WHERE s.name = $1 AND (t.position - s.base = ANY($2::bigint[]) OR t.position - e.top = ANY($3::bigint[]))
         """
     private static let updateSet = "UPDATE tab_set SET revision = $1, selected_tab_id = $2::bigint WHERE id = $3::bigint"
-    private static let journalLock = "SELECT pg_advisory_xact_lock(7419633)"
     private static let recordChange = """
         WITH added AS (
             INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, from_index, to_index, title,
@@ -40,7 +39,8 @@ final class RawPostgresTabStore {
         )
         DELETE FROM change WHERE (SELECT id % $19 FROM added) = 0 AND id <= (SELECT id FROM added) - $18
         """
-    private static let notify = "SELECT pg_notify('tabstore_changes', '')"
+    private static let notify = "SELECT pg_catalog.pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS given (channel, payload)"
+    private static let setTimeout = "SELECT pg_catalog.set_config('lock_timeout', $1, true)"
 
     /// Connects with the session settings the backend gives its connections (`.full` durability).
     init(url: String) throws {
@@ -51,6 +51,14 @@ final class RawPostgresTabStore {
         ])
     }
 
+    /// The set, its selected tab and tab count, in one round trip: what `TabStore.selectedTab`
+    /// sends once the store holds the set (`restore`).
+    func restore(_ setName: String) throws -> Int {
+        let set = try connection.execute(Self.readSet, [setName])
+        guard let index = set.int(0, 7) else { throw BenchError("raw PostgreSQL restore: no set \(setName)") }
+        return index
+    }
+
     /// What `TabStore.select(.index(position), in:)` sends: BEGIN, the set's lock, then (in
     /// statements of their own, so they see the last lock holder's commit) the set, its
     /// name's revision and the tab at the index, in one round trip; then the update, the
@@ -58,13 +66,13 @@ final class RawPostgresTabStore {
     /// id), the notification and COMMIT in a second.
     func select(position: Int, in setName: String) throws {
         let read = try connection.pipeline([
-            PostgresStatement("BEGIN"),
-            PostgresStatement(Self.lockSet, [setName]), PostgresStatement(Self.readSet, [setName]),
+            PostgresStatement("BEGIN"), PostgresStatement(Self.setTimeout, ["5000ms"]),
+            PostgresStatement(Self.lockNames, ["public", "{\"\(setName)\"}"]), PostgresStatement(Self.readSet, [setName]),
             PostgresStatement(Self.nameRevisionOfName, [setName]),
             PostgresStatement(Self.tabsAtIndices, [setName, "{\(position)}", "{}"]),
         ])
-        let set = read[2]
-        let tab = read[4]
+        let set = read[3]
+        let tab = read[5]
         guard set.count == 1, let setID = set.value(0, 0), let revision = set.int(0, 1), tab.count == 1 else {
             _ = try connection.executeScript("ROLLBACK")
             throw BenchError("raw PostgreSQL select: no set \(setName) or no tab at \(position)")
@@ -80,8 +88,8 @@ final class RawPostgresTabStore {
         let at = Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
         let newRevision = String(revision + 1)
         _ = try connection.pipeline([
+            PostgresStatement(Self.setTimeout, ["5000ms"]),
             PostgresStatement(Self.updateSet, [newRevision, newID, setID]),
-            PostgresStatement(Self.journalLock),
             // selected: from_index, to_index, title, new_title, tab_ids (old,new) and the
             // write's id; the rest NULL.
             PostgresStatement(Self.recordChange, [
@@ -90,7 +98,9 @@ final class RawPostgresTabStore {
                 (set.value(0, 5) ?? "") + "," + (tab.value(0, 2) ?? ""), TabID().uuidString,
                 nil, String(JournalLimit.changes), String(JournalLimit.trimEvery),
             ]),
-            PostgresStatement(Self.notify),
+            PostgresStatement(Self.notify, [
+                "{\(PostgresChannel.everySet),\(PostgresChannel.ofSet(setName, schema: "public"))}", "{\"\(setName)\",\"\"}",
+            ]),
             PostgresStatement("COMMIT"),
         ])
     }

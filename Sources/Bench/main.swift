@@ -18,8 +18,8 @@ let usage = """
       --dir <folder>    Where the database files go (default /var/tmp). Use a disk,
                         not tmpfs: there fsync costs nothing.
       --only <group>    Run one group (for profiling): memory, select, peers,
-                        processes, large, import, open, observe
-                        or postgres.
+                        processes, large, import, open, observe,
+                        postgres or fleet.
       --keep            Leave the database files behind, to inspect them.
       -h, --help        Show this help.
     """
@@ -77,6 +77,7 @@ let groups: [(name: String, run: () throws -> [Row])] = [
     ("open", { try LargeSets(size: size, folder: folder).openAndMigrate() }),
     ("observe", { try Observing(size: size, folder: folder).run() }),
     ("postgres", { PostgresGroup(size: size).run() }),
+    ("fleet", { FleetGroup(size: size).run() }),
 ]
 if let only, !groups.contains(where: { $0.name == only }) {
     FileHandle.standardError.write(Data("The value '\(only)' is invalid for '--only'\n\(usage)\n".utf8))

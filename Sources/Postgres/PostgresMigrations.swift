@@ -5,6 +5,9 @@ import TabStoreKit
 /// and how concurrent clients migrate.
 package enum PostgresSchema {
     package static let migrations: [Migration] = embeddedMigrations
+    /// The version the steps bring a database to (SQLite's steps stop earlier: a file has
+    /// one writer, and needs no step 10).
+    package static let latestVersion = migrations.last?.version ?? 0
 
     /// The triggers the migrations create, read from their SQL (`CREATE [CONSTRAINT]
     /// TRIGGER name`): any other trigger on tabstore's tables is someone else's.

@@ -56,7 +56,15 @@ package protocol TabStoreBackend: AnyObject, Sendable {
 package protocol Wakeup: Sendable {
     /// Whether notifications (not only a timer) are in use. For tests.
     var isWatching: Bool { get }
+    /// The sets the observers follow now (nil: every set), told whenever that changes: a
+    /// backend whose wake-ups can name a set wakes for these only.
+    func follow(_ setNames: [String]?)
     func cancel()
+}
+
+extension Wakeup {
+    /// A wake-up that cannot tell sets apart wakes for every set.
+    package func follow(_ setNames: [String]?) {}
 }
 
 /// What one read of the journal found.

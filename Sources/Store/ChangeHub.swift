@@ -38,6 +38,16 @@ final class ChangeHub: Sendable {
         var wakeup: (any Wakeup)?
 
         var isIdle: Bool { observers.isEmpty && values.isEmpty }
+
+        /// The sets the observers follow; nil when one follows every set.
+        var followedSets: [String]? {
+            var names: [String] = []
+            for name in observers.values.map(\.setName) + values.values.map(\.setName) {
+                guard let name else { return nil }
+                names.append(name)
+            }
+            return names
+        }
     }
 
     private let backend: any TabStoreBackend
@@ -135,6 +145,7 @@ final class ChangeHub: Sendable {
             let key = state.nextKey
             state.nextKey += 1
             add(&state, key)
+            state.wakeup?.follow(state.followedSets)
             isObserved.store(true, ordering: .releasing)
             return key
         }
@@ -144,7 +155,10 @@ final class ChangeHub: Sendable {
         let wakeup = state.withLock { state -> (any Wakeup)? in
             state.observers[key] = nil
             state.values[key] = nil
-            guard state.isIdle else { return nil }
+            guard state.isIdle else {
+                state.wakeup?.follow(state.followedSets)
+                return nil
+            }
             isObserved.store(false, ordering: .releasing)
             defer { state.wakeup = nil }
             return state.wakeup
@@ -204,7 +218,10 @@ final class ChangeHub: Sendable {
                 for change in fresh + local {
                     hand(change, to: &state.observers)
                 }
-                return staleValues(after: fresh, in: &state.values)
+                let stale = staleValues(after: fresh, in: &state.values)
+                // A set followed to its new name is followed there from now on.
+                if fresh.contains(where: \.isSetRename) { state.wakeup?.follow(state.followedSets) }
+                return stale
             }
             // Values are read outside the state lock, still in commit order.
             var ended: [Int] = []
@@ -298,5 +315,12 @@ final class ValueFeed<Value: Sendable & Equatable>: ValueFeeding {
 
     func finish(throwing error: TabStoreError?) {
         continuation.finish(throwing: error)
+    }
+}
+
+private extension TabChange {
+    var isSetRename: Bool {
+        if case .setRenamed = event { return true }
+        return false
     }
 }

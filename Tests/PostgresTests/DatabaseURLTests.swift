@@ -69,6 +69,29 @@ import TabStoreTestSupport
         }
     }
 
+    /// A scheme without `//` is quoted back as typed, less the password: `u` is the user.
+    @Test func aURLWithoutSlashesIsQuotedAsTypedWithoutItsPassword() {
+        let error = thrownError { () throws(TabStoreError) in _ = try DatabaseURL("postgres:u:pw@host/db") }
+        #expect(error == .invalidDatabaseURL(url: "postgres:u@host/db", reason: "it does not start with postgresql:// or postgres://"))
+        #expect(DatabaseURL.withoutPassword("POSTGRESQL:me:secret@h/db?password=x") == "POSTGRESQL:me@h/db")
+    }
+
+    /// A service's server is in its file: until connected, the service is what is named.
+    @Test(.enabled(if: Self.needsLibpq)) func anUnknownServiceIsNamedNotAMadeUpServer() throws {
+        let url = try DatabaseURL("postgresql:///db?service=nosuch")
+        #expect(url.server == "postgresql service \"nosuch\"")
+        #expect(thrownError { () throws(TabStoreError) in _ = try PostgresConnection(url: url) }
+            == .serverUnavailable(server: "postgresql service \"nosuch\"", reason: "definition of service \"nosuch\" not found"))
+    }
+
+    @Test(.enabled(if: Self.needsLibpq)) func aLockTimeoutInTheOptionsIsTheBusyTimeout() throws {
+        #expect(try DatabaseURL("postgresql://h/db?options=-clock_timeout%3D500").lockTimeout == .milliseconds(500))
+        #expect(try DatabaseURL("postgresql://h/db?options=-c%20lock_timeout%3D2s").lockTimeout == .seconds(2))
+        #expect(try DatabaseURL("postgresql://h/db?options=--lock-timeout%3D1min").lockTimeout == .seconds(60))
+        #expect(try DatabaseURL("postgresql://h/db?options=-clock_timeout%3Dsoon").lockTimeout == nil)
+        #expect(try DatabaseURL("postgresql://h/db").lockTimeout == nil)
+    }
+
     @Test func secretsInsideLibpqsQuotesAreHidden() {
         #expect(hidingSecrets("invalid URI: \"postgresql://u:hunter2@h\"", ["hunter2"]) == "invalid URI: \"postgresql://u:<password>@h\"")
         #expect(hidingSecrets("no secret here: \"x\"", ["hunter2"]) == "no secret here: \"x\"")

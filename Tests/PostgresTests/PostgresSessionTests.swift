@@ -24,6 +24,9 @@ import TabStoreKit
         #expect(session.serverOptions(after: "-c work_mem=64MB", schema: "My \"Tabs\"") == #"""
             -c work_mem=64MB -c lock_timeout=1500ms -c synchronous_commit=off -c idle_in_transaction_session_timeout=2000ms -c search_path="My\ ""Tabs"""
             """#)
+        // A setting the URL makes is not overridden by tabstore's default for it.
+        #expect(PostgresSession().serverOptions(after: "-clock_timeout=500 --synchronous-commit=off", schema: "public")
+            == #"-clock_timeout=500 --synchronous-commit=off -c idle_in_transaction_session_timeout=2000ms -c search_path="public""#)
         #expect(PostgresSession().serverOptions(after: nil, schema: "public")
             == #"-c lock_timeout=5000ms -c synchronous_commit=on -c idle_in_transaction_session_timeout=2000ms -c search_path="public""#)
     }
@@ -68,7 +71,8 @@ import TabStoreKit
         #expect(meaning("57P01", nil) == (.connectionLost(server: context.server, outcomeUnknown: false), .reconnect))
         context.outcomeUnknown = true
         #expect(meaning("57P01", nil) == (.connectionLost(server: context.server, outcomeUnknown: true), .settle))
-        #expect(meaning("25006", nil).retry == .never)
+        // A standby's refusal is an answer: the write's COMMIT, sent with it, did not commit.
+        #expect(meaning("25006", nil).retry == .reconnect)
         #expect(meaning("XX000", nil) == (nil, .never))
     }
 }

@@ -17,6 +17,8 @@ final class PostgresBackend: TabStoreBackend {
     let url: DatabaseURL
     let options: TabStore.Options
     let session: PostgresSession
+    /// What all the lock waits of one write may take; nil: as long as they take.
+    private let lockBudget: Duration?
     /// What messages name: `postgresql://user@host:port/database`, never a password.
     let location: String
     private let writer: Mutex<PostgresSlot>
@@ -32,6 +34,8 @@ final class PostgresBackend: TabStoreBackend {
     package let cutAfterSendingPart = Mutex<Int?>(nil)
     /// Whether the server answers, as the journal reads and the listener find it.
     let status = PostgresServerStatus()
+    /// What the journal reads and the listener share.
+    let journal = PostgresJournalState()
 
     /// How often a write is tried when the server asks for it to be run again (a
     /// serialization failure or deadlock), or when a set it creates was created by
@@ -41,14 +45,42 @@ final class PostgresBackend: TabStoreBackend {
     init(url text: String, options: TabStore.Options) throws(TabStoreError) {
         url = try DatabaseURL(text)
         self.options = options
-        session = PostgresSession(options)
-        var window = FailoverWindow(options.failoverWindow)
-        let first = try PostgresSlot.connect(url, session: session, window: &window)
+        // A lock_timeout in the URL's options is the busy timeout (0: locks are waited for).
+        var session = PostgresSession(options)
+        if let given = url.lockTimeout, given > .zero { session.lockTimeout = given }
+        self.session = session
+        lockBudget = url.lockTimeout == .zero ? nil : session.lockTimeout
+        let first = try Self.connectAndMigrate(url, session: session, options: options)
         location = first.server
-        try PostgresMigrator(connection: first).migrate(creating: options.createsMissingDatabase)
         spare = Mutex(first)
         writer = Mutex(PostgresSlot(url: url, session: session))
         reader = Mutex(PostgresSlot(url: url, session: session))
+    }
+
+    /// A connection to a database whose schema is up to date: its first requests (the
+    /// schema check, a migration's steps) run again on a new connection, within the
+    /// failover window, when the server went away under them. Each step is a transaction
+    /// that first reads the version, so a step whose COMMIT was lost is not applied twice.
+    private static func connectAndMigrate(
+        _ url: DatabaseURL, session: PostgresSession, options: TabStore.Options
+    ) throws(TabStoreError) -> PostgresConnection {
+        var window = FailoverWindow(options.failoverWindow)
+        var lost: TabStoreError?
+        while true {
+            let connection: PostgresConnection
+            do throws(TabStoreError) {
+                connection = try PostgresSlot.connect(url, session: session, window: &window)
+            } catch {
+                throw PostgresServerStatus.isAway(error) ? lost ?? error : error
+            }
+            do throws(TabStoreError) {
+                try PostgresMigrator(connection: connection).migrate(creating: options.createsMissingDatabase)
+                return connection
+            } catch {
+                guard connection.isBroken, PostgresServerStatus.isAway(error), window.allowsAnotherTry() else { throw lost ?? error }
+                lost = lost ?? error
+            }
+        }
     }
 
     /// The connection made to migrate, until the first of the writer and the reader to need
@@ -70,6 +102,8 @@ final class PostgresBackend: TabStoreBackend {
         try writer.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> WritePlan in
             var attempt = 1
             var window = FailoverWindow(options.failoverWindow)
+            // One busy timeout for every lock of every try.
+            let budget = lockBudget.map { PostgresLockBudget($0) }
             // What became of the write when its server went away: said if no new try succeeds.
             var lost: TabStoreError?
             while true {
@@ -80,6 +114,7 @@ final class PostgresBackend: TabStoreBackend {
                     throw lost ?? error
                 }
                 let records = PostgresRecords(connection: connection, isWrite: true)
+                records.lockBudget = budget
                 if let hook = beforeSendingPart.withLock({ $0 }) {
                     records.beforeSendingPart = { partsSent in hook(partsSent, connection.processID) }
                 }
@@ -215,11 +250,11 @@ final class PostgresBackend: TabStoreBackend {
     func readJournal(after id: Int, unlessVersionIs version: Int?) throws(TabStoreError) -> JournalRead {
         // No cheap "did anything commit" here: the journal read itself is one indexed query.
         do {
-            let read = try reading { records throws(TabStoreError) in
-                JournalRead(dataVersion: nil, changes: try records.changes(after: id))
-            }
+            let followed = journal.followed.withLock { $0 }
+            let read = try reading { records throws(TabStoreError) in try records.changes(after: id, inSets: followed) }
+            journal.heldBack.store(read.heldBack, ordering: .relaxed)
             status.answered()
-            return read
+            return JournalRead(dataVersion: nil, changes: read.changes)
         } catch {
             // The server went away (a restart, a failover) between a wake-up and this
             // read: that ends no observer. Nothing is lost: the listener reconnects and
@@ -238,7 +273,7 @@ final class PostgresBackend: TabStoreBackend {
     var changesUnseen: TabStoreError? { nil }
 
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
-        PostgresListener(url: url, session: session, status: status, pollInterval: pollInterval, queue: queue, handler: handler)
+        PostgresListener(url: url, session: session, status: status, journal: journal, pollInterval: pollInterval, queue: queue, handler: handler)
     }
 
     func info() throws(TabStoreError) -> StoreInfo {
@@ -246,10 +281,7 @@ final class PostgresBackend: TabStoreBackend {
             try postgres.readTransaction { () throws(TabStoreError) in
                 // The server enforces the rules itself (constraint triggers); their check is
                 // the store's, run above every backend.
-                StoreInfo(
-                    location: location, schemaVersion: try PostgresMigrator.version(postgres.connection, server: location),
-                    setCount: try postgres.setCount()
-                )
+                StoreInfo(location: location, schemaVersion: try PostgresMigrator.version(postgres), setCount: try postgres.setCount())
             }
         }
     }

@@ -54,9 +54,14 @@ struct PostgresMigrator {
         }
     }
 
-    /// The schema version (0 without tabstore's tables).
-    static func version(_ connection: PostgresConnection, server: String) throws(TabStoreError) -> Int {
-        try state(connection, server: server).version
+    /// The schema version (0 without tabstore's tables), read as one of `records`' reads:
+    /// in its transaction, and run again with it when the server went away.
+    static func version(_ records: PostgresRecords) throws(TabStoreError) -> Int {
+        State(try records.query(stateQuery, stateParameters(records.connection))).version
+    }
+
+    private static func stateParameters(_ connection: PostgresConnection) -> [String?] {
+        [connection.schema, "{" + PostgresSchema.triggerNames.joined(separator: ",") + "}"]
     }
 
     private struct State {
@@ -71,6 +76,16 @@ struct PostgresMigrator {
         /// The first trigger on tabstore's tables that its migrations did not create (by
         /// name, calling one of tabstore's functions in its schema).
         let foreignTrigger: String?
+
+        /// The state from `stateQuery`'s row.
+        init(_ rows: PostgresRows) {
+            version = rows.int(0, 4) ?? 0
+            hasSchema = rows.value(0, 0) == "t"
+            hasVersionTable = rows.value(0, 1) == "t"
+            hasTabStoreTables = rows.value(0, 2) == "t"
+            hasTableNamedLikeOurs = rows.value(0, 3) == "t"
+            foreignTrigger = rows.value(0, 5)
+        }
 
         /// Refuses a database this binary must not touch. Unlike a file, a server database
         /// may hold other programs' tables beside tabstore's; without tabstore's version
@@ -117,12 +132,7 @@ struct PostgresMigrator {
 
     private static func state(_ connection: PostgresConnection, server: String) throws(TabStoreError) -> State {
         do {
-            let rows = try connection.execute(stateQuery, [connection.schema, "{" + PostgresSchema.triggerNames.joined(separator: ",") + "}"])
-            return State(
-                version: rows.int(0, 4) ?? 0, hasSchema: rows.value(0, 0) == "t", hasVersionTable: rows.value(0, 1) == "t",
-                hasTabStoreTables: rows.value(0, 2) == "t", hasTableNamedLikeOurs: rows.value(0, 3) == "t",
-                foreignTrigger: rows.value(0, 5)
-            )
+            return State(try connection.execute(stateQuery, stateParameters(connection)))
         } catch {
             throw PostgresPrivileges.named(connection.storeError(error), on: connection)
         }

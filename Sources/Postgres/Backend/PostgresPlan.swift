@@ -11,7 +11,8 @@ extension PostgresRecords {
         /// Tabs done once the statements up to each index have run.
         var tabsDone: [(through: Int, tabs: Int)] = []
         var tabs = 0
-        var journaled = false
+        /// The sets the journal rows tell of (a renamed set by both names), to notify.
+        var journaledSets: [String] = []
         func add(_ sql: String, _ parameters: [String?], write: Bool = true) {
             if write { writes.insert(statements.count) }
             statements.append(PostgresStatement(sql, parameters))
@@ -105,8 +106,8 @@ extension PostgresRecords {
                     """, [set.parameter]
                 )
             case let .journal(entry):
-                if !journaled { add(Self.journalLock, [], write: false) }
-                journaled = true
+                journaledSets.append(entry.setName)
+                if case let .setRenamed(_, to) = entry.event { journaledSets.append(to) }
                 let statement = Self.journal(entry, changeID: changeID)
                 add(statement.sql, statement.parameters)
             case let .unlinkJournal(set):
@@ -116,7 +117,10 @@ extension PostgresRecords {
                 tabsDone.append((statements.count - 1, tabs))
             }
         }
-        if journaled { add(Self.notify, [], write: false) }
+        if !journaledSets.isEmpty {
+            let notification = Self.notification(ofSets: journaledSets, schema: connection.schema)
+            add(notification.sql, notification.parameters, write: false)
+        }
         progressAtCommit = tabsDone.last?.tabs
         try send(statements, writes: writes, committing: true, sent: { through in
             // Progress counts the tabs of every statement the server has answered.

@@ -2,15 +2,25 @@ import TabStoreKit
 
 // The change journal on the server, in the columns `JournalColumn` declares.
 extension PostgresRecords {
-    /// Journal ids must grow in commit order, or a reader that has seen id 12 would skip
-    /// an id 11 committed after it. A transaction-level advisory lock taken just before
-    /// the first insert serializes the inserts to the commit (the lock is released only
-    /// after the commit is visible); it is held for the rest of one round trip.
-    static let journalLock = "SELECT pg_advisory_xact_lock(7419633)"
+    /// Hints for listeners in other processes, sent once per transaction however many
+    /// changes it holds: one on `PostgresListener.channel` (what a watcher of every set
+    /// listens to) whose payload is the set's name, and one on each set's own channel, so a
+    /// watcher of one set is woken by its set only ($1: the channels, $2: the payloads).
+    static let notify = "SELECT pg_catalog.pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS given (channel, payload)"
 
-    /// A hint for listeners in other processes; sent once per transaction however many
-    /// changes it holds.
-    static let notify = "SELECT pg_notify('tabstore_changes', '')"
+    /// The notifications of a write to the sets `names`, for `notify`, in the schema `schema`.
+    static func notification(ofSets names: [String], schema: String) -> PostgresStatement {
+        var channels: [String?] = [], payloads: [String?] = []
+        var seen: [[UInt8]] = []
+        for name in names where !seen.contains(Array(name.utf8)) {
+            seen.append(Array(name.utf8))
+            channels += [PostgresListener.channel, PostgresListener.channel(ofSet: name, schema: schema)]
+            // A payload holds at most 7,999 bytes: a longer name is said as none (every set).
+            let payload = name.utf8.count <= PostgresListener.longestPayload ? name : ""
+            payloads += [payload, ""]
+        }
+        return PostgresStatement(notify, [postgresArray(channels), postgresArray(payloads)])
+    }
 
     /// The INSERT of one journal row ($1...$n in `JournalColumn` order; the set id is its
     /// own parameter, or for a set this transaction creates, looked up by its name, $n+1),
@@ -48,9 +58,47 @@ extension PostgresRecords {
 
     private static let changeColumns = "SELECT \(JournalColumn.selectList) FROM {schema}.change"
 
-    func changes(after id: Int) throws(TabStoreError) -> [(id: Int, change: TabChange)] {
-        let rows = try query(Self.changeColumns + " WHERE id > $1 ORDER BY id", [id.text])
-        return (0..<rows.count).compactMap { row in Self.change(rows, row).map { (rows.requiredInt(row, 0), $0) } }
+    /// Changes after a position ($1), in journal order: by writing transaction, then id.
+    /// With each, its transaction (as text) and whether that is below the horizon of the
+    /// transactions still running: rows at or above it may yet be joined by rows of a
+    /// transaction that has not committed, so they are left for a later read (migration
+    /// 0010). Rows before that step all have transaction 1.
+    private static func changesAfter(where condition: String) -> String {
+        """
+        SELECT c.xact_id::text, c.xact_id < h.horizon, \(JournalColumn.selectList.split(separator: ", ").map { "c." + $0 }.joined(separator: ", "))
+        FROM {schema}.change c CROSS JOIN (SELECT pg_catalog.pg_snapshot_xmin(pg_catalog.pg_current_snapshot()) AS horizon) h
+        WHERE \(condition) ORDER BY c.xact_id, c.id
+        """
+    }
+
+    private static let changesOfEverySet = changesAfter(where: "c.xact_id > $1::xid8")
+    /// Those of the sets named $2 and, through the set id, of what they were renamed to:
+    /// looked up by name first, so a watcher of an idle set reads nothing of the others.
+    private static let changesOfSets = changesAfter(where: """
+        c.id IN (
+            WITH named AS (SELECT id, set_id FROM {schema}.change WHERE set_name = ANY($2::text[]) AND xact_id > $1::xid8)
+            SELECT id FROM named
+            UNION SELECT x.id FROM {schema}.change x WHERE x.set_id IN (SELECT set_id FROM named) AND x.xact_id > $1::xid8
+        )
+        """)
+
+    /// The changes whose transaction is after `position` (a transaction id, 0 for the
+    /// journal's start) and below the horizon, of the sets `names` (nil: every set), with
+    /// that transaction as their position; `heldBack`: whether committed changes were left
+    /// for a later read, behind a transaction still running.
+    func changes(after position: Int, inSets names: [String]?) throws(TabStoreError) -> (changes: [(id: Int, change: TabChange)], heldBack: Bool) {
+        let rows = if let names {
+            try query(Self.changesOfSets, [position.text, postgresArray(names.filter { !cannotBeStored($0) })])
+        } else {
+            try query(Self.changesOfEverySet, [position.text])
+        }
+        var changes: [(id: Int, change: TabChange)] = []
+        for row in 0..<rows.count {
+            guard rows.value(row, 1) == "t" else { return (changes, true) }
+            // The row's columns start after the transaction and the horizon flag.
+            if let change = Self.change(rows, row, from: 3) { changes.append((rows.requiredInt(row, 0), change)) }
+        }
+        return (changes, false)
     }
 
     func history(ofSet setName: String, limit: Int) throws(TabStoreError) -> [TabChange] {
@@ -72,14 +120,16 @@ extension PostgresRecords {
         return (0..<rows.count).compactMap { Self.change(rows, $0) }
     }
 
+    /// The position from which an observer starts: just below the horizon, so that a
+    /// transaction still running, whatever its id, is read when it commits.
     func lastChangeID() throws(TabStoreError) -> Int {
-        try query("SELECT coalesce(max(id), 0) FROM {schema}.change").requiredInt(0, 0)
+        try query("SELECT pg_catalog.pg_snapshot_xmin(pg_catalog.pg_current_snapshot())::text::bigint - 1").requiredInt(0, 0)
     }
 
     /// A journal row read back; `nil` for a row this binary cannot read (skipped, not fatal).
-    private static func change(_ rows: PostgresRows, _ row: Int) -> TabChange? {
+    private static func change(_ rows: PostgresRows, _ row: Int, from first: Int = 1) -> TabChange? {
         JournalRow.change { column in
-            guard let text = rows.value(row, column.rawValue + 1) else { return nil }
+            guard let text = rows.value(row, column.rawValue + first) else { return nil }
             guard column.holdsIntegers else { return .text(text) }
             return Int(text).map(JournalValue.int)
         }

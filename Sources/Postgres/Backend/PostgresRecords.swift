@@ -34,6 +34,8 @@ final class PostgresRecords {
     /// to lose a COMMIT's answer).
     var cutAfterSendingPart: Int?
     private var partsSent = 0
+    /// A write's share of the busy timeout: each part it sends first sets `lock_timeout` to what is left.
+    var lockBudget: PostgresLockBudget?
 
     init(connection: PostgresConnection, isWrite: Bool) {
         self.connection = connection
@@ -55,9 +57,11 @@ final class PostgresRecords {
         _ statements: [PostgresStatement], writes: Set<Int> = [], committing: Bool = false,
         sent: ((_ through: Int) -> Void)? = nil
     ) throws(TabStoreError) -> [PostgresRows] {
-        let leading = pending.count
-        var all = pending + statements
+        var all = pending
         pending.removeAll()
+        if let lockBudget { all.append(PostgresStatement(PostgresLockBudget.statement, [lockBudget.setting()])) }
+        let leading = all.count
+        all += statements
         if committing { all.append(PostgresStatement("COMMIT")) }
         sentAnything = sentAnything || !all.isEmpty
         var results: [PostgresRows] = []

@@ -3,9 +3,8 @@ import TabStoreKit
 /// A rule's snapshot on the server: the set's lock and every read the rule declared, sent
 /// in one round trip (with the transaction's BEGIN, for its first set).
 extension PostgresRecords: SnapshotReader {
-    /// Only the lock: a row locked after a wait is re-read at its newest version, but a
-    /// row joined to it would still come from the snapshot taken before the wait.
-    private static let lockSet = "SELECT id FROM {schema}.tab_set WHERE name = $1 FOR UPDATE"
+    /// The write lock of the names a rule reads (`PostgresLock.names`).
+    static let lockNames = PostgresLock.names
     /// A set's tabs (id, title, uuid, payload) in order, after the lock; with $2, none when
     /// the set is still at that revision (the store holds it).
     private static let tabsOfSet = """
@@ -47,8 +46,10 @@ extension PostgresRecords: SnapshotReader {
         }
         let known = request.tabsForResult.held?.set.revision
         let readsTabs = request.allTabs || request.tabsForResult.isWanted
+        let asksOther = request.otherName.map { !cannotBeStored($0) } ?? false
+        let locked: [String?] = [name] + (asksOther ? [request.otherName] : [])
         var statements = [
-            PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.setNamed, [name]),
+            PostgresStatement(Self.lockNames, [connection.schema, postgresArray(locked)]), PostgresStatement(Self.setNamed, [name]),
             PostgresStatement(Self.nameRevision, [name]), PostgresStatement(Self.shapeOfSet, [name]),
         ]
         // Optional reads, each remembered by its place in the pipeline.
@@ -67,18 +68,12 @@ extension PostgresRecords: SnapshotReader {
             if: !indices.isEmpty && !request.allTabs
         )
         let closedAt = add(PostgresStatement(Self.lastClosedOfSet, [name]), if: request.lastClosed)
-        let asksOther = request.otherName.map { !cannotBeStored($0) } ?? false
         let otherAt = add(PostgresStatement(Self.setNamed, [request.otherName]), if: asksOther)
         let otherRevisionAt = add(PostgresStatement(Self.nameRevision, [request.otherName]), if: asksOther)
         let holdersAt = add(
             PostgresStatement(Self.holders, [postgresArray(request.holdersOf.map(\.uuidString))]), if: !request.holdersOf.isEmpty
         )
-        var rows: [PostgresRows]
-        repeat {
-            rows = try send(statements)
-            // A set another client created between the lock and the read was read but not
-            // locked: lock it now.
-        } while rows[0].count == 0 && rows[1].count > 0
+        let rows = try send(statements)
         let current = Self.setRecord(rows[1], name: name)
         let record = current?.record
         let count = current?.count ?? 0

@@ -15,6 +15,11 @@ package struct DatabaseURL: Sendable, Hashable {
     package let hostCount: Int
     /// Its `options` (or `PGOPTIONS`): server settings tabstore sends ahead of its own.
     let options: String?
+    /// The `lock_timeout` its `options` set, which stands for the busy timeout; nil when
+    /// they set none (or one the server would refuse, and says so when connecting).
+    var lockTimeout: Duration? {
+        options.flatMap { StartupOptions.value(of: "lock_timeout", in: $0) }.flatMap(StartupOptions.duration)
+    }
     /// The schema of tabstore's tables: the first one a `search_path` in `options` names,
     /// else `public`. Never found through the server's search path, where a schema named
     /// like the user, made later, would come first.
@@ -82,8 +87,14 @@ package struct DatabaseURL: Sendable, Hashable {
         let named = values["options"].flatMap(StartupOptions.firstSchema) ?? "public"
         // `$user` in a search path is the role's own schema.
         schema = named == "$user" ? values["user"] ?? named : named
-        self.server = serverName(user: values["user"] ?? "", host: values["host"] ?? "",
-                                 port: values["port"] ?? "", database: values["dbname"] ?? values["user"] ?? "")
+        // A service's host, port and database come from its file when connecting: the
+        // defaults filled in above are not the server's.
+        if let service = values["service"], !service.isEmpty {
+            self.server = "postgresql service \"" + service + "\""
+        } else {
+            self.server = serverName(user: values["user"] ?? "", host: values["host"] ?? "",
+                                     port: values["port"] ?? "", database: values["dbname"] ?? values["user"] ?? "")
+        }
     }
 
     private static func count(_ list: String?) -> Int {
@@ -145,6 +156,10 @@ private struct URLParts {
         if let range = text.firstRange(of: "://") {
             scheme = String(text[..<range.upperBound])
             remainder = text[range.upperBound...]
+        } else if let colon = text.firstIndex(of: ":"), ["postgres", "postgresql"].contains(text[..<colon].lowercased()) {
+            // A scheme without its `//` (`postgres:u:pw@h/db`): what follows is still user info.
+            scheme = String(text[...colon])
+            remainder = text[text.index(after: colon)...]
         }
         if let end = remainder.firstIndex(where: { $0 == "@" || $0 == "/" }), remainder[end] == "@" {
             hasUserInfo = true

@@ -114,8 +114,14 @@ package enum SQLState {
         // read_only_sql_transaction: a standby, or a database set read-only. Through several
         // hosts a new connection reaches the primary (target_session_attrs=read-write).
         case "25006":
+            // The server answered with an error: the transaction did not commit, even when
+            // its COMMIT was sent in the same pipeline (a write is refused at its first write).
             let error: TabStoreError = context.isStandby ? .standby(server: server) : .readOnly(path: server)
-            return (error, context.isMultiHost && !context.outcomeUnknown ? .reconnect : .never)
+            return (error, context.isMultiHost ? .reconnect : .never)
+        // object_not_in_prerequisite_state from a standby: a write's lock, which a server
+        // in recovery refuses ("while recovery is in progress"); the same as 25006 there.
+        case "55000" where context.isStandby:
+            return (.standby(server: server), context.isMultiHost ? .reconnect : .never)
         // insufficient_privilege: the backend names the privilege (PostgresPrivileges).
         case "42501":
             return (.permissionDenied(server: server, role: context.role, privilege: "", object: ""), .never)

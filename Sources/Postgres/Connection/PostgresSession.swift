@@ -61,14 +61,16 @@ package struct PostgresSession: Sendable, Hashable {
     }
 
     /// The server settings as `-c name=value` switches after the URL's own `options`
-    /// (the later of two switches wins). The search path is the one schema tabstore uses.
+    /// (the later of two switches wins). The search path is the one schema tabstore uses;
+    /// the others are defaults, and a setting the URL's options make is the URL's.
     func serverOptions(after given: String?, schema: String) -> String {
-        let settings = [
+        let named = Set(StartupOptions.settings(given ?? "").map(\.name))
+        let defaults = [
             ("lock_timeout", String(max(lockTimeout.milliseconds, 1)) + "ms"),
             ("synchronous_commit", synchronousCommit ? "on" : "off"),
             ("idle_in_transaction_session_timeout", String(max(idleInTransactionTimeout.milliseconds, 0)) + "ms"),
-            ("search_path", quotedIdentifier(schema)),
         ]
+        let settings = defaults.filter { !named.contains($0.0) } + [("search_path", quotedIdentifier(schema))]
         let switches = settings.map { "-c " + StartupOptions.escaped($0.0 + "=" + $0.1) }
         return ([given].compactMap { $0 }.filter { !$0.isEmpty } + switches).joined(separator: " ")
     }

@@ -33,12 +33,12 @@ enum StartupOptions {
         return result
     }
 
-    /// The first schema of the last `search_path` set in `options` (`-c search_path=a,b`,
-    /// `-csearch_path=a`, `--search_path=a`; words split at unescaped spaces, as the server
-    /// splits them): unquoted names in lower case, as the server reads them.
-    static func firstSchema(_ options: String) -> String? {
+    /// The settings `options` makes (`-c name=value`, `-cname=value`, `--name=value`; words
+    /// split at unescaped spaces, as the server splits them), in order, names in lower case
+    /// with `-` as `_`, as the server reads them.
+    static func settings(_ options: String) -> [(name: String, value: String)] {
         let words = words(options)
-        var path: String?
+        var found: [(name: String, value: String)] = []
         var index = 0
         while index < words.count {
             var setting: String?
@@ -52,11 +52,33 @@ enum StartupOptions {
             }
             index += 1
             guard let setting, let equals = setting.firstIndex(of: "=") else { continue }
-            if setting[..<equals].replacing("-", with: "_").lowercased() == "search_path" {
-                path = String(setting[setting.index(after: equals)...])
-            }
+            found.append((setting[..<equals].replacing("-", with: "_").lowercased(), String(setting[setting.index(after: equals)...])))
         }
-        return path.flatMap(firstName(inList:))
+        return found
+    }
+
+    /// The value `options` last gives the setting `name`, if any.
+    static func value(of name: String, in options: String) -> String? {
+        settings(options).last { $0.name == name }?.value
+    }
+
+    /// The first schema of the last `search_path` set in `options`: unquoted names in lower
+    /// case, as the server reads them.
+    static func firstSchema(_ options: String) -> String? {
+        value(of: "search_path", in: options).flatMap(firstName(inList:))
+    }
+
+    /// A `lock_timeout` value as the server reads it (a number of milliseconds, or with a
+    /// unit: ms, s, min, h, d); nil for one it would refuse.
+    static func duration(_ value: String) -> Duration? {
+        let trimmed = value.trimmingPrefix(while: \.isWhitespace)
+        let digits = trimmed.prefix { $0.isASCIIDigit }
+        guard let number = Int(digits) else { return nil }
+        let unit = String(trimmed.dropFirst(digits.count)).filter { !$0.isWhitespace }
+        let scale: [String: Int] = ["": 1, "ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000]
+        guard let factor = scale[unit] else { return nil }
+        let (milliseconds, overflow) = number.multipliedReportingOverflow(by: factor)
+        return overflow ? nil : .milliseconds(milliseconds)
     }
 
     /// The first name of a comma-separated list of identifiers, unquoted.

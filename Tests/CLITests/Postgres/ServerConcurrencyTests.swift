@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TabStoreKit
+import TabStorePostgres
 import TabStoreTestSupport
 import Testing
 
@@ -60,7 +61,7 @@ struct ServerConcurrencyTests {
         for worker in 0..<16 {
             #expect(outputs.get(worker) == .ok("added 1 tab to s\(worker)\n"))
         }
-        #expect(try server.psql("SELECT count(*), max(version) FROM tabstore_schema") == "1|\(Migration.latestVersion)\n")
+        #expect(try server.psql("SELECT count(*), max(version) FROM tabstore_schema") == "1|\(PostgresSchema.latestVersion)\n")
         #expect(try server.psql("SELECT count(*) FROM tab_set") == "16\n")
         #expect(server.run("info").stdout.hasSuffix("sets:            16\ncheck:           ok\n"))
     }

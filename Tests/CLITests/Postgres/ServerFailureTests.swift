@@ -1,5 +1,6 @@
 import Foundation
 import TabStoreKit
+import TabStorePostgres
 import TabStoreTestSupport
 import Testing
 
@@ -79,12 +80,12 @@ struct ServerFailureTests {
         ]
         #expect(outputs[1] == .ok("""
             server:          \(shown)
-            schema version:  \(Migration.latestVersion)
+            schema version:  \(PostgresSchema.latestVersion)
             sets:            1
             check:           ok
 
             """))
-        #expect(outputs[2] == .ok(#"{"server":"\#(shown)","schemaVersion":\#(Migration.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))
+        #expect(outputs[2] == .ok(#"{"server":"\#(shown)","schemaVersion":\#(PostgresSchema.latestVersion),"setCount":1,"check":"ok"}"# + "\n"))
         outputs.append(server.run(["--json", "list", "nosuch"], database: url))
         for output in outputs {
             #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret), "\(output)")

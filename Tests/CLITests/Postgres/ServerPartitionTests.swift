@@ -53,12 +53,12 @@ struct ServerPartitionTests {
         "postgresql:///\(database)?host=\(server.folder)&port=\(server.port)&user=postgres"
     }
 
-    /// A set's row locked by another session, as another client's unfinished write does:
-    /// one that keeps it (no idle timeout), or with tabstore's own settings.
+    /// A set's lock held by another session, as another client's unfinished write holds
+    /// it: one that keeps it (no idle timeout), or with tabstore's own settings.
     private func lockingSet(_ name: String, on url: String, keeping: Bool = true) throws -> PostgresConnection {
         let holder = try PostgresConnection(url: url, session: keeping ? PostgresSession(idleInTransactionTimeout: .zero) : PostgresSession())
         _ = try holder.execute("BEGIN")
-        _ = try holder.execute("SELECT id FROM tab_set WHERE name = $1 FOR UPDATE", [name])
+        _ = try holder.execute(PostgresLock.names, [holder.schema, "{\"\(name)\"}"])
         return holder
     }
 
