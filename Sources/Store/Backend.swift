@@ -50,6 +50,15 @@ package protocol TabStoreBackend: AnyObject, Sendable {
 
     /// Rows this store's writer has inserted, updated or deleted since it opened.
     var rowsWritten: Int { get }
+
+    /// While `on`, a write waiting for another connection's lock stops waiting at once and
+    /// fails with `.busy`, having changed nothing: a suspending app's (see `SuspensionGate`).
+    func holdBackLockWaits(_ on: Bool)
+}
+
+extension TabStoreBackend {
+    /// A server's lock waits are not cut short: a suspended app holds no lock of a server.
+    package func holdBackLockWaits(_ on: Bool) {}
 }
 
 /// Something that calls the change hub back until cancelled.

@@ -123,7 +123,7 @@ public final class TabStore: Sendable {
     /// Where async reads run: off the cooperative pool, never behind a write.
     let readQueue = DispatchQueue(label: "tabstore.read")
     /// Holds async writes back while the app is suspended (TabStore+Suspension).
-    let suspension = SuspensionGate()
+    let suspension: SuspensionGate
     /// The sets this store last wrote or read, at their revisions (see `KnownSets`).
     let knownSets = Mutex(KnownSets())
 
@@ -151,6 +151,7 @@ public final class TabStore: Sendable {
         self.options = options
         self.backend = backend
         hub = ChangeHub(backend: backend, pollInterval: options.changePollInterval)
+        suspension = SuspensionGate(backend: backend)
     }
 
     deinit {
