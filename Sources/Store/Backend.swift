@@ -51,8 +51,9 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// Rows this store's writer has inserted, updated or deleted since it opened.
     var rowsWritten: Int { get }
 
-    /// While `on`, a write waiting for another connection's lock stops waiting at once and
-    /// fails with `.busy`, having changed nothing: a suspending app's (see `SuspensionGate`).
+    /// Between `true` and the same caller's `false`, a write waiting for another connection's
+    /// lock stops waiting at once and fails with `.busy`, having changed nothing: a
+    /// suspending app's (see `SuspensionGate`), a cancelled ``TabBarModel`` edit's.
     func holdBackLockWaits(_ on: Bool)
 }
 

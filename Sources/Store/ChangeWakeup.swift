@@ -128,6 +128,12 @@ final class ChangeWakeup: Wakeup, @unchecked Sendable {
     #endif
 }
 
+/// No wake-ups: for a database nothing else can change.
+struct NoWakeup: Wakeup {
+    var isWatching: Bool { false }
+    func cancel() {}
+}
+
 /// The looks after a notification: the handler is called again at ``schedule``'s delays
 /// from it. A write to the `-wal` file comes before the commit is visible: a writer appends
 /// its frames, syncs them (with `synchronous=FULL`, milliseconds), and only then publishes

@@ -21,7 +21,8 @@ final class LockWait: Sendable {
     /// When the current wait began (the first try's failure). Only the thread that holds
     /// the connection touches it; atomic so the value can be shared with the backend.
     private let start = Atomic<UInt64>(0)
-    private let heldBack = Atomic<Bool>(false)
+    /// How many callers hold waits back (a suspension, a cancelled edit).
+    private let holds = Atomic<Int>(0)
 
     /// The pause between tries: short enough that a released lock is taken within about a
     /// millisecond, long enough that a long wait costs little (a thousand `fcntl`s a second).
@@ -31,22 +32,25 @@ final class LockWait: Sendable {
         self.timeout = UInt64(clamping: max(timeout.milliseconds, 0)) * 1_000_000
     }
 
-    /// While `on`, a wait for a lock ends at its next try (and a new one at once).
+    /// Between `holdBack(true)` and the same caller's `holdBack(false)`, a wait for a lock
+    /// ends at its next try (and a new one at once).
     func holdBack(_ on: Bool) {
-        heldBack.store(on, ordering: .sequentiallyConsistent)
+        holds.add(on ? 1 : -1, ordering: .sequentiallyConsistent)
     }
+
+    private var isHeldBack: Bool { holds.load(ordering: .sequentiallyConsistent) > 0 }
 
     /// SQLite's busy handler: whether to try again (after a pause) after `tries` failures.
     fileprivate func tryAgain(after tries: Int32) -> Bool {
         let now = monotonicNanoseconds()
         if tries == 0 { start.store(now, ordering: .relaxed) }
-        guard !heldBack.load(ordering: .sequentiallyConsistent) else { return false }
+        guard !isHeldBack else { return false }
         let waited = now &- start.load(ordering: .relaxed)
         guard waited < timeout else { return false }
         var pause = timespec(tv_sec: 0, tv_nsec: Int(min(Self.pauseNanoseconds, timeout - waited)))
         var left = timespec()
         while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
-        return !heldBack.load(ordering: .sequentiallyConsistent)
+        return !isHeldBack
     }
 }
 

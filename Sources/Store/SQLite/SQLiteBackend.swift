@@ -115,8 +115,11 @@ final class SQLiteBackend: TabStoreBackend {
     }
 
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
+        // Only this store's one connection can change a database in memory, and its writes
+        // are handed out as they commit: nothing to wake up for.
+        if path == ":memory:" || path.isEmpty { return NoWakeup() }
         // A file watched for writes: only when other connections' writes can reach it.
-        ChangeWakeup(path: followsFile ? path : nil, pollInterval: pollInterval, queue: queue, handler: handler)
+        return ChangeWakeup(path: followsFile ? path : nil, pollInterval: pollInterval, queue: queue, handler: handler)
     }
 
     func info() throws(TabStoreError) -> StoreInfo {
