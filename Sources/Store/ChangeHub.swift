@@ -59,6 +59,10 @@ final class ChangeHub: Sendable {
     /// Whether anyone observes, as a write sees it. For tests.
     var hasObservers: Bool { isObserved.load(ordering: .acquiring) }
 
+    /// How many times a wake-up had the hub look for other connections' commits. For tests.
+    var looks: Int { lookCount.load(ordering: .relaxed) }
+    private let lookCount = Atomic<Int>(0)
+
     /// Whether wake-ups currently come from file-system notifications. For tests.
     var isWatchingFiles: Bool { state.withLock { $0.wakeup?.isWatching ?? false } }
 
@@ -191,6 +195,7 @@ final class ChangeHub: Sendable {
 
     /// Reads the journal when another connection committed since the last read.
     private func poll() {
+        lookCount.add(1, ordering: .relaxed)
         deliver(force: false, local: [])
     }
 

@@ -142,7 +142,7 @@ struct NoWakeup: Wakeup {
 /// surely ended, then never until the next notification, which starts the schedule again.
 /// Each look that finds nothing new is one `PRAGMA data_version` read.
 /// `@unchecked`: `nextLook` is touched only on the queue, the timer from any thread.
-private final class FollowUpLooks: @unchecked Sendable {
+final class FollowUpLooks: @unchecked Sendable {
     /// Milliseconds from the notification.
     static let schedule: [Int] = Array(1...16) + [32, 64, 128, 256, 512]
 
