@@ -180,9 +180,10 @@ final class FollowUpLooks: @unchecked Sendable {
 /// The inotify instances open in this process, with their watch. Closing an instance that
 /// still watches something waits for the kernel's grace period (fsnotify's SRCU: 12-23 ms
 /// measured here), and so does a process that ends with one open: its exit is that much
-/// later. An instance whose watch was removed first closes at once (0.05 ms). So each
-/// close removes the watch first, and so does the process at its exit, for every instance
-/// still open then.
+/// later. An instance whose watch was removed a moment before closes at once (0.05 ms);
+/// closed right after the removal, it still waited now and then. So a cancelled watch is
+/// removed at once and its instance closed a little later, and at exit every watch still
+/// there is removed before the kernel closes the instances.
 enum InotifyWatches {
     private static let open = Mutex<[Int32: Int32]>([:])
     private static let registered = Atomic<Bool>(false)
@@ -196,7 +197,7 @@ enum InotifyWatches {
         if let watch = open.withLock({ $0.removeValue(forKey: descriptor) }) {
             inotify_rm_watch(descriptor, watch)
         }
-        Glibc.close(descriptor)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { _ = Glibc.close(descriptor) }
     }
 
     /// At exit: every watch removed; the kernel then closes the instances without a wait.

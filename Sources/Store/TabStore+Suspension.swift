@@ -122,8 +122,8 @@ final class SuspensionGate: Sendable {
                 state.isSuspended = true
                 if state.isWriting {
                     state.waitingForWrite.append(continuation)
+                    if !state.holdsBackLockWait { backend.holdBackLockWaits(true) }
                     state.holdsBackLockWait = true
-                    backend.holdBackLockWaits(true)
                 }
                 return !state.isWriting
             }
