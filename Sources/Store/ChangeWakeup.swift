@@ -8,7 +8,7 @@ import Darwin
 
 /// Calls its handler on `queue` when another connection may have committed: when the file
 /// system reports a write to the database or its `-wal` file (inotify on Linux, a dispatch
-/// source on Apple platforms), then a few more times soon after (see ``lookSchedule``).
+/// source on Apple platforms), then a few more times soon after (see `FollowUpLooks`).
 /// While nothing is written, nothing wakes: no timer runs beside the notifications. Where
 /// no notification can be had (no inotify instance or watch left, a `-wal` file that cannot
 /// be opened), a timer polls every `pollInterval` instead. A wake-up is a hint: the handler
@@ -137,14 +137,15 @@ struct NoWakeup: Wakeup {
 /// The looks after a notification: the handler is called again at ``schedule``'s delays
 /// from it. A write to the `-wal` file comes before the commit is visible: a writer appends
 /// its frames, syncs them (with `synchronous=FULL`, milliseconds), and only then publishes
-/// the commit in the shared-memory index, which no notification reports. So it looks every
-/// millisecond while a sync usually lasts, then less and less often until a slow sync has
+/// the commit in the shared-memory index, which no notification reports. So it looks soon,
+/// then every millisecond while a sync usually lasts, then less and less often until a slow sync has
 /// surely ended, then never until the next notification, which starts the schedule again.
 /// Each look that finds nothing new is one `PRAGMA data_version` read.
 /// `@unchecked`: `nextLook` is touched only on the queue, the timer from any thread.
 final class FollowUpLooks: @unchecked Sendable {
-    /// Milliseconds from the notification.
-    static let schedule: [Int] = Array(1...16) + [32, 64, 128, 256, 512]
+    /// Microseconds from the notification: with `synchronous=NORMAL` the commit is
+    /// published microseconds after its write, with `FULL` after the sync.
+    static let schedule: [Int] = [250, 500] + (1...16).map { $0 * 1_000 } + [32, 64, 128, 256, 512].map { $0 * 1_000 }
 
     let timer: any DispatchSourceTimer
     private var nextLook = 0
@@ -172,7 +173,7 @@ final class FollowUpLooks: @unchecked Sendable {
         }
         let delay = Self.schedule[nextLook] - (nextLook == 0 ? 0 : Self.schedule[nextLook - 1])
         nextLook += 1
-        timer.schedule(deadline: .now() + .milliseconds(delay), leeway: .microseconds(200))
+        timer.schedule(deadline: .now() + .microseconds(delay), leeway: .microseconds(100))
     }
 }
 
