@@ -15,8 +15,11 @@ let package = Package(
     name: "tabstore",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        // What an app embeds: `import TabStoreKit` (and `import TabStoreFoundation` for URLs and UUIDs).
-        .library(name: "TabStoreKit", targets: ["TabStoreKit", "TabStoreFoundation"]),
+        // What an app embeds: `import TabStoreKit`. It links no Foundation (nor ICU): on Linux
+        // that halves a small app's start. `TabStoreFoundation` is its own product (URLs,
+        // UUIDs, LocalizedError), so that only an app that asks for it links Foundation.
+        .library(name: "TabStoreKit", targets: ["TabStoreKit"]),
+        .library(name: "TabStoreFoundation", targets: ["TabStoreFoundation"]),
         // The command: fully static on Linux, it hands postgresql:// URLs to tabstore-postgres.
         .executable(name: "tabstore", targets: ["TabStoreMain"]),
         // The same command with the PostgreSQL backend (it can load libpq); install it beside tabstore.
@@ -102,6 +105,9 @@ let package = Package(
         ),
         // A bare Swift hello-world: the floor for a Swift process's start time and memory.
         .executableTarget(name: "TabStoreBenchHello", path: "Sources/BenchHello"),
+        // An app that imports only TabStoreKit, for the bench's app rows: its first value at
+        // launch, and an idle observing process beside a bare one (Sources/Bench/AppRows.swift).
+        .executableTarget(name: "TabStoreBenchApp", dependencies: ["TabStoreKit"], path: "Sources/BenchApp"),
         // The sample app: a tab bar app in a terminal, on TabStoreKit as an app uses it. Not a
         // product; CI builds it and drives it (Tests/SampleApp/check.py).
         .executableTarget(

@@ -15,7 +15,6 @@ struct Observing {
         let watching = try idleCPUMillisecondsPerSecond(
             store: TabStore(path: folder.file("idle.sqlite"), options: .init(durability: .normal)), seconds: idleSeconds
         )
-        let polling = try idleCPUMillisecondsPerSecond(store: TabStore.inMemory(), seconds: idleSeconds)
         let operations = size.pick(10_000, quick: 3_000)
         let store = try Fixture.store(at: folder.file("async.sqlite"), durability: .normal)
         let sync = try storeSelectionsPerSecond(store, operations: operations)
@@ -29,10 +28,6 @@ struct Observing {
             Row(
                 "observeIdleCPU", "observe: CPU of an idle observer, ms per second (file notifications)",
                 unit: .milliseconds, tabstore: watching, target: .value(atMost: 1)
-            ),
-            Row(
-                "observeIdleCPUPolling", "observe: CPU of an idle observer, ms per second (polling fallback, in memory)",
-                unit: .milliseconds, tabstore: polling, target: nil, note: "changePollInterval 50 ms"
             ),
             Row(
                 "asyncSelectVsSync", "select, synchronous=NORMAL: async vs sync", unit: .perSecond,

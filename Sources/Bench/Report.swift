@@ -7,6 +7,8 @@ enum Unit: String, Sendable {
     case mebibytes = "MiB"
     /// Requests a call waited for the server's answer to.
     case roundTrips = "round trips"
+    /// Times a process's threads were woken, per second.
+    case wakeupsPerSecond = "wake-ups/s"
 }
 
 /// Which way a row's ratio is taken; each is chosen so the target reads as docs/Performance.md states it.
@@ -190,6 +192,8 @@ enum Report {
             return String(format: "%.1f MiB", value)
         case .roundTrips:
             return String(Int(value.rounded()))
+        case .wakeupsPerSecond:
+            return String(format: "%.2f wake-ups/s", value)
         }
     }
 }

@@ -18,7 +18,7 @@ let usage = """
       --dir <folder>    Where the database files go (default /var/tmp). Use a disk,
                         not tmpfs: there fsync costs nothing.
       --only <group>    Run one group (for profiling): memory, select, peers,
-                        processes, large, import, open, observe,
+                        processes, large, import, open, observe, app,
                         postgres or fleet.
       --keep            Leave the database files behind, to inspect them.
       -h, --help        Show this help.
@@ -76,6 +76,7 @@ let groups: [(name: String, run: () throws -> [Row])] = [
     ("import", { try LargeSets(size: size, folder: folder).importing() }),
     ("open", { try LargeSets(size: size, folder: folder).openAndMigrate() }),
     ("observe", { try Observing(size: size, folder: folder).run() }),
+    ("app", { try AppRows(size: size, folder: folder).run() }),
     ("postgres", { PostgresGroup(size: size).run() }),
     ("fleet", { FleetGroup(size: size).run() }),
 ]

@@ -50,6 +50,16 @@ package protocol TabStoreBackend: AnyObject, Sendable {
 
     /// Rows this store's writer has inserted, updated or deleted since it opened.
     var rowsWritten: Int { get }
+
+    /// Between `true` and the same caller's `false`, a write waiting for another connection's
+    /// lock stops waiting at once and fails with `.busy`, having changed nothing: a
+    /// suspending app's (see `SuspensionGate`), a cancelled ``TabBarModel`` edit's.
+    func holdBackLockWaits(_ on: Bool)
+}
+
+extension TabStoreBackend {
+    /// A server's lock waits are not cut short: a suspended app holds no lock of a server.
+    package func holdBackLockWaits(_ on: Bool) {}
 }
 
 /// Something that calls the change hub back until cancelled.

@@ -69,6 +69,10 @@ final class ChangeHub: Sendable {
     /// Whether anyone observes, as a write sees it. For tests.
     var hasObservers: Bool { isObserved.load(ordering: .acquiring) }
 
+    /// How many times a wake-up had the hub look for other connections' commits. For tests.
+    var looks: Int { lookCount.load(ordering: .relaxed) }
+    private let lookCount = Atomic<Int>(0)
+
     /// Whether wake-ups currently come from file-system notifications. For tests.
     var isWatchingFiles: Bool { state.withLock { $0.wakeup?.isWatching ?? false } }
 
@@ -82,7 +86,7 @@ final class ChangeHub: Sendable {
         do throws(TabStoreError) {
             key = try register(after: start) { state, key in
                 state.observers[key] = Observer(continuation: continuation, setName: setName)
-            }
+            }.key
         } catch {
             continuation.finish(throwing: error)
             return stream
@@ -93,8 +97,12 @@ final class ChangeHub: Sendable {
     }
 
     /// A new stream of values: the current one first, then each new one after a commit.
+    /// With `start` (a value the caller read, and the journal's newest id in the same
+    /// snapshot), the stream yields only the values after it, and nothing is read now
+    /// unless other observers were already handed changes the caller's read came before.
     func subscribeValue<Value: Sendable & Equatable>(
-        setName: String?, read: @escaping @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
+        setName: String?, from start: (value: Value, journalID: Int)? = nil,
+        read: @escaping @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
     ) -> TabStoreStream<Value> {
         if let unseen = backend.changesUnseen {
             // Other changes cannot be seen: the value there is, then the reason no other will come.
@@ -105,12 +113,13 @@ final class ChangeHub: Sendable {
             return stream
         }
         let (stream, continuation) = TabStoreStream<Value>.make(keepingOnlyNewest: true)
-        let feed = ValueFeed(continuation: continuation, read: read)
+        let feed = ValueFeed(continuation: continuation, read: read, last: start?.value)
         // Under the delivery lock: no commit's value can overtake the first one.
         delivering.withLock { _ in
             let key: Int
+            let handedOut: Int
             do throws(TabStoreError) {
-                key = try register { state, key in
+                (key, handedOut) = try register(after: start?.journalID) { state, key in
                     state.values[key] = ValueObserver(feed: feed, setName: setName)
                 }
             } catch {
@@ -118,14 +127,23 @@ final class ChangeHub: Sendable {
                 return
             }
             continuation.onTermination { [weak self] in self?.unregister(key) }
-            if !feed.refresh(on: backend, setName: setName) { unregister(key) }
+            if let start, handedOut <= start.journalID {
+                // A commit between the caller's read and the watch's start sent no
+                // notification the watch saw: look at the journal once.
+                queue.async { [weak self] in self?.poll() }
+            } else if !feed.refresh(on: backend, setName: setName) {
+                unregister(key)
+            }
         }
         return stream
     }
 
     /// Adds an observer under a new key; the first one starts the wake-ups, from `start`
-    /// when given, else from the journal's end.
-    private func register(after start: Int? = nil, _ add: (inout State, Int) -> Void) throws(TabStoreError) -> Int {
+    /// when given, else from the journal's end. Returns the key and the newest journal id
+    /// handed out before this observer came.
+    private func register(
+        after start: Int? = nil, _ add: (inout State, Int) -> Void
+    ) throws(TabStoreError) -> (key: Int, handedOut: Int) {
         if let unseen = backend.changesUnseen { throw unseen }
         guard DispatchEventLoop.start() else {
             throw .cannotFollowChanges(path: backend.location, reason: "no file descriptor is free (this process has too many files open)")
@@ -136,7 +154,7 @@ final class ChangeHub: Sendable {
         } else {
             newestID = try backend.read { records throws(TabStoreError) in try records.lastChangeID() }
         }
-        return state.withLock { state -> Int in
+        return state.withLock { state -> (key: Int, handedOut: Int) in
             if state.isIdle {
                 state.lastID = newestID
                 state.dataVersion = nil
@@ -147,7 +165,7 @@ final class ChangeHub: Sendable {
             add(&state, key)
             state.wakeup?.follow(state.followedSets)
             isObserved.store(true, ordering: .releasing)
-            return key
+            return (key, state.lastID)
         }
     }
 
@@ -191,6 +209,7 @@ final class ChangeHub: Sendable {
 
     /// Reads the journal when another connection committed since the last read.
     private func poll() {
+        lookCount.add(1, ordering: .relaxed)
         deliver(force: false, local: [])
     }
 
@@ -287,14 +306,17 @@ protocol ValueFeeding: Sendable {
 final class ValueFeed<Value: Sendable & Equatable>: ValueFeeding {
     private let continuation: TabStoreStream<Value>.Continuation
     private let read: @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
-    private let last = Mutex<Value?>(nil)
+    private let last: Mutex<Value?>
 
+    /// `last`: the value the observer already has, when it read one itself.
     init(
         continuation: TabStoreStream<Value>.Continuation,
-        read: @escaping @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value
+        read: @escaping @Sendable (any TabRecords, String?) throws(TabStoreError) -> Value,
+        last: Value? = nil
     ) {
         self.continuation = continuation
         self.read = read
+        self.last = Mutex(last)
     }
 
     func refresh(on backend: any TabStoreBackend, setName: String?) -> Bool {

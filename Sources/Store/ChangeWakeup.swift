@@ -6,55 +6,48 @@ import Glibc
 import Darwin
 #endif
 
-/// Calls its handler on `queue` when another connection may have committed: at once when
-/// the file system reports a write to the database or its `-wal` file (inotify on Linux,
-/// a dispatch source on Apple platforms), and on a timer as well. The timer is the whole
-/// mechanism where no notification can be had (an in-memory store, a folder that cannot
-/// be watched); beside notifications it is only a safety net, so it runs at most once a
-/// second. A wake-up is a hint: the handler reads `PRAGMA data_version` to know.
-/// `@unchecked`: dispatch sources may be used from any thread; both are set once in `init`.
+/// Calls its handler on `queue` when another connection may have committed: when the file
+/// system reports a write to the database or its `-wal` file (inotify on Linux, a dispatch
+/// source on Apple platforms), then a few more times soon after (see `FollowUpLooks`).
+/// While nothing is written, nothing wakes: no timer runs beside the notifications. Where
+/// no notification can be had (no inotify instance or watch left, a `-wal` file that cannot
+/// be opened), a timer polls every `pollInterval` instead. A wake-up is a hint: the handler
+/// reads `PRAGMA data_version` to know.
+/// `@unchecked`: dispatch sources may be used from any thread; all are set once in `init`.
 final class ChangeWakeup: Wakeup, @unchecked Sendable {
-    /// The timer's interval when notifications work: rare, so an idle observer costs nothing.
-    static let safetyInterval = Duration.seconds(1)
-
-    private let timer: any DispatchSourceTimer
+    /// The notifications, or nil when polling.
     private let watcher: (any DispatchSourceProtocol)?
+    /// The looks after a notification, or the polling timer when there is no watcher.
+    private let timer: any DispatchSourceTimer
 
     /// Whether file-system notifications are in use (else the timer polls at `pollInterval`).
     var isWatching: Bool { watcher != nil }
 
     init(path: String?, pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
-        watcher = path.flatMap { Self.watch($0, queue: queue, handler: handler) }
-        let interval = watcher == nil ? pollInterval : max(pollInterval, Self.safetyInterval)
-        let nanoseconds = max(interval.milliseconds, 1) * 1_000_000
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(
-            deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
-            leeway: .nanoseconds(nanoseconds / 10)
-        )
-        timer.setEventHandler(handler: handler)
+        let looks = FollowUpLooks(queue: queue, handler: handler)
+        watcher = path.flatMap { path in
+            Self.watch(path, queue: queue) {
+                handler()
+                looks.start()
+            }
+        }
+        if watcher == nil {
+            let nanoseconds = max(pollInterval.milliseconds, 1) * 1_000_000
+            looks.timer.schedule(
+                deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+                leeway: .nanoseconds(nanoseconds / 10)
+            )
+            looks.timer.setEventHandler(handler: handler)
+        }
+        timer = looks.timer
         timer.resume()
         watcher?.resume()
     }
 
-    /// Stops both sources; the handler is not called after the queue has drained.
+    /// Stops the sources; the handler is not called after the queue has drained.
     func cancel() {
         timer.cancel()
         watcher?.cancel()
-    }
-
-    /// A write to the `-wal` file comes before the commit is visible: a writer appends its
-    /// frames, syncs them, and only then publishes the commit in the shared-memory index,
-    /// which no notification reports. So a notification is followed by a few more looks,
-    /// soon and then later, until a slow sync has surely ended (each look is one
-    /// `PRAGMA data_version` read when nothing changed).
-    static let followUps: [Duration] = [.milliseconds(2), .milliseconds(20), .milliseconds(100), .milliseconds(500)]
-
-    private static func wakeUp(_ handler: @escaping @Sendable () -> Void, on queue: DispatchQueue) {
-        handler()
-        for delay in followUps {
-            queue.asyncAfter(deadline: .now() + .milliseconds(delay.milliseconds), execute: handler)
-        }
     }
 
     /// The folder holding the file, and the file's own name.
@@ -74,16 +67,18 @@ final class ChangeWakeup: Wakeup, @unchecked Sendable {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
         let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)
-        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
+        let watch = inotify_add_watch(descriptor, folder, mask)
+        guard watch >= 0 else {
             close(descriptor)
             return nil
         }
         let names: Set<String> = [name, name + "-wal"]
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler {
-            if drainEvents(descriptor, mentioning: names) { wakeUp(handler, on: queue) }
+            if drainEvents(descriptor, mentioning: names) { handler() }
         }
-        source.setCancelHandler { close(descriptor) }
+        InotifyWatches.opened(descriptor, watch: watch)
+        source.setCancelHandler { InotifyWatches.close(descriptor) }
         return source
     }
 
@@ -120,7 +115,7 @@ final class ChangeWakeup: Wakeup, @unchecked Sendable {
         let source = DispatchSource.makeFileSystemObjectSource(
             fileDescriptor: descriptor, eventMask: [.write, .extend, .delete, .rename], queue: queue
         )
-        source.setEventHandler { wakeUp(handler, on: queue) }
+        source.setEventHandler(handler: handler)
         source.setCancelHandler { close(descriptor) }
         return source
     }
@@ -132,6 +127,90 @@ final class ChangeWakeup: Wakeup, @unchecked Sendable {
     }
     #endif
 }
+
+/// No wake-ups: for a database nothing else can change.
+struct NoWakeup: Wakeup {
+    var isWatching: Bool { false }
+    func cancel() {}
+}
+
+/// The looks after a notification: the handler is called again at ``schedule``'s delays
+/// from it. A write to the `-wal` file comes before the commit is visible: a writer appends
+/// its frames, syncs them (with `synchronous=FULL`, milliseconds), and only then publishes
+/// the commit in the shared-memory index, which no notification reports. So it looks soon,
+/// then every millisecond while a sync usually lasts, then less and less often until a slow sync has
+/// surely ended, then never until the next notification, which starts the schedule again.
+/// Each look that finds nothing new is one `PRAGMA data_version` read.
+/// `@unchecked`: `nextLook` is touched only on the queue, the timer from any thread.
+final class FollowUpLooks: @unchecked Sendable {
+    /// Microseconds from the notification: with `synchronous=NORMAL` the commit is
+    /// published microseconds after its write, with `FULL` after the sync.
+    static let schedule: [Int] = [250, 500] + (1...16).map { $0 * 1_000 } + [32, 64, 128, 256, 512].map { $0 * 1_000 }
+
+    let timer: any DispatchSourceTimer
+    private var nextLook = 0
+
+    init(queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .distantFuture)
+        timer.setEventHandler { [unowned self] in
+            handler()
+            setTimer()
+        }
+    }
+
+    /// A notification came (on the queue): the schedule from its start.
+    func start() {
+        nextLook = 0
+        setTimer()
+    }
+
+    /// The timer for the next look, or for never after the last.
+    private func setTimer() {
+        guard nextLook < Self.schedule.count else {
+            timer.schedule(deadline: .distantFuture)
+            return
+        }
+        let delay = Self.schedule[nextLook] - (nextLook == 0 ? 0 : Self.schedule[nextLook - 1])
+        nextLook += 1
+        timer.schedule(deadline: .now() + .microseconds(delay), leeway: .microseconds(100))
+    }
+}
+
+#if os(Linux)
+/// The inotify instances open in this process, with their watch. Closing an instance that
+/// still watches something waits for the kernel's grace period (fsnotify's SRCU: 12-23 ms
+/// measured here), and so does a process that ends with one open: its exit is that much
+/// later. An instance whose watch was removed a moment before closes at once (0.05 ms);
+/// closed right after the removal, it still waited now and then. So a cancelled watch is
+/// removed at once and its instance closed a little later, and at exit every watch still
+/// there is removed before the kernel closes the instances.
+enum InotifyWatches {
+    private static let open = Mutex<[Int32: Int32]>([:])
+    private static let registered = Atomic<Bool>(false)
+
+    static func opened(_ descriptor: Int32, watch: Int32) {
+        open.withLock { $0[descriptor] = watch }
+        if !registered.exchange(true, ordering: .acquiringAndReleasing) { atexit(removeInotifyWatchesAtExit) }
+    }
+
+    static func close(_ descriptor: Int32) {
+        if let watch = open.withLock({ $0.removeValue(forKey: descriptor) }) {
+            inotify_rm_watch(descriptor, watch)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { _ = Glibc.close(descriptor) }
+    }
+
+    /// At exit: every watch removed; the kernel then closes the instances without a wait.
+    fileprivate static func removeEveryWatch() {
+        for (descriptor, watch) in open.withLock({ $0 }) { inotify_rm_watch(descriptor, watch) }
+    }
+}
+
+private func removeInotifyWatchesAtExit() {
+    InotifyWatches.removeEveryWatch()
+}
+#endif
 
 /// libdispatch sets up its event loop (on Linux an epoll, an eventfd and a timerfd per
 /// clock) the first time a source is resumed in the process, and traps when no file

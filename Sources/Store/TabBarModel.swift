@@ -1,5 +1,4 @@
 import Observation
-import Synchronization
 
 /// The state of one stored tab bar, for views: the tabs, which one is selected, and what
 /// a person does to them (select, reselect, move, close, reopen).
@@ -10,9 +9,15 @@ import Synchronization
 /// as selected is a reselection: answered at once, with nothing written, and counted in
 /// ``reselection`` so a view can scroll back to the top.
 ///
-/// The bar follows ``TabStore/observe(_:)``, so every bar of one set shows the same
-/// selection, and an edit made anywhere (another bar, a widget, the `tabstore` command)
-/// reaches it as a value.
+/// Every model of one set in one store shows one state: a bar and its sticky copy made
+/// with `TabBarModel(store:setName:)` share the tabs, the edits still on their way, the
+/// reselections and ``editError``, like two views of one SwiftData query. An edit made
+/// anywhere else (another store, a widget, the `tabstore` command) reaches them as a value.
+///
+/// An edit the store cannot write because another process held the write lock past the
+/// busy timeout is kept, still shown, and written as soon as the lock is gone, in the
+/// order the edits were made: ``pendingEdits`` lists what waits (at most
+/// ``pendingEditLimit``), and ``cancel(_:)`` takes one back.
 ///
 /// For example (a view is main-actor isolated, as the model is):
 /// ```swift
@@ -47,9 +52,47 @@ public final class TabBarModel {
         public let index: Int
         /// The tab, selected.
         public let tab: Tab
-        /// How many reselections this model has seen, this one included: two taps in a row
+        /// How many reselections the bar has seen, this one included: two taps in a row
         /// on the same tab are two different values.
         public let count: Int
+    }
+
+    /// One tab an edit changes: an `(index, item)` pair (<doc:SelectionRules>) to reload, as the bar
+    /// showed it before the edit and as it shows it after, with the whole tab (its
+    /// payload too) on both sides.
+    public struct Change: Sendable, Hashable {
+        /// Where the tab stood and what it was; nil for a tab the edit brings in.
+        public let old: TabUpdate?
+        /// Where the tab stands and what it is now; nil for a tab the edit closes.
+        public let new: TabUpdate?
+
+        public init(old: TabUpdate?, new: TabUpdate?) {
+            self.old = old
+            self.new = new
+        }
+    }
+
+    /// An edit the bar shows that the store has not written yet.
+    public struct Edit: Sendable, Hashable, Identifiable {
+        /// What the person did.
+        public enum Kind: Sendable, Hashable {
+            case select(TabID)
+            /// The tabs with these ids, in their order in the set, moved to stand before the
+            /// tab `before` (at the end when nil): SwiftUI's `onMove` said with ids.
+            case move([TabID], before: TabID?)
+            case close([TabID])
+            /// Shown when the store answers: only the store remembers closed tabs.
+            case reopen
+        }
+
+        /// Counts the bar's edits from 1, in the order made.
+        public let id: Int
+        public let kind: Kind
+        /// What the edit changed in the bar when it was made (none for a reopen).
+        public let changes: [Change]
+        /// Whether the store's busy timeout has passed at least once while another process
+        /// held the write lock: the edit is kept and written once the lock is gone.
+        public internal(set) var isWaitingForLock: Bool
     }
 
     /// An edit the bar already shows, on its way to the store.
@@ -57,32 +100,52 @@ public final class TabBarModel {
     /// Views can drop it: the bar shows the outcome either way, and ``editError`` keeps a
     /// refusal. Code that needs the store's answer awaits ``result``.
     public struct Pending<Value: Sendable>: Sendable {
-        let task: Task<Result<Value, TabStoreError>, Never>
+        let outcome: EditOutcome<Value>
+        /// What the edit changes, known at the tap (before the store has answered): for a
+        /// select, the two pairs of <doc:SelectionRules>, the tab that was selected then the one that is
+        /// now; for a move or a close, every tab whose place or state changes. Empty for a
+        /// reselection, a reopen (only the store knows what comes back) and an edit refused
+        /// at once.
+        public let changes: [Change]
+        /// The edit in ``pendingEdits``; nil when nothing waits (a reselection, a refusal).
+        public let editID: Edit.ID?
 
         /// The store's answer once the edit is written; the error when the store refused it
-        /// (the bar has gone back by then).
+        /// (the bar has gone back by then), `.editCancelled` when it was cancelled first.
         public var result: Value {
-            get async throws(TabStoreError) { try await task.value.get() }
+            get async throws(TabStoreError) { try await outcome.value() }
         }
     }
 
+    /// How many edits may wait to be written at once; one more is refused
+    /// (`.tooManyPendingEdits`) and not shown.
+    public static let pendingEditLimit = 64
+
+    /// What every model of this set in this store shows.
+    @ObservationIgnored let state: TabBarState
+
     /// The store the bar is kept in.
-    @ObservationIgnored public let store: TabStore
+    public var store: TabStore { state.store }
     /// The set shown; it changes when the set is renamed.
-    public private(set) var setName: String
+    public var setName: String { state.setName }
     /// The tabs in order, the selected one marked; empty while the set does not exist.
-    public private(set) var tabs: [Tab] = []
+    public var tabs: [Tab] { state.tabs }
     /// The selected tab's index; nil when there are no tabs.
-    public private(set) var selectedIndex: Int?
+    public var selectedIndex: Int? { state.selectedIndex }
     /// The revision of the stored set the bar starts from; 0 while there is none.
-    public private(set) var revision = 0
+    public var revision: Int { state.revision }
     /// The latest reselection, or nil before the first.
-    public private(set) var reselection: Reselection?
+    public var reselection: Reselection? { state.reselection }
     /// Why the bar stopped following the store (a read failed); nil while it follows.
-    public private(set) var observationError: TabStoreError?
+    public var observationError: TabStoreError? { state.observationError }
     /// The error of the last edit the store refused (the bar went back to what is stored);
-    /// set it to nil once it has been shown.
-    public var editError: TabStoreError?
+    /// set it to nil once it has been shown (for every bar of the set).
+    public var editError: TabStoreError? {
+        get { state.editError }
+        set { state.editError = newValue }
+    }
+    /// The edits shown but not written yet, in the order made.
+    public var pendingEdits: [Edit] { state.pendingEdits }
 
     /// The selection rules' `lastSelectedIndex` (<doc:SelectionRules>): the selected index, or 0 when there is no tab,
     /// so a view restoring its place needs no fallback of its own.
@@ -90,57 +153,38 @@ public final class TabBarModel {
     /// The selected tab, or nil when there are no tabs.
     public var selectedTab: Tab? { selectedIndex.map { tabs[$0] } }
     /// Whether some edits shown are still waiting for the store's answer.
-    public var hasPendingEdits: Bool { !pending.isEmpty }
-
-    /// The newest value from the store: the set as stored.
-    @ObservationIgnored private var stored: TabSet?
-    /// Edits shown but not answered yet, in the order made.
-    private var pending: [(number: Int, prediction: TabBarPrediction?)] = []
-    @ObservationIgnored private var editCount = 0
-    /// The last edit's write: each edit's write waits for the one before, so the store
-    /// gets them in the order the person made them.
-    @ObservationIgnored private var lastWrite: Task<Void, Never>?
-    /// Cancels the observing task when the model goes away.
-    @ObservationIgnored private let observation = ObservationLifetime()
+    public var hasPendingEdits: Bool { !state.pendingEdits.isEmpty }
 
     /// Shows the set as stored now, read before this returns, then follows it.
     ///
-    /// The read uses the store's reader connection, which never waits behind a write, so a
-    /// view's first frame already has its tabs. On a server store that read is a round trip:
-    /// there, prefer ``load(store:setName:)``. A read that fails leaves the bar empty
-    /// with ``observationError`` set.
+    /// When another model of this set and store exists, this one shows its state and reads
+    /// nothing. Otherwise the set is read once, on the store's reader connection, which
+    /// never waits behind a write, so a view's first frame already has its tabs. On a
+    /// server store that read is a round trip: there, prefer ``load(store:setName:)``. A
+    /// read that fails leaves the bar empty with ``observationError`` set.
     public convenience init(store: TabStore, setName: String) {
-        let first: Result<TabSet?, TabStoreError> = Result { () throws(TabStoreError) in try store.observedValue(of: setName) }
-        self.init(store: store, setName: setName, first: first)
+        if let shared = store.tabBars.state(for: setName) {
+            self.init(state: shared)
+            return
+        }
+        let first = Result { () throws(TabStoreError) in try store.firstObservation(of: setName) }
+        self.init(state: store.tabBars.add(TabBarState(store: store, setName: setName, first: first)))
     }
 
-    /// A bar for `setName`, made once its first value has been read off the main actor.
+    /// A bar for `setName`, made once its first value has been read off the main actor
+    /// (or at once, sharing the state of another model of the set).
     ///
     /// - Throws: the `TabStoreError` of that read.
     public static func load(store: TabStore, setName: String) async throws(TabStoreError) -> TabBarModel {
-        let first = try await store.onReadQueue { () throws(TabStoreError) in try store.observedValue(of: setName) }
-        return TabBarModel(store: store, setName: setName, first: .success(first))
+        if let shared = store.tabBars.state(for: setName) { return TabBarModel(state: shared) }
+        let first = try await store.onReadQueue { () throws(TabStoreError) in try store.firstObservation(of: setName) }
+        // Another model may have been made meanwhile: share its state, drop this read.
+        if let shared = store.tabBars.state(for: setName) { return TabBarModel(state: shared) }
+        return TabBarModel(state: store.tabBars.add(TabBarState(store: store, setName: setName, first: .success(first))))
     }
 
-    private init(store: TabStore, setName: String, first: Result<TabSet?, TabStoreError>) {
-        self.store = store
-        self.setName = setName
-        switch first {
-        case let .success(set): adopt(set)
-        case let .failure(error): observationError = error
-        }
-        let values = store.observe(setName)
-        observation.task = Task { [weak self] in
-            do throws(TabStoreError) {
-                for try await set in values {
-                    guard let self else { return }
-                    if self.observationError != nil { self.observationError = nil }
-                    self.adopt(set)
-                }
-            } catch {
-                self?.observationError = error
-            }
-        }
+    private init(state: TabBarState) {
+        self.state = state
     }
 
     // MARK: Edits
@@ -148,24 +192,18 @@ public final class TabBarModel {
     /// Selects the tab with this id, at once; a tap on the tab shown as selected is a
     /// reselection, answered at once without writing.
     ///
-    /// - Returns: the pending write; its result holds the update pairs (<doc:SelectionRules>: the old
-    ///   tab, now deselected, then the new one), none for a reselection.
+    /// - Returns: the pending write, with the update pairs (<doc:SelectionRules>: the old
+    ///   tab, then the new one) at once in ``Pending/changes``; its result is the store's answer.
     @discardableResult
     public func select(_ id: TabID) -> Pending<SelectionChange> {
-        if let index = selectedIndex, tabs[index].id == id {
-            return reselect(at: index)
-        }
-        return perform(.select(id)) { store, setName throws(TabStoreError) in
-            let change = try store.select(.id(id), in: setName)
-            return (change, change.set)
-        }
+        state.select(id)
     }
 
     /// Selects the tab at `index` of ``tabs``, as ``select(_:)-(TabID)`` does.
     @discardableResult
     public func select(_ index: Int) -> Pending<SelectionChange> {
         guard tabs.indices.contains(index) else {
-            return refuse(.indexOutOfRange(index: index, count: tabs.count, set: setName))
+            return state.refuse(.indexOutOfRange(index: index, count: tabs.count, set: setName))
         }
         return select(tabs[index].id)
     }
@@ -176,17 +214,18 @@ public final class TabBarModel {
     /// change which tabs move.
     @discardableResult
     public func move(fromOffsets offsets: some Sequence<Int>, toOffset destination: Int) -> Pending<TabSetEdit> {
+        let tabs = self.tabs
         let sources = Set(offsets)
         if let bad = sources.sorted().first(where: { !tabs.indices.contains($0) }) {
-            return refuse(.indexOutOfRange(index: bad, count: tabs.count, set: setName))
+            return state.refuse(.indexOutOfRange(index: bad, count: tabs.count, set: setName))
         }
         guard (0...tabs.count).contains(destination) else {
-            return refuse(.insertionIndexOutOfRange(index: destination, count: tabs.count, set: setName))
+            return state.refuse(.insertionIndexOutOfRange(index: destination, count: tabs.count, set: setName))
         }
         let ids = tabs.indices.filter(sources.contains).map { tabs[$0].id }
         // The first tab at or after the destination that stays: the moved tabs go before it.
         let anchor = tabs[destination...].first { !ids.contains($0.id) }?.id
-        return perform(.move(ids, before: anchor)) { store, setName throws(TabStoreError) in
+        return state.perform(.move(ids, before: anchor)) { store, setName throws(TabStoreError) in
             let edit = try store.move(ids, before: anchor, in: setName)
             return (edit, edit.set)
         }
@@ -204,13 +243,13 @@ public final class TabBarModel {
     public func close(atOffsets offsets: some Sequence<Int>) -> Pending<TabSetEdit> {
         let sources = Set(offsets)
         if let bad = sources.sorted().first(where: { !tabs.indices.contains($0) }) {
-            return refuse(.indexOutOfRange(index: bad, count: tabs.count, set: setName))
+            return state.refuse(.indexOutOfRange(index: bad, count: tabs.count, set: setName))
         }
         return close(tabs.indices.filter(sources.contains).map { tabs[$0].id })
     }
 
     private func close(_ ids: [TabID]) -> Pending<TabSetEdit> {
-        perform(.close(ids)) { store, setName throws(TabStoreError) in
+        state.perform(.close(ids)) { store, setName throws(TabStoreError) in
             let edit = try store.remove(ids.map { TabRef.id($0) }, from: setName)
             return (edit, edit.set)
         }
@@ -220,117 +259,28 @@ public final class TabBarModel {
     /// Shown when the store answers: only the store remembers closed tabs.
     @discardableResult
     public func reopen() -> Pending<TabSetEdit> {
-        perform(nil) { store, setName throws(TabStoreError) in
+        state.perform(.reopen) { store, setName throws(TabStoreError) in
             let edit = try store.reopen(in: setName)
             return (edit, edit.set)
         }
     }
 
+    /// Takes back an edit that waits (one of ``pendingEdits``): the bar stops showing it at
+    /// once, and its result throws `.editCancelled`. An edit whose write holds the lock
+    /// already is written: the bar then shows it again with the store's answer. An id no
+    /// edit waits under changes nothing.
+    public func cancel(_ edit: Edit.ID) {
+        state.cancel(edit)
+    }
+
+    /// Takes back every edit that waits, as ``cancel(_:)`` does.
+    public func cancelPendingEdits() {
+        for edit in pendingEdits { state.cancel(edit.id) }
+    }
+
     /// Returns once the store has answered every edit made so far: each confirmed, or
-    /// taken back with ``editError`` set.
+    /// taken back with ``editError`` set (or cancelled).
     public func waitForPendingEdits() async {
-        await lastWrite?.value
-    }
-
-    // MARK: Showing
-
-    /// Shows `prediction` now, then writes in turn after the edits before it; the answer
-    /// replaces the prediction, or a refusal takes it back.
-    private func perform<Value: Sendable>(
-        _ prediction: TabBarPrediction?,
-        _ write: @escaping @Sendable (TabStore, String) throws(TabStoreError) -> (Value, TabSet)
-    ) -> Pending<Value> {
-        editCount += 1
-        let number = editCount
-        pending.append((number, prediction))
-        refresh()
-        let (store, setName, previous) = (store, setName, lastWrite)
-        let task = Task { [weak self] () -> Result<Value, TabStoreError> in
-            await previous?.value
-            let answer: Result<(Value, TabSet), TabStoreError>
-            do throws(TabStoreError) {
-                answer = .success(try await store.onWriteQueue { () throws(TabStoreError) in try write(store, setName) })
-            } catch {
-                answer = .failure(error)
-            }
-            self?.settle(number, answer.map { $0.1 })
-            return answer.map { $0.0 }
-        }
-        lastWrite = Task { _ = await task.value }
-        return Pending(task: task)
-    }
-
-    /// The store's answer to edit `number`: its set, or the refusal that takes the edit back.
-    private func settle(_ number: Int, _ answer: Result<TabSet, TabStoreError>) {
-        pending.removeAll { $0.number == number }
-        switch answer {
-        case let .success(set): adopt(set)
-        case let .failure(error):
-            editError = error
-            refresh()
-        }
-    }
-
-    private func reselect(at index: Int) -> Pending<SelectionChange> {
-        let tab = tabs[index]
-        reselection = Reselection(index: index, tab: tab, count: (reselection?.count ?? 0) + 1)
-        let set = TabSet(name: setName, tabs: tabs, revision: revision)
-        let change = SelectionChange(
-            setName: setName, previousIndex: index, selectedIndex: index, selectedTab: tab, updates: [],
-            revision: revision, set: set
-        )
-        // Nothing is written, as the store's own select writes nothing: only this process's
-        // change observers hear of it, off the main actor (telling them reads the journal).
-        let event = TabChange(
-            setName: setName, revision: revision,
-            event: .reselected(TabUpdate(index: index, tab: Tab(id: tab.id, title: tab.title, isSelected: true))),
-            timestamp: currentTimestamp()
-        )
-        let hub = store.hub
-        store.readQueue.async { hub.publish(local: [event]) }
-        return Pending(task: Task { .success(change) })
-    }
-
-    /// An edit refused before it reached the store.
-    private func refuse<Value>(_ error: TabStoreError) -> Pending<Value> {
-        editError = error
-        return Pending(task: Task { .failure(error) })
-    }
-
-    /// Takes a value from the store unless the bar already has a newer one (an edit's answer
-    /// can overtake the observed values).
-    private func adopt(_ set: TabSet?) {
-        if let set, let current = stored, current.revision > set.revision { return }
-        stored = set
-        refresh()
-    }
-
-    /// Shows the stored set with the pending edits applied, assigning only what changed so
-    /// that views bound to unchanged parts are not redrawn.
-    private func refresh() {
-        let shown = pending.reduce(stored) { set, edit in edit.prediction?.applied(to: set) ?? set }
-        let newTabs = shown?.tabs ?? []
-        let newIndex = shown?.selectedIndex
-        // Names and titles compare byte for byte, as stored: a rename to a canonically
-        // equivalent form ("é" to "e\u{301}") is a change to show.
-        if let name = shown?.name, !sameBytes(setName, name) { setName = name }
-        if tabs != newTabs { tabs = newTabs }
-        if selectedIndex != newIndex { selectedIndex = newIndex }
-        let newRevision = stored?.revision ?? 0
-        if revision != newRevision { revision = newRevision }
-    }
-}
-
-/// Holds the observing task and cancels it when released with its model.
-private final class ObservationLifetime: Sendable {
-    private let current = Mutex<Task<Void, Never>?>(nil)
-
-    var task: Task<Void, Never>? {
-        get { current.withLock { $0 } }
-        set { current.withLock { $0 = newValue } }
-    }
-
-    deinit {
-        current.withLock { $0?.cancel() }
+        await state.waitUntilWritten()
     }
 }

@@ -196,11 +196,7 @@ extension TabStore {
     /// suspended, it waits there for `resume()`.
     func onWriteQueue<T: Sendable>(_ work: @escaping @Sendable () throws(TabStoreError) -> T) async throws(TabStoreError) -> T {
         let suspension = self.suspension
-        return try await run({ () throws(TabStoreError) -> T in
-            suspension.enterWrite()
-            defer { suspension.leaveWrite() }
-            return try work()
-        }, on: writeQueue)
+        return try await run({ () throws(TabStoreError) -> T in try suspension.write(work) }, on: writeQueue)
     }
 
     /// Runs `work` on the read queue and resumes the caller from there.

@@ -67,11 +67,32 @@ extension TabStore {
         try reading { database throws(TabStoreError) in try Self.observedValue(of: setName, in: database) }
     }
 
-    private static func observedValue(of setName: String, in database: any TabRecords) throws(TabStoreError) -> TabSet? {
-        try database.readTransaction { () throws(TabStoreError) -> TabSet? in
-            guard try database.setRecord(named: setName) != nil else { return nil }
-            return try database.loadTabSet(named: setName)
+    /// The set (or nil) and the journal's newest id, read in one snapshot: what
+    /// ``observe(_:from:)`` starts from, so that a model's first value is its only read.
+    func firstObservation(of setName: String) throws(TabStoreError) -> (value: TabSet?, journalID: Int) {
+        try reading { database throws(TabStoreError) in
+            try database.readTransaction { () throws(TabStoreError) in
+                (try Self.set(named: setName, in: database), try database.lastChangeID())
+            }
         }
+    }
+
+    /// The values after `start` (from ``firstObservation(of:)``), as ``observe(_:)`` gives them.
+    func observe(_ setName: String, from start: (value: TabSet?, journalID: Int)) -> TabStoreStream<TabSet?> {
+        hub.subscribeValue(setName: setName, from: start) { database, name throws(TabStoreError) -> TabSet? in
+            guard let name else { return nil }
+            return try Self.observedValue(of: name, in: database)
+        }
+    }
+
+    private static func observedValue(of setName: String, in database: any TabRecords) throws(TabStoreError) -> TabSet? {
+        try database.readTransaction { () throws(TabStoreError) -> TabSet? in try set(named: setName, in: database) }
+    }
+
+    /// The set or nil, read inside the caller's transaction.
+    private static func set(named setName: String, in database: any TabRecords) throws(TabStoreError) -> TabSet? {
+        guard let record = try database.setRecord(named: setName) else { return nil }
+        return try database.tabSet(of: record)
     }
 
     /// The list of sets now (as ``tabSets()-704um`` gives it), then again after each commit that

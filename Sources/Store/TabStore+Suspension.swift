@@ -10,11 +10,13 @@ extension TabStore {
     /// Holds this store's `async` writes back until ``resume()``, for an app about to be
     /// suspended; returns once no write of theirs holds or waits for the write lock.
     ///
-    /// A write already running ends first (it may wait for another process's lock, up to
-    /// the busy timeout); writes asked for while suspended wait on the store's write queue,
-    /// in order, and run after ``resume()``: an edit a ``TabBarModel`` shows stays shown,
-    /// pending, and is written when the app comes back. Reads go on. The synchronous calls
-    /// are not held back: while suspended, make none that write.
+    /// It never waits for another process's lock: a write waiting for one stops waiting (it
+    /// has changed nothing) and runs again after ``resume()``, before the writes asked for
+    /// later. A write that holds the lock already ends first, which takes as long as its own
+    /// work. Writes asked for while suspended wait on the store's write queue, in order, and
+    /// run after ``resume()``: an edit a ``TabBarModel`` shows stays shown, pending, and is
+    /// written when the app comes back. Reads go on. The synchronous calls are not held
+    /// back: while suspended, make none that write.
     ///
     /// For example, in a SwiftUI app:
     /// ```swift
@@ -44,6 +46,8 @@ final class SuspensionGate: Sendable {
     private struct State {
         var isSuspended = false
         var isWriting = false
+        /// Whether the running write was told to stop waiting for a lock.
+        var holdsBackLockWait = false
         /// What the write waiting for `resume()` blocks on (the write queue's own thread,
         /// never one of the cooperative pool's).
         var resumed: DispatchSemaphore?
@@ -52,11 +56,36 @@ final class SuspensionGate: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whose lock waits a suspension cuts short.
+    private let backend: any TabStoreBackend
+
+    init(backend: any TabStoreBackend) {
+        self.backend = backend
+    }
 
     var isSuspended: Bool { state.withLock { $0.isSuspended } }
 
-    /// Called on the write queue before a write: returns at once, or once resumed.
-    func enterWrite() {
+    /// Runs `work` (one whole write, which changes nothing when it throws) on the write
+    /// queue once writes may run. When a suspension cut its wait for a lock short, it runs
+    /// again after `resume()`.
+    func write<T>(_ work: () throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        while true {
+            enterWrite()
+            do {
+                let value = try work()
+                leaveWrite()
+                return value
+            } catch .busy where isSuspended {
+                leaveWrite()
+            } catch {
+                leaveWrite()
+                throw error
+            }
+        }
+    }
+
+    /// Returns at once, or once resumed.
+    private func enterWrite() {
         while true {
             let semaphore = state.withLock { state -> DispatchSemaphore? in
                 guard state.isSuspended else {
@@ -71,23 +100,31 @@ final class SuspensionGate: Sendable {
         }
     }
 
-    /// Called on the write queue after a write.
-    func leaveWrite() {
+    private func leaveWrite() {
         let waiting = state.withLock { state in
-            state.isWriting = false
-            defer { state.waitingForWrite = [] }
+            // Under the lock: a suspension cannot set it again between the two.
+            if state.holdsBackLockWait { backend.holdBackLockWaits(false) }
+            defer {
+                state.isWriting = false
+                state.holdsBackLockWait = false
+                state.waitingForWrite = []
+            }
             return state.waitingForWrite
         }
         for continuation in waiting { continuation.resume() }
     }
 
     /// Suspends at once, in the caller's isolation (before the caller's task can be
-    /// suspended), then waits for the running write.
+    /// suspended), then waits for the running write, whose wait for a lock it cuts short.
     nonisolated(nonsending) func suspend() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { state in
                 state.isSuspended = true
-                if state.isWriting { state.waitingForWrite.append(continuation) }
+                if state.isWriting {
+                    state.waitingForWrite.append(continuation)
+                    if !state.holdsBackLockWait { backend.holdBackLockWaits(true) }
+                    state.holdsBackLockWait = true
+                }
                 return !state.isWriting
             }
             if idle { continuation.resume() }

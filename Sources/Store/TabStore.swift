@@ -38,8 +38,11 @@ public final class TabStore: Sendable {
         /// How many removed tabs each set remembers for `reopen`.
         public var closedTabLimit: Int
         /// How often observers look for changes made by other connections and processes where
-        /// the database gives no notice of them (a file's notifications, a server's `LISTEN`
-        /// do): each look is one cheap read, and the journal is read only when it moved.
+        /// the database gives no notice of them: a file whose folder cannot be watched (no
+        /// inotify watch left, a `-wal` file that cannot be opened) or that is read-only to
+        /// this process. Each look is one cheap read, and the journal is read only when it
+        /// moved. A watched file and a store in memory never poll; a server's `LISTEN` has a
+        /// look once a second beside it.
         public var changePollInterval: Duration
         /// Whether opening a database that does not exist yet (no file, or an empty one;
         /// on a server, no tabstore tables) creates it (a file with the folders above it).
@@ -123,9 +126,11 @@ public final class TabStore: Sendable {
     /// Where async reads run: off the cooperative pool, never behind a write.
     let readQueue = DispatchQueue(label: "tabstore.read")
     /// Holds async writes back while the app is suspended (TabStore+Suspension).
-    let suspension = SuspensionGate()
+    let suspension: SuspensionGate
     /// The sets this store last wrote or read, at their revisions (see `KnownSets`).
     let knownSets = Mutex(KnownSets())
+    /// The state each set's `TabBarModel`s share.
+    let tabBars = TabBarRegistry()
 
     /// Opens the database at `path`, creating it and its missing folders (mode 0700) unless
     /// `options.createsMissingDatabase` is false, and brings its schema up to date. Nothing is
@@ -151,6 +156,7 @@ public final class TabStore: Sendable {
         self.options = options
         self.backend = backend
         hub = ChangeHub(backend: backend, pollInterval: options.changePollInterval)
+        suspension = SuspensionGate(backend: backend)
     }
 
     deinit {

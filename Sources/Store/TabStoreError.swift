@@ -142,6 +142,11 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
 
     /// tabstore broke one of its own promises (a defect to report); nothing was changed.
     case internalFailure(database: String, reason: String)
+    /// A ``TabBarModel`` edit cancelled (``TabBarModel/cancel(_:)``) before it was written.
+    case editCancelled(set: String)
+    /// A ``TabBarModel`` already holds `limit` edits waiting to be written (another process
+    /// has held the write lock that long, or the store is suspended); this one was not made.
+    case tooManyPendingEdits(set: String, limit: Int)
 
     /// What is at a path instead of a regular file (see ``notARegularFile(path:kind:)``).
     public enum FileKind: Sendable, Hashable, Codable {
@@ -197,12 +202,12 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
-             .fileIsTheDatabase, .databaseNotFound, .invalidOption:
+             .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled:
             return false
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .damagedSet, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
-             .schemaNotFound, .internalFailure:
+             .schemaNotFound, .internalFailure, .tooManyPendingEdits:
             return true
         }
     }
@@ -349,6 +354,10 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "invalid option \(name): \(reason)"
         case let .internalFailure(database, reason):
             return "tabstore failed on \(database): \(reason) (a defect in tabstore: please report it)"
+        case let .editCancelled(set):
+            return "the edit of set \(quoted(set)) was cancelled before it was written"
+        case let .tooManyPendingEdits(set, limit):
+            return "\(limit) edits of set \(quoted(set)) are already waiting to be written; this one was not made"
         }
     }
 }

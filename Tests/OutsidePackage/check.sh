@@ -45,6 +45,15 @@ print("\(StoreName) \(CLIName): selected \(change.selectedIndex) in \(change.set
 }
 try await tapHome()
 SWIFT
+mkdir -p "$app/Sources/KitOnlyApp"
+cat > "$app/Sources/KitOnlyApp/main.swift" <<'SWIFT'
+import TabStoreKit
+
+// Only TabStoreKit: the app must not link Foundation (nor ICU), which doubles a start.
+let store = try TabStore(path: CommandLine.arguments[1])
+try store.add(["Home", "Reviews"], to: "main", creatingSet: true)
+print(try store.tabSet(named: "main").tabs.map(\.title))
+SWIFT
 mkdir -p "$app/Sources/ServerApp"
 cat > "$app/Sources/ServerApp/main.swift" <<'SWIFT'
 import TabStoreKit
@@ -70,8 +79,10 @@ let package = Package(
     targets: generic.map { .target(name: \$0) } + [
         .executableTarget(
             name: "App",
-            dependencies: [.product(name: "TabStoreKit", package: "tabstore")] + generic.map { .target(name: \$0) }
+            dependencies: [.product(name: "TabStoreKit", package: "tabstore"), .product(name: "TabStoreFoundation", package: "tabstore")]
+                + generic.map { .target(name: \$0) }
         ),
+        .executableTarget(name: "KitOnlyApp", dependencies: [.product(name: "TabStoreKit", package: "tabstore")]),
         .executableTarget(
             name: "ServerApp",
             dependencies: [.product(name: "TabStorePostgres", package: "tabstore"), .target(name: "Postgres")]
@@ -89,6 +100,12 @@ index 9 is out of range for set "main" (valid: 0...1 or -2...-1)'
 [ "$out" = "$expected" ] || { echo "outside package: unexpected output" >&2; exit 1; }
 if grep -q "libpq.so" "$(swift build --show-bin-path)/App"; then
     echo "outside package: an app embedding only TabStoreKit mentions libpq" >&2
+    exit 1
+fi
+kit="$(swift run -q KitOnlyApp "$app/Library/kit.sqlite")"
+[ "$kit" = '["Home", "Reviews"]' ] || { echo "outside package: unexpected KitOnlyApp output: $kit" >&2; exit 1; }
+if readelf -d "$(swift build --show-bin-path)/KitOnlyApp" | grep -E "NEEDED.*(libFoundation|lib_Foundation|libicu)"; then
+    echo "outside package: an app importing only TabStoreKit links Foundation" >&2
     exit 1
 fi
 if command -v ldconfig >/dev/null && ldconfig -p | grep -q "libpq.so.5 "; then

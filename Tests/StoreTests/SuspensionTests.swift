@@ -51,28 +51,45 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func suspendReturnsOnceTheWriteRunningWhenItWasCalledHasEnded() async throws {
+    func suspendDoesNotWaitForAWriteStuckBehindAnotherProcesssLockWhichRunsAgainOnResume() async throws {
         let store = try makeStore()
         let lock = try WriteLockHolder(path: store.location)
         let running = Task { try await store.select(2, in: "main") }
-        // Let the write reach SQLite's wait for the lock.
+        // Let the write reach its wait for the lock (10 s of busy timeout).
         try await Task.sleep(for: .milliseconds(100))
-        let suspended = Counter()
-        let suspending = Task {
-            await store.suspend()
-            suspended.increment()
-        }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(suspended.value == 0 && store.isSuspended)
-        try lock.release()
-        await suspending.value
-        #expect(try await running.value.selectedIndex == 2)
-        // A write asked for now waits for resume().
+        // suspend() returns while the lock is still held: the write stopped waiting.
+        await store.suspend()
+        #expect(lock.isHeld && store.isSuspended)
         let later = Task { try await store.select(0, in: "main") }
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(try await store.tabSet(named: "main").selectedIndex == 2)
+        // Released while suspended: neither write is made, and no write lock is taken.
+        try lock.release()
+        var writeLocks: [String] = []
+        for _ in 0..<20 {
+            writeLocks += try Self.writeLocksHeld(on: store.location)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(writeLocks == [])
+        #expect(try await store.tabSet(named: "main").revision == 1)
         store.resume()
+        // The write cut short runs first, then the one asked for later.
+        #expect(try await running.value.selectedIndex == 2)
         #expect(try await later.value.selectedIndex == 0)
+        #expect(try await store.history(of: "main", limit: 2).map(\.revision) == [3, 2])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aModelsTapMadeBeforeSuspendingBehindAForeignLockIsWrittenOnResume() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        let lock = try WriteLockHolder(path: store.location)
+        let tap = bar.select(1)
+        try await Task.sleep(for: .milliseconds(100))
+        await store.suspend()
+        #expect(lock.isHeld && picture(bar.tabs) == ["Home", "*All menu", "Reviews"] && bar.hasPendingEdits)
+        try lock.release()
+        store.resume()
+        #expect(try await tap.result.selectedIndex == 1)
+        #expect(bar.editError == nil && !bar.hasPendingEdits)
     }
 
     @Test func resumingAStoreThatIsNotSuspendedChangesNothing() async throws {

@@ -1,5 +1,6 @@
 import Observation
 import TabStoreSQLite
+import TabStoreTestSupport
 import Testing
 @testable import TabStoreKit
 
@@ -51,8 +52,11 @@ import Testing
 
     @Test func loadAwaitsTheFirstValueAndThrowsWhenItCannotBeRead() async throws {
         let store = try makeStore()
-        let bar = try await TabBarModel.load(store: store, setName: "main")
-        #expect(shown(bar) == ["*Home", "All menu", "Reviews"])
+        do {
+            let bar = try await TabBarModel.load(store: store, setName: "main")
+            #expect(shown(bar) == ["*Home", "All menu", "Reviews"])
+        }
+        // No model of the set is left: the next one reads the set itself.
         try dropTable("tab", at: store.location)
         await #expect(throws: TabStoreError.self) { try await TabBarModel.load(store: store, setName: "main") }
         let broken = TabBarModel(store: store, setName: "main")
@@ -86,17 +90,78 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func aTapTheStoreRefusesIsTakenBackWithTheError() async throws {
-        let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(300)))
+    func aTapRefusedAfterTheBusyTimeoutIsKeptAndWrittenOnceTheLockIsGone() async throws {
+        let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(200)))
         let bar = TabBarModel(store: store, setName: "main")
         let lock = try WriteLockHolder(path: store.location)
         let pending = bar.select(1)
         #expect(shown(bar) == ["Home", "*All menu", "Reviews"])
-        await #expect(throws: TabStoreError.busy(path: store.location)) { try await pending.result }
-        #expect(shown(bar) == ["*Home", "All menu", "Reviews"])
-        #expect(bar.editError == .busy(path: store.location) && !bar.hasPendingEdits)
-        #expect(bar.editError?.description == "database \(store.location) is still locked by another process after the busy timeout")
+        // The busy timeout passes: the tap is still shown, and marked as waiting for the lock.
+        await waitUntil({ bar.pendingEdits.first?.isWaitingForLock }) { $0 == true }
+        #expect(shown(bar) == ["Home", "*All menu", "Reviews"] && bar.editError == nil)
+        #expect(bar.pendingEdits.map(\.id) == [pending.editID] && bar.pendingEdits[0].kind == .select(bar.tabs[1].id))
+        #expect(try await store.tabSet(named: "main").selectedIndex == 0)
         try lock.release()
+        let change = try await pending.result
+        #expect(change.selectedIndex == 1 && change.revision == 2)
+        #expect(shown(bar) == ["Home", "*All menu", "Reviews"] && bar.pendingEdits.isEmpty && bar.editError == nil)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func editsWaitingForTheLockCanBeSeenAndCancelledAndTheOthersAreWrittenInOrder() async throws {
+        let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(200)))
+        try await store.add(["Photos"], to: "main")
+        let bar = TabBarModel(store: store, setName: "main")
+        let lock = try WriteLockHolder(path: store.location)
+        let first = bar.select(1)
+        let second = bar.select(2)
+        let third = bar.close(bar.tabs[0].id)
+        #expect(bar.pendingEdits.map(\.id) == [first.editID, second.editID, third.editID].compactMap { $0 })
+        #expect(shown(bar) == ["All menu", "*Reviews", "Photos"])
+        await waitUntil({ bar.pendingEdits.first?.isWaitingForLock }) { $0 == true }
+        // The first is being written (waiting in its lock wait): cancelling it cuts the
+        // wait short; the second has not begun.
+        bar.cancel(try #require(first.editID))
+        bar.cancel(try #require(second.editID))
+        #expect(bar.pendingEdits.map(\.id) == [third.editID])
+        #expect(shown(bar) == ["*All menu", "Reviews", "Photos"])
+        await #expect(throws: TabStoreError.editCancelled(set: "main")) { try await first.result }
+        await #expect(throws: TabStoreError.editCancelled(set: "main")) { try await second.result }
+        #expect(bar.editError == nil)
+        try lock.release()
+        #expect(picture(try await third.result) == ["*All menu", "Reviews", "Photos"])
+        #expect(try await store.history(of: "main", limit: 1).map(\.event.kind) == [.removed])
+        bar.cancel(99)
+        #expect(bar.pendingEdits.isEmpty)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTapTheStoreRefusesForAnotherReasonIsTakenBackWithTheError() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        let other = try TabStore(path: store.location, options: options)
+        let rename = { () throws(TabStoreError) in _ = try other.renameSet("main", to: "elsewhere") }
+        try rename()
+        let pending = bar.select(1)
+        #expect(shown(bar) == ["Home", "*All menu", "Reviews"])
+        await #expect(throws: TabStoreError.setNotFound(set: "main")) { try await pending.result }
+        #expect(bar.editError == .setNotFound(set: "main") && bar.pendingEdits.isEmpty)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theQueueOfWaitingEditsIsBounded() async throws {
+        let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(100)))
+        let bar = TabBarModel(store: store, setName: "main")
+        let lock = try WriteLockHolder(path: store.location)
+        let taps = (0..<TabBarModel.pendingEditLimit).map { bar.select($0 % 2 == 0 ? 1 : 2) }
+        #expect(bar.pendingEdits.count == TabBarModel.pendingEditLimit && bar.selectedIndex == 2)
+        let refused = bar.select(0)
+        await #expect(throws: TabStoreError.tooManyPendingEdits(set: "main", limit: 64)) { try await refused.result }
+        #expect(bar.selectedIndex == 2 && bar.pendingEdits.count == 64 && refused.editID == nil)
+        #expect(bar.editError?.description == "64 edits of set \"main\" are already waiting to be written; this one was not made")
+        try lock.release()
+        for tap in taps { _ = try await tap.result }
+        #expect(try await store.tabSet(named: "main").revision == 65)
     }
 
     @Test func aTapOnATabAnotherProcessClosedIsTakenBack() async throws {
@@ -267,6 +332,123 @@ import Testing
         try await store.removeSet("main")
         await waitUntil({ bar.tabs }) { $0.isEmpty }
         #expect(bar.selectedIndex == nil && bar.lastSelectedIndex == 0)
+    }
+
+    // MARK: One state per set
+
+    @Test(.timeLimit(.minutes(1)))
+    func everyBarOfASetShowsTheSamePendingEditsWhileAnotherProcessHoldsTheLock() async throws {
+        let store = try makeStore()
+        let normal = TabBarModel(store: store, setName: "main")
+        let sticky = TabBarModel(store: store, setName: "main")
+        let lock = try WriteLockHolder(path: store.location)
+        let reviews = normal.tabs[2].id
+        let pending = normal.select(reviews)
+        // No await between: the sticky bar shows the tap at once, as pending.
+        #expect(shown(sticky) == ["Home", "All menu", "*Reviews"] && sticky.hasPendingEdits)
+        #expect(sticky.pendingEdits == normal.pendingEdits)
+        sticky.move(fromOffsets: [0], toOffset: 3)
+        #expect(shown(normal) == ["All menu", "*Reviews", "Home"] && normal.pendingEdits.count == 2)
+        // A re-tap on either bar is one reselection, seen by both.
+        _ = try await sticky.select(reviews).result
+        #expect(normal.reselection?.count == 1 && normal.reselection == sticky.reselection)
+        try lock.release()
+        _ = try await pending.result
+        await sticky.waitForPendingEdits()
+        #expect(shown(normal) == ["All menu", "*Reviews", "Home"] && shown(sticky) == shown(normal))
+        #expect(!normal.hasPendingEdits && !sticky.hasPendingEdits && normal.revision == 3 && sticky.revision == 3)
+        // A bar made later shows the state without reading the set.
+        let third = TabBarModel(store: store, setName: "main")
+        #expect(third.tabs == normal.tabs && third.revision == 3)
+    }
+
+    @Test(arguments: 1...6)
+    func barsOfASetAgreeAfterEveryRandomEditOfEither(seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
+        let store = try makeStore()
+        try await store.add(["Photos", "Map"], to: "main")
+        let bars = [TabBarModel(store: store, setName: "main"), TabBarModel(store: store, setName: "main")]
+        for _ in 0..<20 {
+            let bar = bars[random.below(2)]
+            if bar.tabs.count < 2 { _ = try await bar.reopen().result }
+            let count = bar.tabs.count
+            switch random.below(3) {
+            case 0: bar.select(random.below(count))
+            case 1: bar.move(fromOffsets: [random.below(count)], toOffset: random.below(count + 1))
+            default: bar.close(atOffsets: [random.below(count)])
+            }
+            // Before and after the store's answer, the two show one state.
+            #expect(bars[0].tabs == bars[1].tabs && bars[0].pendingEdits == bars[1].pendingEdits, "seed \(seed)")
+            await bar.waitForPendingEdits()
+            #expect(bars[0].tabs == bars[1].tabs && bars[0].revision == bars[1].revision, "seed \(seed)")
+            #expect(bars[0].tabs == (try await store.tabSet(named: "main")).tabs, "seed \(seed)")
+        }
+    }
+
+    // MARK: Change pairs at the tap
+
+    @Test(.timeLimit(.minutes(1)))
+    func aTapCarriesTheDocumentsPairsWithWholeTabsBeforeTheStoreAnswers() async throws {
+        let store = try TabStore(path: folder.file(), options: options)
+        try await store.add([NewTab("Home", payload: ["icon": "house"]), NewTab("Reviews", payload: ["icon": "star"])], to: "main", creatingSet: true)
+        let bar = TabBarModel(store: store, setName: "main")
+        let (home, reviews) = (bar.tabs[0], bar.tabs[1])
+        let lock = try WriteLockHolder(path: store.location)
+        let pending = bar.select(reviews.id)
+        // Known at the tap, while the lock is held: the old selection, then the new one.
+        #expect(pending.changes == [
+            TabBarModel.Change(
+                old: TabUpdate(index: 0, tab: home),
+                new: TabUpdate(index: 0, tab: Tab(id: home.id, title: "Home", isSelected: false, payload: ["icon": "house"]))
+            ),
+            TabBarModel.Change(
+                old: TabUpdate(index: 1, tab: reviews),
+                new: TabUpdate(index: 1, tab: Tab(id: reviews.id, title: "Reviews", isSelected: true, payload: ["icon": "star"]))
+            ),
+        ])
+        #expect(bar.pendingEdits.first?.changes == pending.changes)
+        let closing = bar.close(reviews.id)
+        #expect(closing.changes == [
+            TabBarModel.Change(old: TabUpdate(index: 1, tab: bar.pendingEdits[0].changes[1].new!.tab), new: nil),
+            TabBarModel.Change(
+                old: TabUpdate(index: 0, tab: Tab(id: home.id, title: "Home", isSelected: false, payload: ["icon": "house"])),
+                new: TabUpdate(index: 0, tab: home)
+            ),
+        ])
+        // A re-tap of Home, now shown selected, and a reopen (known only to the store) have none.
+        #expect(bar.select(0).changes == [] && bar.reopen().changes == [])
+        try lock.release()
+        await bar.waitForPendingEdits()
+        #expect(shown(bar) == ["Home", "*Reviews"])
+    }
+
+    @Test(arguments: 1...8)
+    func changePairsTurnTheBarBeforeIntoTheBarAfter(seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
+        let store = try TabStore.inMemory(options: TabStore.Options(durability: .normal))
+        try await store.add((0..<6).map { NewTab("T\($0)", payload: ["n": "\($0)"]) }, to: "main", creatingSet: true)
+        let bar = TabBarModel(store: store, setName: "main")
+        for _ in 0..<30 {
+            if bar.tabs.count < 2 { _ = try await bar.reopen().result }
+            let before = bar.tabs
+            let count = before.count
+            let pending: [TabBarModel.Change] = switch random.below(3) {
+            case 0: bar.select(random.below(count)).changes
+            case 1: bar.move(fromOffsets: Set((0..<2).map { _ in random.below(count) }), toOffset: random.below(count + 1)).changes
+            default: bar.close(atOffsets: [random.below(count)]).changes
+            }
+            // Applying the pairs to the bar before gives the bar after, and every tab
+            // the pairs leave alone is where it was, as it was.
+            var after = before
+            let removed = Set(pending.compactMap(\.old?.tab.id))
+            after.removeAll { removed.contains($0.id) }
+            for change in pending.compactMap(\.new).sorted(by: { $0.index < $1.index }) {
+                after.insert(change.tab, at: change.index)
+            }
+            #expect(after == bar.tabs, "seed \(seed)")
+            #expect(Set(pending.compactMap { $0.old?.tab.id ?? $0.new?.tab.id }).count == pending.count, "seed \(seed)")
+            await bar.waitForPendingEdits()
+        }
     }
 
     // MARK: Helpers

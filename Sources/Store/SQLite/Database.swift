@@ -76,6 +76,8 @@ final class Database {
 
     /// Set by `closeNow()`, which a process about to end calls.
     private var isClosed = false
+    /// The busy handler's state, kept as long as the connection (see LockWait.swift).
+    var lockWait: LockWait?
 
     deinit {
         closeNow()

@@ -36,7 +36,7 @@ extension SQLiteBackend {
             // (8 processes making one file: 'read-only', now and then). Open it again.
             database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
         }
-        database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
+        database.waitForLocks(LockWait(timeout: options.busyTimeout))
         var writeRefusal: TabStoreError?
         var changesUnseen: TabStoreError?
         var schema: SchemaState
@@ -47,7 +47,7 @@ extension SQLiteBackend {
             // full disk. Exclusive locking keeps the WAL index in this process's memory
             // instead (no -shm): reads work, and writes fail with "the disk is full".
             database = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
-            database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
+            database.waitForLocks(LockWait(timeout: options.busyTimeout))
             try database.lockExclusively()
             schema = try database.schemaState()
         } catch let error where error.isOpeningFailure && !isWritableFolder(folder(of: path)) {

@@ -25,6 +25,8 @@ final class SQLiteBackend: TabStoreBackend {
     /// The file's own schema version when reads go to an upgraded copy of it.
     private let fileVersion: Int?
     let changesUnseen: TabStoreError?
+    /// How the writer waits for other connections' locks (none for a copy in memory).
+    private let writerLockWait: LockWait?
 
     var location: String { path }
 
@@ -38,6 +40,7 @@ final class SQLiteBackend: TabStoreBackend {
         // A read-only connection or a copy in memory serves its own reads.
         followsFile = opened.writeRefusal == nil ? try Self.isSharedFile(opened.database) : false
         hasOwnReader = followsFile && options.concurrentReads
+        writerLockWait = opened.database.lockWait
         writer = SerializedDatabase(opened.database)
     }
 
@@ -69,6 +72,10 @@ final class SQLiteBackend: TabStoreBackend {
                 return plan
             }
         }
+    }
+
+    func holdBackLockWaits(_ on: Bool) {
+        writerLockWait?.holdBack(on)
     }
 
     func closeAndEnd(_ end: () -> Never) -> Never {
@@ -108,8 +115,11 @@ final class SQLiteBackend: TabStoreBackend {
     }
 
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
+        // Only this store's one connection can change a database in memory, and its writes
+        // are handed out as they commit: nothing to wake up for.
+        if path == ":memory:" || path.isEmpty { return NoWakeup() }
         // A file watched for writes: only when other connections' writes can reach it.
-        ChangeWakeup(path: followsFile ? path : nil, pollInterval: pollInterval, queue: queue, handler: handler)
+        return ChangeWakeup(path: followsFile ? path : nil, pollInterval: pollInterval, queue: queue, handler: handler)
     }
 
     func info() throws(TabStoreError) -> StoreInfo {
@@ -151,7 +161,7 @@ final class SQLiteBackend: TabStoreBackend {
     /// A read-only connection to the file a writer has opened (and migrated).
     private static func openReader(path: String, options: TabStore.Options) throws(TabStoreError) -> Database {
         let database = try Database(path: path, flags: SQLITE_OPEN_READONLY)
-        database.setBusyTimeout(milliseconds: options.busyTimeout.milliseconds)
+        database.waitForLocks(LockWait(timeout: options.busyTimeout))
         return database
     }
 }

@@ -1,0 +1,277 @@
+import Foundation
+import TabStoreKit
+import TabStoreSQLite
+
+/// The figures of an app's tab bar (issue 31): how soon a write waiting for another
+/// process's lock lands after the release, what an idle observing app costs beside a bare
+/// Swift process, how soon it holds another process's commit, and its first value at launch
+/// beside a bare hello. The app is TabStoreBenchApp, which imports only TabStoreKit.
+struct AppRows {
+    let size: BenchSize
+    let folder: ScratchFolder
+
+    func run() throws -> [Row] {
+        var rows = try lockRelease()
+        let app = executableFolder() + "/TabStoreBenchApp"
+        guard access(app, X_OK) == 0 else {
+            let note = "no TabStoreBenchApp binary next to the bench in \(executableFolder()): run `swift build -c release` first"
+            return rows + [
+                .missing("appIdleWakeups", "idle observing app: wake-ups per second vs a bare Swift process", unit: .wakeupsPerSecond, target: nil, because: note),
+                .missing("appIdleCPU", "idle observing app: CPU ms per minute vs a bare Swift process", unit: .milliseconds, target: nil, because: note),
+                .missing("appObserveLatencyP99", "observing app: another process's select to the app's value (p99)", unit: .milliseconds, target: .value(atMost: 5), because: note),
+                .missing("appFirstValue10", "app's first value at launch, 10 tabs, vs bare hello (paired)", unit: .milliseconds, target: .ratio(atMost: 1.5), because: note),
+                .missing("appFirstValue10000", "app's first value at launch, 10,000 tabs, vs bare hello (paired)", unit: .milliseconds, target: .ratio(atMost: 2), because: note),
+            ]
+        }
+        rows += try idleAndLatency(app: app)
+        rows += try firstValue(app: app)
+        return rows
+    }
+
+    // MARK: 4: lock release to write landed
+
+    /// Another connection holds the write lock while a `select` waits for it; the time from
+    /// just before that connection's COMMIT to the `select` returning, for tabstore's busy
+    /// handler and for SQLite's own (`sqlite3_busy_timeout`) doing the same UPDATE.
+    private func lockRelease() throws -> [Row] {
+        let rounds = size.pick(20, quick: 8)
+        progress("app: \(rounds) writes waiting for another connection's lock, tabstore's busy handler and SQLite's")
+        let path = folder.file("lock.sqlite")
+        let store = try Fixture.store(at: path, durability: .normal)
+        let holder = try LockingConnection(path: path, busyTimeoutMilliseconds: 5_000)
+        let waiter = try LockingConnection(path: path, busyTimeoutMilliseconds: 5_000)
+        var mine: [Double] = []
+        var sqlites: [Double] = []
+        for round in 0..<rounds {
+            mine.append(try afterRelease(of: holder) { try store.select(.index((round + 1) % 2), in: Fixture.setName) })
+            sqlites.append(try afterRelease(of: holder) {
+                try waiter.execute("BEGIN IMMEDIATE; UPDATE tab_set SET revision = revision + 1 WHERE name = '\(Fixture.setName)'; COMMIT")
+            })
+        }
+        return [
+            Row(
+                "lockReleaseToWrite", "a write waiting for another connection's lock: release to write landed (median)",
+                unit: .milliseconds, tabstore: median(mine), peer: median(sqlites), peerName: "SQLite's busy handler",
+                ratio: .none, target: .value(atMost: 5),
+                note: String(format: "slowest of %d: %.2f ms (SQLite's own: %.1f ms)", rounds, mine.max() ?? .nan, sqlites.max() ?? .nan)
+            ),
+        ]
+    }
+
+    /// Milliseconds from just before `holder` releases the write lock it takes to `write`
+    /// (run on another thread, waiting for it) returning.
+    private func afterRelease(of holder: LockingConnection, _ write: @escaping @Sendable () throws -> Void) throws -> Double {
+        try holder.execute("BEGIN IMMEDIATE")
+        let landed = Landing()
+        Thread.detachNewThread {
+            do { try write() } catch { landed.failure = "\(error)" }
+            landed.mark()
+        }
+        // Long enough that the write is waiting (each try fails within microseconds).
+        usleep(30_000)
+        let released = monotonicNanoseconds()
+        try holder.execute("COMMIT")
+        let at = landed.wait()
+        if let failure = landed.failure { throw BenchError("the waiting write failed: \(failure)") }
+        return Double(at &- released) / 1e6
+    }
+
+    // MARK: 6: an idle observing app, and cross-process latency
+
+    private func idleAndLatency(app: String) throws -> [Row] {
+        let path = folder.file("app-observe.sqlite")
+        _ = try Fixture.store(at: path, durability: .normal)
+        let seconds = size.pick(10.0, quick: 3.0)
+        progress("app: an observing app and a bare Swift process idle for \(Int(seconds)) s each, then 200 selects from another process")
+        let bare = try ChildProcess([app, "idle"])
+        let bareCost = try bare.idleCost(seconds: seconds)
+        bare.stop()
+        let observer = try ChildProcess([app, "observe", path, Fixture.setName])
+        // Let the first value's wake-ups settle before idling (the last look is at 512 ms).
+        usleep(1_000_000)
+        let observerCost = try observer.idleCost(seconds: seconds)
+        let writer = try TabStore(path: path, options: .init(durability: .normal))
+        var latencies: [Double] = []
+        for round in 0..<size.pick(200, quick: 50) {
+            let start = monotonicNanoseconds()
+            let change = try writer.select(.index((round + 1) % 2), in: Fixture.setName)
+            let seen = try observer.waitForRevision(change.revision)
+            latencies.append(Double(Int64(bitPattern: seen &- start)) / 1e6)
+        }
+        observer.stop()
+        latencies.sort()
+        let p99 = latencies[min(latencies.count - 1, Int((Double(latencies.count) * 0.99).rounded(.up)) - 1)]
+        let bound = max(bareCost.wakeupsPerSecond, 0.1)
+        return [
+            Row(
+                "appIdleWakeups", "idle observing app: wake-ups per second vs a bare Swift process", unit: .wakeupsPerSecond,
+                tabstore: observerCost.wakeupsPerSecond, peer: bareCost.wakeupsPerSecond, peerName: "bare", ratio: .none,
+                target: .value(atMost: bound),
+                note: "context switches of every thread in /proc/PID/task/*/status over the idle time; the bare process has run one task (libdispatch's worker pool monitor then ticks once a second in any Swift process that has); the bound is its figure, at least 0.1"
+            ),
+            Row(
+                "appIdleCPU", "idle observing app: CPU ms per minute vs a bare Swift process", unit: .milliseconds,
+                tabstore: observerCost.cpuMillisecondsPerMinute, peer: bareCost.cpuMillisecondsPerMinute, peerName: "bare",
+                target: nil, note: "run time of every thread (/proc/PID/task/*/schedstat) over the idle time"
+            ),
+            Row(
+                "appObserveLatencyP99", "observing app: another process's select to the app's value (p99)", unit: .milliseconds,
+                tabstore: p99, target: .value(atMost: 5),
+                note: String(format: "from before the bench's select (synchronous=NORMAL) to the app's monotonic clock at the new value; median %.2f ms", median(latencies))
+            ),
+        ]
+    }
+
+    // MARK: 7: first value at launch
+
+    private func firstValue(app: String) throws -> [Row] {
+        let hello = executableFolder() + "/TabStoreBenchHello"
+        guard access(hello, X_OK) == 0 else {
+            throw BenchError("no TabStoreBenchHello binary next to the bench: run `swift build -c release` first")
+        }
+        var rows: [Row] = []
+        for (count, key, bound) in [(10, "appFirstValue10", 1.5), (10_000, "appFirstValue10000", 2.0)] {
+            let path = folder.file("app-first-\(count).sqlite")
+            _ = try Fixture.store(at: path, durability: .normal, tabCount: count)
+            let runs = size.pick(40, quick: 12)
+            progress("app: \(runs) launches showing the first value of \(count) tabs, alternating with a bare hello")
+            let launch = Command([app, "first", path, Fixture.setName])
+            let floor = Command([hello])
+            let stderr = folder.file("app.stderr")
+            var mine: [Double] = []
+            var theirs: [Double] = []
+            for round in -3..<runs {
+                let (a, b) = round % 2 == 0 ? (launch, floor) : (floor, launch)
+                let first = try a.run(stderrPath: stderr)
+                let second = try b.run(stderrPath: stderr)
+                guard first.status == 0, second.status == 0 else {
+                    throw BenchError("a launch exited with status \(max(first.status, second.status)): \(firstLine(ofFile: stderr))")
+                }
+                guard round >= 0 else { continue }
+                mine.append(a === launch ? first.milliseconds : second.milliseconds)
+                theirs.append(a === launch ? second.milliseconds : first.milliseconds)
+            }
+            rows.append(Row(
+                key, "app's first value at launch, \(count.formatted()) tabs, vs bare hello (paired)", unit: .milliseconds,
+                tabstore: median(mine), peer: median(theirs), peerName: "hello",
+                ratio: .paired(median(zip(mine, theirs).map { $0 / $1 })), target: .ratio(atMost: bound),
+                note: "whole processes, spawn to exit: open the store, TabBarModel(store:setName:), print the tab count, end (the file watch closed at exit)"
+            ))
+        }
+        return rows
+    }
+}
+
+/// When a write on another thread returned.
+private final class Landing: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var at: UInt64 = 0
+    var failure: String?
+
+    func mark() {
+        at = monotonicNanoseconds()
+        done.signal()
+    }
+
+    func wait() -> UInt64 {
+        done.wait()
+        return at
+    }
+}
+
+/// A plain SQLite connection with SQLite's own busy handler.
+private final class LockingConnection: @unchecked Sendable {
+    private var handle: OpaquePointer?
+
+    init(path: String, busyTimeoutMilliseconds: Int32) throws {
+        guard sqlite3_open(path, &handle) == SQLITE_OK else { throw BenchError("cannot open \(path)") }
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw BenchError("SQLite: \(String(cString: sqlite3_errmsg(handle))) in \(sql)")
+        }
+    }
+}
+
+/// A TabStoreBenchApp process, its standard output read line by line.
+private final class ChildProcess {
+    private let process = Process()
+    private let output = Pipe()
+    private var unread = Data()
+
+    struct IdleCost {
+        let wakeupsPerSecond: Double
+        let cpuMillisecondsPerMinute: Double
+    }
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard try nextLine() == "ready" else { throw BenchError("\(arguments[0]) did not say it was ready") }
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    /// The next line the process wrote, or nil at its end.
+    func nextLine() throws -> String? {
+        while true {
+            if let newline = unread.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: unread[unread.startIndex..<newline], as: UTF8.self)
+                unread = Data(unread[unread.index(after: newline)...])
+                return line
+            }
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { return nil }
+            unread += chunk
+        }
+    }
+
+    /// The app's monotonic time at the first value of `revision` or later.
+    func waitForRevision(_ revision: Int) throws -> UInt64 {
+        while let line = try nextLine() {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let seen = Int(fields[0]), let at = UInt64(fields[1]) else {
+                throw BenchError("the observing app said \(line)")
+            }
+            if seen >= revision { return at }
+        }
+        throw BenchError("the observing app ended")
+    }
+
+    /// Context switches and CPU time of all the process's threads while it idles `seconds`.
+    func idleCost(seconds: Double) throws -> IdleCost {
+        let (switches, runtime) = try counters()
+        usleep(UInt32(seconds * 1e6))
+        let (switchesAfter, runtimeAfter) = try counters()
+        return IdleCost(
+            wakeupsPerSecond: Double(switchesAfter - switches) / seconds,
+            cpuMillisecondsPerMinute: Double(runtimeAfter - runtime) / 1e6 / seconds * 60
+        )
+    }
+
+    /// Voluntary and involuntary context switches, and nanoseconds on a CPU, summed over threads.
+    private func counters() throws -> (switches: Int, runtime: Int) {
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        var switches = 0
+        var runtime = 0
+        for thread in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+            let status = (try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8)) ?? ""
+            for line in status.split(separator: "\n") where line.hasSuffix("ctxt_switches") == false && line.contains("ctxt_switches:") {
+                switches += Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+            }
+            let schedstat = (try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)) ?? ""
+            runtime += Int(schedstat.split(separator: " ").first ?? "") ?? 0
+        }
+        return (switches, runtime)
+    }
+}
