@@ -38,7 +38,7 @@ extension Database: TabRecords, SnapshotReader {
             """
             SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base
             FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
-            """, .text(name)
+            """, [.text(name)]
         ) { Self.setRecord($0, name: name) }
     }
 
@@ -58,7 +58,7 @@ extension Database: TabRecords, SnapshotReader {
             SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
                    (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
             FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
-            """, .text(name)
+            """, [.text(name)]
         ) { row in (Self.setRecord(row, name: name), row.optionalInt(8) ?? 0) }
     }
 
@@ -71,7 +71,7 @@ extension Database: TabRecords, SnapshotReader {
             FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
             LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
             WHERE s.name = ?1
-            """, binding: .text(name), .int(index)
+            """, [.text(name), .int(index)]
         ) { row in (Self.setRecord(row, name: name), row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }, nil) }
     }
 
@@ -91,7 +91,7 @@ extension Database: TabRecords, SnapshotReader {
                    (SELECT min(position) FROM closed_tab WHERE set_id = s.id), (SELECT max(position) FROM closed_tab WHERE set_id = s.id)
             FROM tab_set s LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
             WHERE s.name = ?1
-            """, binding: .text(name), .int(index)
+            """, [.text(name), .int(index)]
         ) { row in
             HeldSetRow(
                 ids: SetRowIDs(id: row.int(0), revision: row.int(1), base: row.int(2), selectedID: row.optionalInt(3), tabID: row.optionalInt(4)),
@@ -210,7 +210,7 @@ extension Database: TabRecords, SnapshotReader {
               held.set.selectedIndex == selected.index, fits(selected), found.allSatisfy({ fits($0.tab) }),
               alsoFound.map({ fits($0.tab) }) ?? true,
               RuleCheck.positionRange.contains(record.base) else { return nil }
-        let closed = try firstRow("SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?", .int(setID)) { row in
+        let closed = try firstRow("SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?", [.int(setID)]) { row in
             (lowest: row.optionalInt(0), highest: row.optionalInt(1))
         }
         return SetShape(
@@ -233,22 +233,22 @@ extension Database: TabRecords, SnapshotReader {
             else { return nil }
             if let count, position >= count { return nil }
             return try firstRow(
-                "SELECT id, title, uuid, payload FROM tab WHERE set_id = ?1 AND position = ?2 + ?3", .int(setID), .int(set.base), .int(position)
+                "SELECT id, title, uuid, payload FROM tab WHERE set_id = ?1 AND position = ?2 + ?3", [.int(setID), .int(set.base), .int(position)]
             ) { $0.tabRecord(from: 0, index: position) }
         case let .title(title):
             return try firstRow(
-                "SELECT id, title, uuid, payload, position - ?3 FROM tab WHERE set_id = ?1 AND title = ?2", .int(setID), .text(title.text), .int(set.base)
+                "SELECT id, title, uuid, payload, position - ?3 FROM tab WHERE set_id = ?1 AND title = ?2", [.int(setID), .text(title.text), .int(set.base)]
             ) { $0.tabRecord(from: 0, index: $0.int(4)) }
         case let .id(id):
             return try firstRow(
-                "SELECT id, title, uuid, payload, position - ?3 FROM tab WHERE uuid = ?1 AND set_id = ?2", .tabID(id), .int(setID), .int(set.base)
+                "SELECT id, title, uuid, payload, position - ?3 FROM tab WHERE uuid = ?1 AND set_id = ?2", [.tabID(id), .int(setID), .int(set.base)]
             ) { $0.tabRecord(from: 0, index: $0.int(4)) }
         }
     }
 
     /// The highest revision a set that left `name` (removed, or renamed away) reached; 0 for none.
     private func nameRevision(of name: String) throws(TabStoreError) -> Int {
-        try firstRow("SELECT revision FROM name_revision WHERE name = ?", .text(name)) { $0.int(0) } ?? 0
+        try firstRow("SELECT revision FROM name_revision WHERE name = ?", [.text(name)]) { $0.int(0) } ?? 0
     }
 
     /// For each id held by a tab, the name of its set: one statement for the whole list.
@@ -259,7 +259,7 @@ extension Database: TabRecords, SnapshotReader {
             """
             SELECT t.uuid, s.name FROM json_each(?) j
             JOIN tab t ON t.uuid = j.value JOIN tab_set s ON s.id = t.set_id
-            """, .text(jsonArray(ids))
+            """, [.text(jsonArray(ids))]
         ) { row in holders[row.tabID(0)] = row.text(1) }
         return holders
     }
@@ -268,7 +268,7 @@ extension Database: TabRecords, SnapshotReader {
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
         guard let setID = set.id else { return [] }
         var tabs: [TabRecord] = []
-        try forEachRow("SELECT id, title, uuid, payload FROM tab WHERE set_id = ? ORDER BY position", .int(setID)) { row in
+        try forEachRow("SELECT id, title, uuid, payload FROM tab WHERE set_id = ? ORDER BY position", [.int(setID)]) { row in
             tabs.append(row.tabRecord(from: 0, index: tabs.count))
         }
         return tabs
@@ -322,7 +322,7 @@ extension Database: TabRecords, SnapshotReader {
                 JOIN (SELECT set_id, max(id) AS id FROM change WHERE set_id IS NOT NULL GROUP BY set_id) m ON m.id = c.id
             ) n ON n.set_id = s.id
             GROUP BY s.id ORDER BY s.name
-            """, .text(TabID.textPattern), .text(TabID.unknown.uuidString)
+            """, [.text(TabID.textPattern), .text(TabID.unknown.uuidString)]
         ) { row in
             shapes.append(SetShape(
                 name: row.text(0), base: row.int(1), revision: row.int(2), tabCount: row.int(3),
@@ -339,7 +339,7 @@ extension Database: TabRecords, SnapshotReader {
         var names: [(name: String, revision: Int)] = []
         try forEachRow(
             "SELECT name, revision FROM name_revision WHERE revision < ? OR revision > ? ORDER BY name",
-            .int(range.lowerBound), .int(range.upperBound)
+            [.int(range.lowerBound), .int(range.upperBound)]
         ) { row in names.append((row.text(0), row.int(1))) }
         return names
     }
@@ -353,7 +353,7 @@ extension Database: TabRecords, SnapshotReader {
         return try inOneSnapshot { () throws(TabStoreError) in
             var count = 0, distinct = 0
             var lowest: Int?, highest: Int?
-            try forEachRow("SELECT position FROM tab WHERE set_id = ? ORDER BY position", .int(setID)) { row in
+            try forEachRow("SELECT position FROM tab WHERE set_id = ? ORDER BY position", [.int(setID)]) { row in
                 let position = row.int(0)
                 if position != highest { distinct += 1 }
                 if lowest == nil { lowest = position }
@@ -366,7 +366,7 @@ extension Database: TabRecords, SnapshotReader {
                        EXISTS (SELECT 1 FROM tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
                        (SELECT min(position) FROM closed_tab WHERE set_id = s.id), (SELECT max(position) FROM closed_tab WHERE set_id = s.id)
                 FROM tab_set s WHERE s.id = ?
-                """, .int(setID)
+                """, [.int(setID)]
             ) { row in
                 SetShape(
                     name: set.name, base: row.int(0), revision: row.int(1), tabCount: count, distinctPositions: distinct,
