@@ -55,7 +55,7 @@ final class Statement {
 
     private func bind(_ text: String, at index: Int32) {
         var text = text
-        text.withUTF8 { bytes in
+        _ = text.withUTF8 { bytes in
             // A null pointer would bind NULL, not the empty text.
             guard let start = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, transient) }
             return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { start in
