@@ -21,58 +21,73 @@ private struct HeldSetRow {
 private typealias SetAndTab = (record: SetRecord, tab: TabRecord?, shape: SetShape?)
 
 extension Statement {
-    /// A tab row read as (id, title, uuid, payload) from `column` on, at `index`.
+    /// A tab row read from `column` on, in `TabColumn`'s columns, at `index`: the one
+    /// place the SQLite backend reads a tab.
     func tabRecord(from column: Int32, index: Int) -> TabRecord {
-        TabRecord(
-            id: int(column), index: index, title: text(column + 1), uuid: tabID(column + 2),
-            payload: unpackPayload(optionalText(column + 3))
+        func at(_ tabColumn: TabColumn) -> Int32 { column + Int32(tabColumn.rawValue) }
+        return TabRecord(
+            id: int(at(.id)), index: index, title: text(at(.title)), uuid: tabID(at(.uuid)),
+            payload: unpackPayload(optionalText(at(.payload)))
         )
     }
+}
+
+/// The reads of a set with a tab, made once: a set row (id, revision, base), its selected
+/// tab in `TabColumn`'s columns from column 3, then that tab's index; more columns follow.
+private enum SetSQL {
+    static let selectSet = "SELECT s.id, s.revision, s.base, \(TabColumn.selectList("t")), t.position - s.base"
+    static let fromSet = "FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id"
+    /// The first column after the set's.
+    static let afterSet = Int32(4 + TabColumn.count)
+
+    static let setNamed = "\(selectSet) \(fromSet) WHERE s.name = ?"
+    /// The count is the last position: positions are contiguous, so an index lookup, not a scan.
+    static let setAndCountNamed = """
+        \(selectSet), (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
+        \(fromSet) WHERE s.name = ?
+        """
+    static let setAndTabAtIndex = """
+        \(selectSet), \(TabColumn.selectList("n"))
+        \(fromSet) LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
+        WHERE s.name = ?1
+        """
+
+    /// A set's tabs in order, and one tab with its index (after the tab's columns) found by
+    /// position, title or id.
+    static let tabsOfSet = "SELECT \(TabColumn.selectList("t")) FROM tab t WHERE t.set_id = ? ORDER BY t.position"
+    static let tabAtPosition = "SELECT \(TabColumn.selectList("t")) FROM tab t WHERE t.set_id = ?1 AND t.position = ?2 + ?3"
+    static let tabTitled = "SELECT \(TabColumn.selectList("t")), t.position - ?3 FROM tab t WHERE t.set_id = ?1 AND t.title = ?2"
+    static let tabWithID = "SELECT \(TabColumn.selectList("t")), t.position - ?3 FROM tab t WHERE t.uuid = ?1 AND t.set_id = ?2"
 }
 
 /// The SQLite reads of sets and tabs: by the rules' snapshots inside a write, and by
 /// `TabStore`'s reading calls. Positions become indices here (less the set's base).
 extension Database: TabRecords, SnapshotReader {
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord? {
-        try firstRow(
-            """
-            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
-            """, [.text(name)]
-        ) { Self.setRecord($0, name: name) }
+        try firstRow(SetSQL.setNamed, [.text(name)]) { Self.setRecord($0, name: name) }
     }
 
-    /// A set row with its selected tab, in the columns the set reads select first.
+    /// The set row with its selected tab, as `SetSQL.selectSet` selects them.
     private static func setRecord(_ row: Statement, name: String) -> SetRecord {
         SetRecord(
             id: row.int(0), name: name, revision: row.int(1), base: row.int(2),
-            selected: row.optionalInt(3).map { _ in row.tabRecord(from: 3, index: row.int(7)) }
+            selected: row.isNull(3) ? nil : row.tabRecord(from: 3, index: row.int(SetSQL.afterSet - 1))
         )
     }
 
-    /// The set and how many tabs it has (positions are contiguous, so the count is the last
-    /// position: an index lookup, not a scan).
+    /// The set and how many tabs it has.
     private func setRecordAndCount(named name: String) throws(TabStoreError) -> (record: SetRecord, count: Int)? {
-        try firstRow(
-            """
-            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
-                   (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
-            """, [.text(name)]
-        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8) ?? 0) }
+        try firstRow(SetSQL.setAndCountNamed, [.text(name)]) { row in
+            (Self.setRecord(row, name: name), row.optionalInt(SetSQL.afterSet) ?? 0)
+        }
     }
 
     /// The set and its tab at `index` (not negative), in one statement: what a select reads.
     private func setRecordAndTab(named name: String, at index: Int) throws(TabStoreError) -> SetAndTab? {
-        try firstRow(
-            """
-            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
-                   n.id, n.title, n.uuid, n.payload
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-            LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
-            WHERE s.name = ?1
-            """, [.text(name), .int(index)]
-        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }, nil) }
+        try firstRow(SetSQL.setAndTabAtIndex, [.text(name), .int(index)]) { row in
+            let tab = SetSQL.afterSet
+            return (Self.setRecord(row, name: name), row.isNull(tab) ? nil : row.tabRecord(from: tab, index: index), nil)
+        }
     }
 
     /// `setRecordAndTab` for a set the store holds a copy of, knowing its selected tab's
@@ -232,17 +247,17 @@ extension Database: TabRecords, SnapshotReader {
             guard let position = index < 0 ? fromEnd.flatMap({ $0.overflow ? nil : $0.partialValue }) : index, position >= 0
             else { return nil }
             if let count, position >= count { return nil }
-            return try firstRow(
-                "SELECT id, title, uuid, payload FROM tab WHERE set_id = ?1 AND position = ?2 + ?3", [.int(setID), .int(set.base), .int(position)]
-            ) { $0.tabRecord(from: 0, index: position) }
+            return try firstRow(SetSQL.tabAtPosition, [.int(setID), .int(set.base), .int(position)]) {
+                $0.tabRecord(from: 0, index: position)
+            }
         case let .title(title):
-            return try firstRow(
-                "SELECT id, title, uuid, payload, position - ?3 FROM tab WHERE set_id = ?1 AND title = ?2", [.int(setID), .text(title.text), .int(set.base)]
-            ) { $0.tabRecord(from: 0, index: $0.int(4)) }
+            return try firstRow(SetSQL.tabTitled, [.int(setID), .text(title.text), .int(set.base)]) {
+                $0.tabRecord(from: 0, index: $0.int(Int32(TabColumn.count)))
+            }
         case let .id(id):
-            return try firstRow(
-                "SELECT id, title, uuid, payload, position - ?3 FROM tab WHERE uuid = ?1 AND set_id = ?2", [.tabID(id), .int(setID), .int(set.base)]
-            ) { $0.tabRecord(from: 0, index: $0.int(4)) }
+            return try firstRow(SetSQL.tabWithID, [.tabID(id), .int(setID), .int(set.base)]) {
+                $0.tabRecord(from: 0, index: $0.int(Int32(TabColumn.count)))
+            }
         }
     }
 
@@ -268,7 +283,7 @@ extension Database: TabRecords, SnapshotReader {
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
         guard let setID = set.id else { return [] }
         var tabs: [TabRecord] = []
-        try forEachRow("SELECT id, title, uuid, payload FROM tab WHERE set_id = ? ORDER BY position", [.int(setID)]) { row in
+        try forEachRow(SetSQL.tabsOfSet, [.int(setID)]) { row in
             tabs.append(row.tabRecord(from: 0, index: tabs.count))
         }
         return tabs
