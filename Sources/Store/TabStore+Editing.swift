@@ -171,7 +171,6 @@ extension TabStore {
         let context = RuleContext(options: options, wantsResults: wantsResult)
         var outcome: R.Outcome?
         let plan = try backend.write(progress: progress) { reader throws(TabStoreError) in
-            // Given after the plan is made: passed to an initializer, the copy was copied once more.
             var plan = WritePlan()
             if let held = known.take() { plan.hold(held) }
             outcome = try rule.plan(reading: reader, into: &plan, context: context)
@@ -179,12 +178,9 @@ extension TabStore {
         }
         knownSets.withLock { $0.update(from: plan) }
         hub.publish()
-        // A backend returns only after planning, so the outcome is there. Consumed, not
-        // taken: an emptied optional was still destroyed, through generic code.
-        switch consume outcome {
-        case let outcome?: return (outcome, plan)
-        case nil: throw .internalFailure(database: location, reason: "a write returned without running its rule")
-        }
+        // A backend returns only after planning, so the outcome is there.
+        guard let outcome else { throw .internalFailure(database: location, reason: "a write returned without running its rule") }
+        return (outcome, plan)
     }
 
     /// Runs a rule whose outcome is its event, returning the set as it leaves it.

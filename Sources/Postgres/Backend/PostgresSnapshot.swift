@@ -45,7 +45,7 @@ extension PostgresRecords: SnapshotReader {
             case let .index(index): indices.append(index)
             }
         }
-        let known = request.tabsForResult.held?.set.revision
+        let known = request.tabsForResult.held?.revision
         let readsTabs = request.allTabs || request.tabsForResult.isWanted
         var statements = [
             PostgresStatement(Self.lockSet, [name]), PostgresStatement(Self.setNamed, [name]),

@@ -1,24 +1,5 @@
-/// The row ids a select of a set the store holds reads.
-private struct SetRowIDs {
-    let id: Int
-    let revision: Int
-    let base: Int
-    let selectedID: Int?
-    let tabID: Int?
-}
-
-/// What a select of a set the store holds reads besides row ids: its removed tabs'
-/// lowest and highest index, which no copy holds.
-private struct HeldSetRow {
-    let ids: SetRowIDs
-    let lowestClosedPosition: Int?
-    let highestClosedPosition: Int?
-}
-
-/// A set with one of its tabs (nil: none at the index asked), and its shape when the read
-/// knew it. A tuple, whose parts a pattern moves out; a struct's were copied out, then
-/// destroyed with it.
-private typealias SetAndTab = (record: SetRecord, tab: TabRecord?, shape: SetShape?)
+/// A set with one of its tabs (nil: none at the index asked).
+private typealias SetAndTab = (record: SetRecord, tab: TabRecord?)
 
 extension Statement {
     /// A tab row read from `column` on, in `TabColumn`'s columns, at `index`: the one
@@ -86,90 +67,24 @@ extension Database: TabRecords, SnapshotReader {
     private func setRecordAndTab(named name: String, at index: Int) throws(TabStoreError) -> SetAndTab? {
         try firstRow(SetSQL.setAndTabAtIndex, [.text(name), .int(index)]) { row in
             let tab = SetSQL.afterSet
-            return (Self.setRecord(row, name: name), row.isNull(tab) ? nil : row.tabRecord(from: tab, index: index), nil)
+            return (Self.setRecord(row, name: name), row.isNull(tab) ? nil : row.tabRecord(from: tab, index: index))
         }
-    }
-
-    /// `setRecordAndTab` for a set the store holds a copy of, knowing its selected tab's
-    /// row: only row ids are read (SQLite copies out no text, and reads no selected tab's
-    /// row), the rest is the copy's. Nil when the copy cannot answer: no such set, another
-    /// revision, or a copy that does not fit the rows (then the whole read says what there is).
-    ///
-    /// The shape is the copy's: a copy at the set's revision stands for its rows (see
-    /// `KnownSets`), which were checked when the copy was read, or written by a plan made
-    /// from checked rows. What the copy cannot stand for is read: the base, the revision,
-    /// the selected row, and the removed tabs' indices.
-    private func setRecordAndTab(named name: String, at index: Int, held: HeldSet, selected row: SelectedRow) throws(TabStoreError) -> SetAndTab? {
-        let current = try firstRow(
-            """
-            SELECT s.id, s.revision, s.base, s.selected_tab_id, n.id,
-                   (SELECT min(position) FROM closed_tab WHERE set_id = s.id), (SELECT max(position) FROM closed_tab WHERE set_id = s.id)
-            FROM tab_set s LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
-            WHERE s.name = ?1
-            """, [.text(name), .int(index)]
-        ) { row in
-            HeldSetRow(
-                ids: SetRowIDs(id: row.int(0), revision: row.int(1), base: row.int(2), selectedID: row.optionalInt(3), tabID: row.optionalInt(4)),
-                lowestClosedPosition: row.optionalInt(5), highestClosedPosition: row.optionalInt(6)
-            )
-        }
-        let tabs = held.set.tabs
-        // The copy must fit the rows: its selected tab the row the set selects, and a tab
-        // at `index` exactly when the set has one there. A base out of range is left to the
-        // whole read, whose shape says so (here the last position could overflow).
-        guard let read = current, case let current = read.ids, current.revision == held.set.revision, current.selectedID == row.id,
-              tabs.indices.contains(row.index), tabs[row.index].isSelected,
-              RuleCheck.positionRange.contains(current.base) else { return nil }
-        let shape = SetShape(
-            name: name, base: current.base, revision: current.revision, tabCount: tabs.count, distinctPositions: tabs.count,
-            lowestPosition: current.base, highestPosition: current.base + tabs.count - 1, selection: .ownTab,
-            journaledRevision: nil, tabsWithoutValidID: nil,
-            lowestClosedPosition: read.lowestClosedPosition, highestClosedPosition: read.highestClosedPosition
-        )
-        let old = tabs[row.index]
-        let selected = TabRecord(id: row.id, index: row.index, title: old.title, uuid: old.id, payload: old.payload)
-        var found: TabRecord?
-        if let id = current.tabID {
-            guard tabs.indices.contains(index) else { return nil }
-            found = TabRecord(id: id, index: index, title: tabs[index].title, uuid: tabs[index].id, payload: tabs[index].payload)
-        } else if index < tabs.count {
-            return nil
-        }
-        return (SetRecord(id: current.id, name: name, revision: current.revision, base: current.base, selected: selected), found, shape)
     }
 
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         let name = request.setName
         var record: SetRecord?
-        var shape: SetShape?
         var count: Int?
         var found: [FoundTab] = []
-        // The one tab an index lookup read with the set: apart from the list, which it would allocate.
-        var indexFound: FoundTab?
         var tabs: [TabRecord]?
-        // Whether an index the request names has no tab: the count then says why.
-        let missesAnIndex: Bool
-        // Whether the store's copy was found not to fit the rows: then it stands for nothing.
-        var copyRefused = false
+        let lookups = request.lookups
         if let index = request.onlyIndex {
-            // One tab at an index: read with the set, in one statement; from the store's
-            // copy, when it holds the set at the revision read, all but their row ids.
-            var current: SetAndTab?
-            if let held = request.tabsForResult.held, let row = held.selectedRow {
-                current = try setRecordAndTab(named: name, at: index, held: held, selected: row)
-                copyRefused = current == nil
-            }
-            if current == nil { current = try setRecordAndTab(named: name, at: index) }
-            // Taken, not copied: its parts are moved on.
-            if case let (currentRecord, tab, currentShape)? = current.take() {
-                record = currentRecord
-                shape = currentShape
-                if let tab { indexFound = FoundTab(lookup: .index(index), tab: tab) }
-            }
+            // One tab at an index (a select): read with the set, in one statement.
+            let current = try setRecordAndTab(named: name, at: index)
+            record = current?.record
+            if let tab = current?.tab { found = [FoundTab(lookup: .index(index), tab: tab)] }
             if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
-            missesAnIndex = indexFound == nil
         } else {
-            let lookups = request.lookups
             if request.needsTabCount {
                 let current = try setRecordAndCount(named: name)
                 (record, count) = (current?.record, current?.count)
@@ -184,16 +99,18 @@ extension Database: TabRecords, SnapshotReader {
                     if let tab = try self.tab(lookup, in: record, count: count) { found.append(FoundTab(lookup: lookup, tab: tab)) }
                 }
             }
-            missesAnIndex = lookups.contains { lookup in
-                if case .index = lookup { return !found.contains { $0.lookup == lookup } }
-                return false
-            }
+        }
+        // An index the request names has no tab: the count then says why.
+        let missesAnIndex = lookups.contains { lookup in
+            if case .index = lookup { return !found.contains { $0.lookup == lookup } }
+            return false
         }
         if count == nil, let record, missesAnIndex {
             count = try setRecordAndCount(named: record.name)?.count
         }
-        if shape == nil, !copyRefused, let record, let held = request.tabsForResult.held {
-            shape = try heldShape(of: record, standingFor: held, found: found, alsoFound: indexFound)
+        var shape: SetShape?
+        if let record, let held = request.tabsForResult.held {
+            shape = try heldShape(of: record, standingFor: held, lookups: lookups, found: found)
         }
         if shape == nil, let record { shape = try setShape(of: record) }
         var lastClosed: ClosedTabRecord?
@@ -202,28 +119,32 @@ extension Database: TabRecords, SnapshotReader {
         if let otherName = request.otherName {
             other = OtherName(name: otherName, record: try setRecord(named: otherName), nameRevision: try nameRevision(of: otherName))
         }
-        // Worked out before the call, whose arguments then each move in, the last use of each.
-        let revisionOfName = record == nil ? try nameRevision(of: name) : 0
-        let holdersOfIDs = try holders(of: request.holdersOf)
         return SetSnapshot(
-            name: name, record: record, shape: shape, tabCount: count ?? tabs?.count ?? 0, nameRevision: revisionOfName,
-            tabs: tabs, found: found, lastClosed: lastClosed, other: other, holders: holdersOfIDs, firstFound: indexFound
+            name: name, record: record, shape: shape, tabCount: count ?? tabs?.count ?? 0,
+            nameRevision: record == nil ? try nameRevision(of: name) : 0,
+            tabs: tabs, found: found, lastClosed: lastClosed, other: other, holders: try holders(of: request.holdersOf)
         )
     }
 
     /// The shape of a set the store holds a copy of at the revision read: the copy stands for
-    /// its rows (see `KnownSets`), as in the select above, when it has the tab the row
-    /// selects, and each tab the rows gave the lookups, at the same index; its removed tabs'
-    /// indices, which no copy holds, are read. Nil when the copy cannot stand for the rows
+    /// its rows (see `KnownSets`) when it has the tab the row selects, each tab the rows gave
+    /// the lookups at the same index, and a tab at each index looked up exactly when the rows
+    /// have one; its removed tabs' indices, which no copy holds, are read. Nil when the copy cannot stand for the rows
     /// (then they are counted).
     private func heldShape(
-        of record: SetRecord, standingFor held: HeldSet, found: [FoundTab], alsoFound: FoundTab?
+        of record: SetRecord, standingFor held: TabSet, lookups: [TabLookup], found: [FoundTab]
     ) throws(TabStoreError) -> SetShape? {
-        let tabs = held.set.tabs
+        let tabs = held.tabs
         func fits(_ tab: TabRecord) -> Bool { tabs.indices.contains(tab.index) && tabs[tab.index].id == tab.uuid }
-        guard let setID = record.id, held.set.revision == record.revision, let selected = record.selected,
-              held.set.selectedIndex == selected.index, fits(selected), found.allSatisfy({ fits($0.tab) }),
-              alsoFound.map({ fits($0.tab) }) ?? true,
+        // The rows have a tab at an index the request names exactly when the copy has one.
+        func indexFits(_ lookup: TabLookup) -> Bool {
+            guard case let .index(index) = lookup else { return true }
+            let copyHasIt = tabs.indices.contains(index < 0 ? index + tabs.count : index)
+            return copyHasIt == found.contains { $0.lookup == lookup }
+        }
+        guard let setID = record.id, held.revision == record.revision, let selected = record.selected,
+              held.selectedIndex == selected.index, fits(selected), found.allSatisfy({ fits($0.tab) }),
+              lookups.allSatisfy(indexFits),
               RuleCheck.positionRange.contains(record.base) else { return nil }
         let closed = try firstRow("SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?", [.int(setID)]) { row in
             (lowest: row.optionalInt(0), highest: row.optionalInt(1))
