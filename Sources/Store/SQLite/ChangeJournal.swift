@@ -3,9 +3,7 @@
 extension Database {
     /// Inserts one journal row and trims the journal now and then.
     func insertJournalRow(_ entry: JournalEntry, setID: Int?) throws(TabStoreError) {
-        var cells = BoundCells()
-        entry.write(into: &cells, setID: setID)
-        try execute(Self.insert, cells.values)
+        try execute(Self.insert, entry.cells(setID: setID).map(SQLValue.init))
         if lastInsertedID % JournalLimit.trimEvery == 0 {
             try execute("DELETE FROM change WHERE id <= ?", [.int(lastInsertedID - JournalLimit.changes)])
         }
@@ -68,11 +66,13 @@ extension Database {
     }
 }
 
-/// A journal row's cells as the parameters of its INSERT, in column order.
-private struct BoundCells: JournalCells {
-    var values: [SQLValue] = []
-
-    mutating func set(_ column: JournalColumn, _ value: Int?) { values.append(SQLValue(value)) }
-    mutating func set(_ column: JournalColumn, _ value: String?) { values.append(SQLValue(value)) }
-    mutating func set(_ column: JournalColumn, ids: JournalTabIDs?) { values.append(SQLValue(ids.map(JournalRow.pack))) }
+extension SQLValue {
+    /// A journal cell as a parameter (nil: NULL).
+    init(_ cell: JournalValue?) {
+        switch cell {
+        case let .int(number)?: self = .int(number)
+        case let .text(text)?: self = .text(text)
+        case nil: self = .null
+        }
+    }
 }
