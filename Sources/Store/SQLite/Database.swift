@@ -117,7 +117,15 @@ final class Database {
 
     /// Runs `sql` (one statement, cached) to completion with `values` bound to its parameters.
     func execute(_ sql: String, _ values: [SQLValue] = []) throws(TabStoreError) {
-        try forEachRow(sql, values) { _ in }
+        try run(cachedStatement(sql), values)
+    }
+
+    /// Runs a statement fetched with `cachedStatement` to completion: for a loop that runs
+    /// one statement many times (an import's tabs), without looking it up each time.
+    func run(_ statement: Statement, _ values: [SQLValue]) throws(TabStoreError) {
+        statement.bind(values)
+        defer { statement.reset() }
+        while try step(statement) {}
     }
 
     /// Calls `row` for each result row of `sql` (one statement, cached) with `values`

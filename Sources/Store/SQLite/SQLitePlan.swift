@@ -42,12 +42,10 @@ extension Database {
             case let .setPosition(tab, position):
                 try execute("UPDATE tab SET position = ? WHERE id = ?", [.int(position), .int(tab)])
             case let .insertTabs(tabs, set, firstPosition):
+                let insert = try cachedStatement("INSERT INTO tab (set_id, position, title, uuid, payload) VALUES (?, ?, ?, ?, ?)")
                 let setID = id(set)
                 for (offset, tab) in tabs.enumerated() {
-                    try execute(
-                        "INSERT INTO tab (set_id, position, title, uuid, payload) VALUES (?, ?, ?, ?, ?)",
-                        [.int(setID), .int(firstPosition + offset), .text(tab.title), .tabID(tab.uuid), SQLValue(packPayload(tab.payload))]
-                    )
+                    try run(insert, [.int(setID), .int(firstPosition + offset), .text(tab.title), .tabID(tab.uuid), SQLValue(packPayload(tab.payload))])
                     tabsDone += 1
                     progress?(tabsDone)
                 }

@@ -142,8 +142,10 @@ extension Database: TabRecords, SnapshotReader {
             let copyHasIt = tabs.indices.contains(index < 0 ? index + tabs.count : index)
             return copyHasIt == found.contains { $0.lookup == lookup }
         }
+        // The copy selects one tab (it is sound): the selected row's tab is it exactly when
+        // that tab is selected, found without a scan through a large set.
         guard let setID = record.id, held.revision == record.revision, let selected = record.selected,
-              held.selectedIndex == selected.index, fits(selected), found.allSatisfy({ fits($0.tab) }),
+              fits(selected), tabs[selected.index].isSelected, found.allSatisfy({ fits($0.tab) }),
               lookups.allSatisfy(indexFits),
               RuleCheck.positionRange.contains(record.base) else { return nil }
         let closed = try firstRow("SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?", [.int(setID)]) { row in
