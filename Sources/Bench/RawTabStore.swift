@@ -4,74 +4,88 @@ import Glibc
 import Darwin
 #endif
 
-/// Store's operations redone with bare SQLite calls on a `RawConnection`: the same
-/// statements (copied from `TabSetRecords.swift`, `SQLitePlan.swift` and
-/// `ChangeJournal.swift`), prepared once, no Swift model. When Store's statements change,
-/// this file must follow.
+/// The statements `RawTabStore` runs, each the text of the Store statement it mirrors:
+/// when one of those changes, its twin here changes with it.
+enum RawSQL {
+    static let begin = "BEGIN IMMEDIATE"
+    static let commit = "COMMIT"
+    /// `TabSetRecords.swift`, `SetSQL.setAndTabAtIndex`: the set row, its selected tab
+    /// (3: t.id, 7: its index) and the tab at the index asked (8: n.id).
+    static let setAndTabAtIndex = """
+        SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base, n.id, n.title, n.uuid, n.payload
+        FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
+        WHERE s.name = ?1
+        """
+    /// `TabSetRecords.swift`, `heldShape`: the removed tabs' indices, which no copy holds.
+    static let closedPositions = "SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?"
+    /// The floor's set lookup: `TabSetRecords.swift`, `SetSQL.setNamed`, with only the
+    /// selected tab's id, index and title.
+    static let setNamed = """
+        SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title
+        FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
+        WHERE s.name = ?
+        """
+    /// The floor's tab lookup: `SetSQL.tabAtPosition`, with only the row id and title.
+    static let tabAtPosition = "SELECT id, title FROM tab WHERE set_id = ? AND position = ?"
+    /// `SQLitePlan.swift`, `updateSet` with a tab's row.
+    static let updateSet = "UPDATE tab_set SET revision = ?, selected_tab_id = ? WHERE id = ?"
+    /// `SQLitePlan.swift`, `.insertSet` and `.insertTabs`.
+    static let insertSet = "INSERT INTO tab_set (name, revision) VALUES (?, ?)"
+    static let insertTab = "INSERT INTO tab (set_id, position, title, uuid, payload) VALUES (?, ?, ?, ?, ?)"
+    /// `ChangeJournal.swift`, `insert`: parameters in `JournalColumn` order: 1 set_name,
+    /// 2 revision, 3 kind, 4 at, 5 set_id, 6 tab_index, 7 from_index, 8 to_index, 9 title,
+    /// 10 new_title, 11 tab_count, 12 selected, 13 titles, 14 indices, 15 tab_ids,
+    /// 16 change_id. Unbound ones are NULL.
+    static let insertChange = """
+        INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, from_index, to_index,
+                            title, new_title, tab_count, selected, titles, indices, tab_ids, change_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    /// `ChangeJournal.swift`, the trim in `insertJournalRow`.
+    static let trimJournal = "DELETE FROM change WHERE id <= ?"
+}
+
+/// Store's operations redone with bare SQLite calls on a `RawConnection`: the statements of
+/// `RawSQL`, prepared once, no Swift model.
 final class RawTabStore {
     let connection: RawConnection
     private let begin: RawStatement
     private let commit: RawStatement
+    private let setRecordAndTab: RawStatement
+    private let closedPositions: RawStatement
     private let setRecord: RawStatement
     private let tabAtPosition: RawStatement
-    private let setRecordAndTab: RawStatement
     private let commitChange: RawStatement
     private let insertSet: RawStatement
     private let insertTab: RawStatement
     private let recordChange: RawStatement
     private let trimJournal: RawStatement
-    /// `ChangeJournal.journalLimit`.
+    /// `JournalLimit.changes`.
     private let journalLimit: Int64 = 10_000
-    /// The selected tab's row id and index as the last select wrote them, as the store
-    /// keeps them with its copy of the set.
-    private var selectedRow: (id: Int64, index: Int64)?
 
     /// Opens (creating and migrating when new) the file at `path`.
     init(path: String, synchronous: String) throws {
         connection = try RawConnection(path: path, synchronous: synchronous)
         try connection.migrate()
-        begin = try connection.prepare("BEGIN IMMEDIATE")
-        commit = try connection.prepare("COMMIT")
-        setRecord = try connection.prepare(
-            """
-            SELECT s.id, s.revision, s.base, t.id, t.position - s.base, t.title
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-            WHERE s.name = ?
-            """
-        )
-        tabAtPosition = try connection.prepare("SELECT id, title FROM tab WHERE set_id = ? AND position = ?")
-        // What a select reads of a set the caller holds, knowing its selected tab's row: the
-        // set's row and the row of the tab at the index, at once.
-        setRecordAndTab = try connection.prepare(
-            """
-            SELECT s.id, s.revision, s.base, s.selected_tab_id, n.id
-            FROM tab_set s LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
-            WHERE s.name = ?1
-            """
-        )
-        commitChange = try connection.prepare("UPDATE tab_set SET revision = ?, selected_tab_id = ? WHERE id = ?")
-        insertSet = try connection.prepare("INSERT INTO tab_set (name, revision) VALUES (?, ?)")
-        insertTab = try connection.prepare("INSERT INTO tab (set_id, position, title, uuid, payload) VALUES (?, ?, ?, ?, ?)")
-        // Parameters in `JournalColumn` order: 1 set_name, 2 revision, 3 kind, 4 at, 5 set_id,
-        // 6 tab_index, 7 from_index, 8 to_index, 9 title, 10 new_title, 11 tab_count,
-        // 12 selected, 13 titles, 14 indices, 15 tab_ids. Unbound ones are NULL.
-        recordChange = try connection.prepare(
-            """
-            INSERT INTO change (set_name, revision, kind, at, set_id, tab_index, from_index, to_index,
-                                title, new_title, tab_count, selected, titles, indices, tab_ids)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        )
-        trimJournal = try connection.prepare("DELETE FROM change WHERE id <= ?")
+        begin = try connection.prepare(RawSQL.begin)
+        commit = try connection.prepare(RawSQL.commit)
+        setRecordAndTab = try connection.prepare(RawSQL.setAndTabAtIndex)
+        closedPositions = try connection.prepare(RawSQL.closedPositions)
+        setRecord = try connection.prepare(RawSQL.setNamed)
+        tabAtPosition = try connection.prepare(RawSQL.tabAtPosition)
+        commitChange = try connection.prepare(RawSQL.updateSet)
+        insertSet = try connection.prepare(RawSQL.insertSet)
+        insertTab = try connection.prepare(RawSQL.insertTab)
+        recordChange = try connection.prepare(RawSQL.insertChange)
+        trimJournal = try connection.prepare(RawSQL.trimJournal)
     }
 
     /// What `TabStore.select(.index(position), in:)` runs on a set the store holds (as it
-    /// does once it has returned the set): BEGIN IMMEDIATE, the set's row and the row of the
-    /// tab at the position (the selected tab's position read only when the last select here
-    /// did not write that selection), and when it is another tab, the update,
-    /// the journal row (the old and new tab's index, title and id) and the journal trim;
-    /// COMMIT. `titles` are the set's by index, `idPairs[old][new]` the journal's "old,new"
-    /// ids, held by the caller as the store holds its copy of the set.
+    /// does once it has returned the set): BEGIN IMMEDIATE, the set's row with its selected
+    /// tab and the tab at the position, the removed tabs' indices, and when it is another
+    /// tab, the update, the journal row (the old and new tab's index, title and id) and the
+    /// journal trim; COMMIT. `titles` are the set's by index, `idPairs[old][new]` the
+    /// journal's "old,new" ids, held by the caller as the store holds its copy of the set.
     func select(position: Int64, in setName: PinnedText, titles: [PinnedText], idPairs: [[PinnedText]]) throws {
         try begin.run()
         setRecordAndTab.bind(1, setName.bytes)
@@ -80,18 +94,12 @@ final class RawTabStore {
         let setID = setRecordAndTab.int(0)
         let revision = setRecordAndTab.int(1)
         let oldID = setRecordAndTab.int(3)
-        let newID = setRecordAndTab.int(4)
+        let oldIndex = setRecordAndTab.int(7)
+        let newID = setRecordAndTab.int(8)
         setRecordAndTab.reset()
-        let oldIndex: Int64
-        if let selectedRow, selectedRow.id == oldID {
-            oldIndex = selectedRow.index
-        } else {
-            setRecord.bind(1, setName.bytes)
-            guard try setRecord.step() else { throw RawSQLiteError(code: 0, message: "no set") }
-            oldIndex = setRecord.int(4)
-            setRecord.reset()
-        }
-        selectedRow = (newID, position)
+        closedPositions.bind(1, setID)
+        _ = try closedPositions.step()
+        closedPositions.reset()
 
         if newID != oldID {
             try commitChange(setID: setID, revision: revision + 1, selectedID: newID)

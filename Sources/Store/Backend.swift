@@ -138,6 +138,30 @@ package struct SetRecord: Sendable {
     }
 }
 
+/// A tab row's columns, declared once for every backend: each backend's reads select
+/// them in this order (`selectList`) and its one decoder reads them back into a
+/// `TabRecord`. `id` is the row id, `uuid` the tab's public id.
+package enum TabColumn: Int, CaseIterable, Sendable {
+    case id, title, uuid, payload
+
+    package var name: String {
+        switch self {
+        case .id: "id"
+        case .title: "title"
+        case .uuid: "uuid"
+        case .payload: "payload"
+        }
+    }
+
+    /// The columns of table alias `table`, in order, joined by commas.
+    package static func selectList(_ table: String) -> String {
+        allCases.map { table + "." + $0.name }.joined(separator: ", ")
+    }
+
+    /// How many columns a tab takes in a row.
+    package static let count = allCases.count
+}
+
 /// A tab's row; `index` is its 0-based place in the set (its position less the base).
 /// `id` is the row id; `uuid` the tab's public, stable id.
 package struct TabRecord: Equatable, Sendable {

@@ -62,129 +62,77 @@ package enum JournalLimit {
     package static let trimEvery = 100
 }
 
-/// What takes a journal row's cells as a backend writes them, column by column (nil: NULL).
-package protocol JournalCells {
-    mutating func set(_ column: JournalColumn, _ value: Int?)
-    mutating func set(_ column: JournalColumn, _ value: String?)
-    /// Ids, to be packed as `JournalRow.pack` packs them (a backend may write them
-    /// straight where they go, with no string between).
-    mutating func set(_ column: JournalColumn, ids: JournalTabIDs?)
-}
-
-/// The ids of a journal row's tabs, in the order of its other lists (nil: the row has
-/// none for that tab). Most rows name one tab or two: those are held without a list,
-/// which was an allocation on every select.
-package enum JournalTabIDs: Sendable, Equatable {
-    case one(TabID?)
-    case pair(TabID?, TabID?)
-    case list([TabID?])
-
-    package var count: Int {
-        switch self {
-        case .one: 1
-        case .pair: 2
-        case let .list(ids): ids.count
-        }
-    }
-
-    /// The id at `offset`; nil when the row has none there, or no tab at `offset`.
-    package func id(at offset: Int) -> TabID? {
-        switch self {
-        case let .one(id): offset == 0 ? id : nil
-        case let .pair(first, second): offset == 0 ? first : offset == 1 ? second : nil
-        case let .list(ids): ids.indices.contains(offset) ? ids[offset] : nil
-        }
-    }
-
-    /// Each id in order.
-    package func forEach(_ body: (TabID?) -> Void) {
-        switch self {
-        case let .one(id): body(id)
-        case let .pair(first, second):
-            body(first)
-            body(second)
-        case let .list(ids): for id in ids { body(id) }
-        }
-    }
-
-    /// The same ids in the same order, however they are held.
-    package static func == (lhs: JournalTabIDs, rhs: JournalTabIDs) -> Bool {
-        lhs.count == rhs.count && (0..<lhs.count).allSatisfy { lhs.id(at: $0) == rhs.id(at: $0) }
-    }
-}
-
 extension JournalEntry {
-    /// Gives `cells` each column and its value, in `JournalColumn` order; `setID` is the
-    /// set's row id, which a backend knows once the set exists, and `changeID` the
-    /// write's id, where the backend gives one. Generic, not a closure: every select
-    /// journals a row, and a call per cell through a closure cost more than the binding.
-    package func write<Cells: JournalCells>(into cells: inout Cells, setID: Int?, changeID: String? = nil) {
-        cells.set(.setName, setName)
-        cells.set(.revision, revision)
-        cells.set(.kind, event.kind.rawValue)
-        cells.set(.at, timestamp)
-        cells.set(.setID, setID)
-        cells.setEventColumns(of: event)
-        cells.set(.changeID, changeID)
+    /// The journal row's cells, in `JournalColumn` order (nil: NULL): what every backend
+    /// writes. `setID` is the set's row id, which a backend knows once the set exists, and
+    /// `changeID` the write's id, where the backend gives one.
+    package func cells(setID: Int?, changeID: String? = nil) -> [JournalValue?] {
+        let row = JournalRow(event)
+        return JournalColumn.allCases.map { column in
+            switch column {
+            case .setName: .text(setName)
+            case .revision: .int(revision)
+            case .kind: .text(event.kind.rawValue)
+            case .at: .int(timestamp)
+            case .setID: setID.map(JournalValue.int)
+            case .changeID: changeID.map(JournalValue.text)
+            default: row.cell(column)
+            }
+        }
     }
 }
 
-extension JournalCells {
+extension JournalRow {
     /// The columns `event` fills, every other event column NULL: what every backend writes
-    /// for it, and what `JournalRow.event(_:)` reads back. Set here, not first gathered
-    /// into a `JournalRow`: every select journals a row, and the row's copy and
-    /// destruction cost more than its binding.
-    mutating func setEventColumns(of event: TabEvent) {
+    /// for it, and what `event(_:)` reads back.
+    package init(_ event: TabEvent) {
         switch event {
         case let .added(titles, index):
-            setEventColumns(tabIndex: index, titles: titles)
+            self.init(tabIndex: index, titles: titles)
         case let .removed(tabs):
             // At most one removed tab was the selected one: a set has one selection.
-            setEventColumns(
+            self.init(
                 tabIndex: tabs.first { $0.tab.isSelected }?.index, titles: tabs.map(\.tab.title),
-                indices: tabs.map(\.index), tabIDs: .list(tabs.map(\.tab.id))
+                indices: tabs.map(\.index), tabIDs: tabs.map(\.tab.id)
             )
         case let .moved(title, from, to):
-            setEventColumns(fromIndex: from, toIndex: to, title: title)
+            self.init(fromIndex: from, toIndex: to, title: title)
         case let .renamed(index, from, to):
-            setEventColumns(tabIndex: index, title: from, newTitle: to)
+            self.init(tabIndex: index, title: from, newTitle: to)
         case let .selectionChanged(updates):
-            // The update pair: the old tab deselected, then the new one selected.
-            // By place, so that only the fields taken are copied, not the whole updates.
-            let old = updates.firstIndex { !$0.tab.isSelected }
-            let new = updates.firstIndex { $0.tab.isSelected }
-            setEventColumns(
-                fromIndex: old.map { updates[$0].index }, toIndex: new.map { updates[$0].index },
-                title: old.map { updates[$0].tab.title }, newTitle: new.map { updates[$0].tab.title },
-                tabIDs: .pair(old.map { updates[$0].tab.id }, new.map { updates[$0].tab.id })
+            // The old tab deselected, then the new one selected.
+            let old = updates.first { !$0.tab.isSelected }
+            let new = updates.first { $0.tab.isSelected }
+            self.init(
+                fromIndex: old?.index, toIndex: new?.index, title: old?.tab.title, newTitle: new?.tab.title,
+                tabIDs: [old?.tab.id, new?.tab.id]
             )
         case let .reselected(tab), let .reopened(tab), let .payloadChanged(tab):
-            setEventColumns(tabIndex: tab.index, title: tab.tab.title, selected: tab.tab.isSelected, tabIDs: .one(tab.tab.id))
+            self.init(tabIndex: tab.index, title: tab.tab.title, selected: tab.tab.isSelected, tabIDs: [tab.tab.id])
         case let .replaced(count):
-            setEventColumns(tabCount: count)
+            self.init(tabCount: count)
         case let .setRenamed(from, to):
-            setEventColumns(title: from, newTitle: to)
+            self.init(title: from, newTitle: to)
         case .setRemoved:
-            setEventColumns()
+            self.init()
         }
     }
 
-    /// The event columns, in `JournalColumn` order; those not given are NULL.
-    private mutating func setEventColumns(
-        tabIndex: Int? = nil, fromIndex: Int? = nil, toIndex: Int? = nil, title: String? = nil,
-        newTitle: String? = nil, tabCount: Int? = nil, selected: Bool? = nil, titles: [String]? = nil,
-        indices: [Int]? = nil, tabIDs: JournalTabIDs? = nil
-    ) {
-        set(.tabIndex, tabIndex)
-        set(.fromIndex, fromIndex)
-        set(.toIndex, toIndex)
-        set(.title, title)
-        set(.newTitle, newTitle)
-        set(.tabCount, tabCount)
-        set(.selected, selected.map { $0 ? 1 : 0 })
-        set(.titles, titles.map(JournalRow.pack))
-        set(.indices, indices.map(JournalRow.pack))
-        set(.tabIDs, ids: tabIDs)
+    /// The cell of one of the event's columns (nil: NULL, and for the columns that are not the event's).
+    package func cell(_ column: JournalColumn) -> JournalValue? {
+        switch column {
+        case .tabIndex: tabIndex.map(JournalValue.int)
+        case .fromIndex: fromIndex.map(JournalValue.int)
+        case .toIndex: toIndex.map(JournalValue.int)
+        case .title: title.map(JournalValue.text)
+        case .newTitle: newTitle.map(JournalValue.text)
+        case .tabCount: tabCount.map(JournalValue.int)
+        case .selected: selected.map { .int($0 ? 1 : 0) }
+        case .titles: titles.map { .text(Self.pack($0)) }
+        case .indices: indices.map { .text(Self.pack($0)) }
+        case .tabIDs: tabIDs.map { .text(Self.pack($0)) }
+        case .setName, .revision, .kind, .at, .setID, .changeID: nil
+        }
     }
 }
 
@@ -201,7 +149,7 @@ extension JournalRow {
             selected: cell(.selected)?.int.map { $0 != 0 },
             titles: cell(.titles)?.text.map(unpackTitles),
             indices: cell(.indices)?.text.flatMap(unpackIndices),
-            tabIDs: cell(.tabIDs)?.text.map { .list(unpackTabIDs($0)) }
+            tabIDs: cell(.tabIDs)?.text.map(unpackTabIDs)
         )
         guard let event = row.event(kind) else { return nil }
         return TabChange(setName: setName, revision: revision, event: event, timestamp: at)
@@ -220,12 +168,12 @@ package struct JournalRow: Equatable {
     package var titles: [String]?
     package var indices: [Int]?
     /// `nil` for a row from before tab ids (schema 6); an entry is `nil` where the row has none.
-    package var tabIDs: JournalTabIDs?
+    package var tabIDs: [TabID?]?
 
     package init(
         tabIndex: Int? = nil, fromIndex: Int? = nil, toIndex: Int? = nil, title: String? = nil,
         newTitle: String? = nil, tabCount: Int? = nil, selected: Bool? = nil, titles: [String]? = nil,
-        indices: [Int]? = nil, tabIDs: JournalTabIDs? = nil
+        indices: [Int]? = nil, tabIDs: [TabID?]? = nil
     ) {
         self.tabIndex = tabIndex
         self.fromIndex = fromIndex
@@ -241,7 +189,8 @@ package struct JournalRow: Equatable {
 
     /// The id of the event's tab at `offset`; `TabID.unknown` when the row has none.
     package func tabID(_ offset: Int) -> TabID {
-        tabIDs?.id(at: offset) ?? .unknown
+        guard let tabIDs, tabIDs.indices.contains(offset) else { return .unknown }
+        return tabIDs[offset] ?? .unknown
     }
 
     /// The event of a row of `kind`, or `nil` when a column its kind needs is missing.
@@ -304,31 +253,8 @@ package struct JournalRow: Equatable {
     }
 
     /// Ids joined by ','; a missing one is an empty part.
-    package static func pack(_ ids: JournalTabIDs) -> String {
-        // Written straight into the string's storage.
-        String(unsafeUninitializedCapacity: max(packedLength(ids), 1)) { pack(ids, into: $0.baseAddress!) }
-    }
-
-    /// How many bytes `ids` packed take.
-    package static func packedLength(_ ids: JournalTabIDs) -> Int {
-        var length = max(ids.count - 1, 0)
-        ids.forEach { id in length += id == nil ? 0 : TabID.textLength }
-        return length
-    }
-
-    /// Writes `ids` packed at `text` (room for `packedLength(ids)` bytes); returns that length.
-    package static func pack(_ ids: JournalTabIDs, into text: UnsafeMutablePointer<UInt8>) -> Int {
-        var end = 0
-        var offset = 0
-        ids.forEach { id in
-            if offset > 0 {
-                text[end] = UInt8(ascii: ",")
-                end += 1
-            }
-            if let id { end += id.writeText(into: text + end) }
-            offset += 1
-        }
-        return end
+    package static func pack(_ ids: [TabID?]) -> String {
+        ids.map { $0?.uuidString ?? "" }.joined(separator: ",")
     }
 
     /// Ids joined by ','; an empty or unreadable part is `nil`.

@@ -8,31 +8,26 @@ struct KnownSets {
     /// Sets kept, at most; the least recently used goes first.
     static let limit = 16
     /// Least recently used first. Few: a list, searched by name.
-    private var sets: [HeldSet] = []
+    private var sets: [TabSet] = []
 
     private func place(of name: String) -> Int? {
-        sets.firstIndex { sameBytes($0.set.name, name) }
+        sets.firstIndex { sameBytes($0.name, name) }
     }
 
-    /// The copy of the set `name`, taken out (so that the write that changes it owns its
-    /// tabs alone and changes them in place); nil when none is kept.
-    mutating func take(_ name: String) -> HeldSet? {
+    /// The copy of the set `name`, taken out (a write changes it and keeps what it leaves);
+    /// nil when none is kept.
+    mutating func take(_ name: String) -> TabSet? {
         place(of: name).map { sets.remove(at: $0) }
     }
 
     /// The copy of the set `name`, left in place.
     func peek(_ name: String) -> TabSet? {
-        place(of: name).map { sets[$0].set }
+        place(of: name).map { sets[$0] }
     }
 
-    /// Keeps `set` as read (where its selected tab's row is is not known).
     mutating func remember(_ set: TabSet) {
-        remember(HeldSet(set: set, selectedRow: nil))
-    }
-
-    private mutating func remember(_ held: consuming HeldSet) {
-        if let place = place(of: held.set.name) { sets.remove(at: place) }
-        sets.append(held)
+        if let place = place(of: set.name) { sets.remove(at: place) }
+        sets.append(set)
         if sets.count > Self.limit { sets.removeFirst() }
     }
 
@@ -43,32 +38,8 @@ struct KnownSets {
     /// Keeps what a committed plan left known, forgets what it changed unseen.
     mutating func update(from plan: WritePlan) {
         for name in plan.unknownResults { forget(name.text) }
-        plan.forEachResult { result in
-            if let held = result.image?.held { remember(held) } else { forget(result.name.text) }
+        for result in plan.results {
+            if let set = result.image?.tabSet { remember(set) } else { forget(result.name.text) }
         }
-    }
-}
-
-/// A copy of a set the store holds, with its selected tab's row when the store knows it
-/// (it wrote that selection, or read the set whole): a select can then check the stored
-/// selection by its row id alone, without reading the tab's row.
-package struct HeldSet: Sendable {
-    package let set: TabSet
-    package let selectedRow: SelectedRow?
-
-    package init(set: TabSet, selectedRow: SelectedRow?) {
-        self.set = set
-        self.selectedRow = selectedRow
-    }
-}
-
-/// The selected tab's row id and its index in the set.
-package struct SelectedRow: Sendable, Equatable {
-    package let id: Int
-    package let index: Int
-
-    package init(id: Int, index: Int) {
-        self.id = id
-        self.index = index
     }
 }

@@ -230,15 +230,4 @@ public struct StoreInfo: Sendable, Hashable, Codable {
 
     /// Whether the storage itself is damaged (a corrupt file), not only rows that break rules.
     public var isDamaged: Bool { storageCheck != "ok" }
-
-    @available(*, deprecated, renamed: "location")
-    public var path: String { location }
-
-    @available(*, deprecated, renamed: "consistencyCheck")
-    public var quickCheck: String { consistencyCheck }
-
-    @available(*, deprecated, renamed: "init(location:schemaVersion:setCount:storageCheck:ruleProblems:)")
-    public init(path: String, schemaVersion: Int, setCount: Int, quickCheck: String) {
-        self.init(location: path, schemaVersion: schemaVersion, setCount: setCount, storageCheck: quickCheck)
-    }
 }

@@ -52,7 +52,7 @@ func validSetName(_ name: String) throws(TabStoreError) {
 
 /// A title or set name compared and hashed by its UTF-8 bytes, as SQLite compares it:
 /// Swift's `==` would equate canonically equivalent strings ("é" and "e\u{301}"),
-/// the stored data does not. No copy of the bytes is made.
+/// the stored data does not.
 package struct ExactName: Hashable, Sendable {
     package let text: String
 
@@ -65,10 +65,7 @@ package struct ExactName: Hashable, Sendable {
     }
 
     package func hash(into hasher: inout Hasher) {
-        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        if hashed == nil {
-            for byte in text.utf8 { hasher.combine(byte) }
-        }
+        for byte in text.utf8 { hasher.combine(byte) }
     }
 }
 
@@ -89,24 +86,8 @@ private func printableASCII(_ name: String) -> PrintableASCII? {
 
 private enum PrintableASCII { case visible, blank }
 
-/// Whether two titles or names are the same bytes (not Swift's `==`, which equates
-/// canonically equivalent strings). Compares the stored bytes in place with `memcmp`
-/// where it can: a select compares names several times, and the general
-/// `elementsEqual` walks index by index.
+/// Whether two titles or names are the same bytes, as SQLite and PostgreSQL compare
+/// them: Swift's `==` equates canonically equivalent strings ("é" and "e\u{301}").
 package func sameBytes(_ a: String, _ b: String) -> Bool {
-    // The same representation is the same text (a short string holds its bytes in it, a
-    // long one its storage and length): the usual case, a name compared with its copy.
-    let sameRepresentation = withUnsafeBytes(of: a) { first in
-        withUnsafeBytes(of: b) { second in memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0 }
-    }
-    if sameRepresentation { return true }
-    guard a.utf8.count == b.utf8.count else { return false }
-    let compared = a.utf8.withContiguousStorageIfAvailable { first in
-        b.utf8.withContiguousStorageIfAvailable { second in
-            guard let left = first.baseAddress, let right = second.baseAddress else { return true }
-            return memcmp(left, right, first.count) == 0
-        }
-    }
-    if let compared, let equal = compared { return equal }
-    return a.utf8.elementsEqual(b.utf8)
+    a.utf8.elementsEqual(b.utf8)
 }

@@ -83,6 +83,6 @@ extension TabStore {
     public func setPayload(
         _ payload: [String: String], for ref: TabRef, in setName: String, ifRevision: Int? = nil
     ) throws(TabStoreError) -> TabSetEdit {
-        try edit(PayloadRule(payload, for: ref, in: setName, ifRevision: ifRevision))
+        try perform(PayloadRule(payload, for: ref, in: setName, ifRevision: ifRevision))
     }
 }

@@ -11,7 +11,7 @@ extension TabStore {
     /// - Throws: `TabStoreError.setNotFound`, `.noClosedTabs`, `.revisionMismatch`.
     @discardableResult
     public func reopen(in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
-        try edit(ReopenRule(in: setName, ifRevision: ifRevision))
+        try perform(ReopenRule(in: setName, ifRevision: ifRevision))
     }
 
     /// Titles of the removed tabs a set remembers, most recent first.

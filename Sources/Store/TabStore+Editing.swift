@@ -26,7 +26,7 @@ extension TabStore {
         _ titles: [String], to setName: String, at index: Int = -1, payload: [String: String] = [:],
         ifRevision: Int? = nil, creatingSet: Bool = false
     ) throws(TabStoreError) -> TabSetEdit {
-        try edit(AddRule(
+        try perform(AddRule(
             titles.map { NewTab(title: $0, payload: payload) }, to: setName, at: index, ifRevision: ifRevision, creatingSet: creatingSet
         ))
     }
@@ -42,7 +42,7 @@ extension TabStore {
     public func add(
         _ tabs: [NewTab], to setName: String, at index: Int = -1, ifRevision: Int? = nil, creatingSet: Bool = false
     ) throws(TabStoreError) -> TabSetEdit {
-        try edit(AddRule(tabs, to: setName, at: index, ifRevision: ifRevision, creatingSet: creatingSet))
+        try perform(AddRule(tabs, to: setName, at: index, ifRevision: ifRevision, creatingSet: creatingSet))
     }
 
     /// The set, made with `defaultTabs` (the first selected) when it is missing, left as it
@@ -68,7 +68,7 @@ extension TabStore {
             // Missing (or a name no set can have): the write makes it, or says why not.
             guard case .setNotFound = error else { throw error }
         }
-        return try edit(rule)
+        return try perform(rule)
     }
 
     /// Makes an empty set. Creating a set that exists is `.setAlreadyExists`.
@@ -76,7 +76,7 @@ extension TabStore {
     /// - Throws: `TabStoreError.setAlreadyExists`, `.invalidSetName`, or a database error.
     @discardableResult
     public func createSet(_ setName: String) throws(TabStoreError) -> TabSetEdit {
-        try edit(CreateSetRule(setName))
+        try perform(CreateSetRule(setName))
     }
 
     /// Selects a tab. Selecting the tab that is already selected writes nothing and
@@ -88,12 +88,7 @@ extension TabStore {
     ///   `.revisionMismatch`.
     @discardableResult
     public func select(_ ref: TabRef, in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> SelectionChange {
-        let (selection, plan) = try perform(SelectRule(ref, in: setName, ifRevision: ifRevision), wantsResult: true)
-        if selection.isReselection {
-            // Nothing was written, so nothing is journaled: only this process's observers hear it.
-            let event = TabEvent.reselected(TabUpdate(index: selection.selectedIndex, tab: selection.selectedTab.with(payload: [:])))
-            hub.publish(local: [TabChange(setName: setName, revision: selection.revision, event: event, timestamp: currentTimestamp())])
-        }
+        let (selection, plan) = try performSelect(ref, in: setName, ifRevision: ifRevision, wantsResult: true)
         return SelectionChange(selection, set: try result(of: plan, named: setName))
     }
 
@@ -104,7 +99,7 @@ extension TabStore {
     /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
     public func remove(_ refs: [TabRef], from setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
-        try edit(RemoveRule(refs, from: setName, ifRevision: ifRevision))
+        try perform(RemoveRule(refs, from: setName, ifRevision: ifRevision))
     }
 
     /// Moves a tab so that it ends at index `destination` (negative counts from the end).
@@ -115,7 +110,7 @@ extension TabStore {
     public func move(
         _ ref: TabRef, to destination: Int, in setName: String, ifRevision: Int? = nil
     ) throws(TabStoreError) -> TabSetEdit {
-        try edit(MoveRule(ref, to: destination, in: setName, ifRevision: ifRevision))
+        try perform(MoveRule(ref, to: destination, in: setName, ifRevision: ifRevision))
     }
 
     /// Gives a tab a new title; renaming to the same title changes nothing.
@@ -126,7 +121,7 @@ extension TabStore {
     public func rename(
         _ ref: TabRef, to newTitle: String, in setName: String, ifRevision: Int? = nil
     ) throws(TabStoreError) -> TabSetEdit {
-        try edit(RenameRule(ref, to: newTitle, in: setName, ifRevision: ifRevision))
+        try perform(RenameRule(ref, to: newTitle, in: setName, ifRevision: ifRevision))
     }
 
     /// Replaces a set's whole tab list (<doc:SelectionRules>: `items` can be set again), creating the set
@@ -137,7 +132,7 @@ extension TabStore {
     /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.revisionMismatch`.
     @discardableResult
     public func replaceTabs(of setName: String, with titles: [String], ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
-        try edit(ReplaceRule(setName, with: titles, ifRevision: ifRevision))
+        try perform(ReplaceRule(setName, with: titles, ifRevision: ifRevision))
     }
 
     /// Renames a whole set. Its revision goes above every revision either name has
@@ -171,7 +166,6 @@ extension TabStore {
         let context = RuleContext(options: options, wantsResults: wantsResult)
         var outcome: R.Outcome?
         let plan = try backend.write(progress: progress) { reader throws(TabStoreError) in
-            // Given after the plan is made: passed to an initializer, the copy was copied once more.
             var plan = WritePlan()
             if let held = known.take() { plan.hold(held) }
             outcome = try rule.plan(reading: reader, into: &plan, context: context)
@@ -179,18 +173,28 @@ extension TabStore {
         }
         knownSets.withLock { $0.update(from: plan) }
         hub.publish()
-        // A backend returns only after planning, so the outcome is there. Consumed, not
-        // taken: an emptied optional was still destroyed, through generic code.
-        switch consume outcome {
-        case let outcome?: return (outcome, plan)
-        case nil: throw .internalFailure(database: location, reason: "a write returned without running its rule")
-        }
+        // A backend returns only after planning, so the outcome is there.
+        guard let outcome else { throw .internalFailure(database: location, reason: "a write returned without running its rule") }
+        return (outcome, plan)
     }
 
     /// Runs a rule whose outcome is its event, returning the set as it leaves it.
-    func edit<R: SetRule>(_ rule: R) throws(TabStoreError) -> TabSetEdit where R.Outcome == TabEvent? {
+    func perform<R: SetRule>(_ rule: R) throws(TabStoreError) -> TabSetEdit where R.Outcome == TabEvent? {
         let (event, plan) = try perform(rule, wantsResult: true)
         return TabSetEdit(set: try result(of: plan, named: rule.setName), event: event)
+    }
+
+    /// Runs a select. A reselection writes nothing, so it is journaled nowhere: only this
+    /// process's observers hear it, from here.
+    private func performSelect(
+        _ ref: TabRef, in setName: String, ifRevision: Int?, wantsResult: Bool
+    ) throws(TabStoreError) -> (selection: Selection, plan: WritePlan) {
+        let (selection, plan) = try perform(SelectRule(ref, in: setName, ifRevision: ifRevision), wantsResult: wantsResult)
+        if selection.isReselection {
+            let event = TabEvent.reselected(TabUpdate(index: selection.selectedIndex, tab: selection.selectedTab.with(payload: [:])))
+            hub.publish(local: [TabChange(setName: setName, revision: selection.revision, event: event, timestamp: currentTimestamp())])
+        }
+        return (selection, plan)
     }
 
     /// The set as a write left it: computed with the plan, else (never expected) read.
@@ -199,15 +203,11 @@ extension TabStore {
         return try tabSet(named: name)
     }
 
-    /// Runs `rule` without working out the sets it leaves: for callers that print only
-    /// what changed (the CLI), so that an edit of a large set reads no more than it must.
-    package func apply<R: TabRule>(_ rule: R) throws(TabStoreError) -> R.Outcome {
-        let outcome = try perform(rule, wantsResult: false).outcome
-        if let selection = outcome as? Selection, selection.isReselection {
-            let event = TabEvent.reselected(TabUpdate(index: selection.selectedIndex, tab: selection.selectedTab.with(payload: [:])))
-            hub.publish(local: [TabChange(setName: selection.setName, revision: selection.revision, event: event, timestamp: currentTimestamp())])
-        }
-        return outcome
+    /// Selects a tab as ``select(_:in:ifRevision:)`` does, without working out the set it
+    /// leaves: for callers that print only what changed (the CLI), so that a select in a
+    /// large set reads no more than it must.
+    package func selectOnly(_ ref: TabRef, in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> Selection {
+        try performSelect(ref, in: setName, ifRevision: ifRevision, wantsResult: false).selection
     }
 }
 

@@ -7,6 +7,6 @@ extension TabStore {
     /// - Throws: `TabStoreError.tabIDNotFound` for an id (or the anchor) not in the set,
     ///   `.setNotFound`, or a database error.
     func move(_ ids: [TabID], before anchor: TabID?, in setName: String) throws(TabStoreError) -> TabSetEdit {
-        try edit(MoveByIDRule(ids, before: anchor, in: setName))
+        try perform(MoveByIDRule(ids, before: anchor, in: setName))
     }
 }

@@ -16,6 +16,6 @@ extension TabStore {
     public func move(
         fromOffsets offsets: some Sequence<Int>, toOffset destination: Int, in setName: String, ifRevision: Int? = nil
     ) throws(TabStoreError) -> TabSetEdit {
-        try edit(MoveOffsetsRule(offsets, toOffset: destination, in: setName, ifRevision: ifRevision))
+        try perform(MoveOffsetsRule(offsets, toOffset: destination, in: setName, ifRevision: ifRevision))
     }
 }

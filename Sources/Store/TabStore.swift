@@ -50,11 +50,6 @@ public final class TabStore: Sendable {
         /// what a reader wants.
         public var createsMissingDatabase: Bool
 
-        @available(*, deprecated, renamed: "createsMissingDatabase")
-        public var createsMissingFile: Bool {
-            get { createsMissingDatabase }
-            set { createsMissingDatabase = newValue }
-        }
         /// On a server: how long it may take to answer beyond waiting for a lock (the busy
         /// timeout), when connecting and for each request, before a call gives up with
         /// `.serverNotAnswering` (or `.serverUnavailable` when connecting).
@@ -98,25 +93,11 @@ public final class TabStore: Sendable {
             if failoverWindow < .zero { return invalid("failoverWindow", "\(failoverWindow) is negative (0 tries once)") }
             return nil
         }
-
-        @available(*, deprecated, renamed: "init(durability:busyTimeout:closedTabLimit:changePollInterval:createsMissingDatabase:serverTimeout:failoverWindow:)")
-        public init(
-            durability: Durability = .full, busyTimeout: Duration = .seconds(5), closedTabLimit: Int = 25,
-            changePollInterval: Duration = .milliseconds(50), createsMissingFile: Bool
-        ) {
-            self.init(
-                durability: durability, busyTimeout: busyTimeout, closedTabLimit: closedTabLimit,
-                changePollInterval: changePollInterval, createsMissingDatabase: createsMissingFile
-            )
-        }
     }
 
     /// The database file's path (`:memory:` for an in-memory store); for a server, its
     /// URL as `postgresql://user@host:port/database`, without a password.
     public let location: String
-
-    @available(*, deprecated, renamed: "location")
-    public var path: String { location }
     let options: Options
     /// The database the rules run over: a SQLite file, or a server (TabStorePostgres).
     package let backend: any TabStoreBackend

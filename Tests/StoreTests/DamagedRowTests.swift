@@ -96,7 +96,7 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
         StoreCall(name: "select the selected") { store throws(TabStoreError) in _ = try store.select(.title("b"), in: "s") },
         StoreCall(name: "select from the end") { store throws(TabStoreError) in _ = try store.select(.index(-1), in: "s") },
         StoreCall(name: "select without the set back (the CLI's)") { store throws(TabStoreError) in
-            _ = try store.apply(SelectRule(.typed("3", asIndex: false), in: "s"))
+            _ = try store.selectOnly(.typed("3", asIndex: false), in: "s")
         },
         StoreCall(name: "add at 1") { store throws(TabStoreError) in _ = try store.add(["n"], to: "s", at: 1) },
         StoreCall(name: "add at the end") { store throws(TabStoreError) in _ = try store.add(["n"], to: "s") },

@@ -258,7 +258,7 @@ import Testing
     }
 
     /// The answer of a `PRAGMA` statement on the file at `path`.
-    private func pragma(_ statement: StaticString, _ path: String) throws -> String? {
+    private func pragma(_ statement: String, _ path: String) throws -> String? {
         let database = try Database(path: path, flags: SQLITE_OPEN_READONLY)
         return try database.firstRow(statement) { $0.text(0) }
     }

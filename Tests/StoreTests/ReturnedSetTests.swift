@@ -123,50 +123,65 @@ import TabStoreTestSupport
         #expect(newest.event == .selectionChanged(change.updates))
     }
 
-    /// The selected tab's row an image keeps, whatever edits follow: nil, or the row and
-    /// index of the tab the image selects (`rows` is each tab's row, as a backend numbers them).
+    /// An image edited at random holds exactly the tabs of a plain model of the same edits,
+    /// with one tab selected (the last selected) while it has tabs.
     @Test(arguments: [31, 32, 33] as [UInt64])
-    func anImageKeepsTheSelectedRowOnlyWhileItIsTrue(seed: UInt64) {
+    func anImageFollowsItsEditsAsAPlainListDoes(seed: UInt64) {
         var random = SplitMix64(seed: seed)
-        var rows: [TabID: Int] = [:]
+        var made = 0
         func newTabs(_ count: Int) -> [NewTab] {
             (0..<count).map { _ in
-                let tab = NewTab(title: "t\(rows.count)")
-                rows[tab.uuid] = rows.count + 1
-                return tab
+                made += 1
+                return NewTab(title: "t\(made)")
             }
         }
         var image = SetImage(name: "s", tabs: [], revision: 0)
-        image.insert(newTabs(3), at: 0)
-        image.select(0)
-        var keptAfterSelect = 0
-        for step in 0..<400 {
-            let count = image.tabs.count
-            switch random.below(count < 2 ? 1 : 7) {
-            case 0: image.insert(newTabs(1 + random.below(2)), at: random.below(count + 1))
-            case 1: image.remove([random.below(count)])
-            case 2: image.move(from: random.below(count), to: random.below(count))
-            case 3: image.rename(random.below(count), to: "r\(step)")
-            case 4: image.setPayload(random.below(count), ["k": "\(step)"])
-            case 5:
-                // A select that knows the row, as a select rule does.
-                let index = random.below(count)
-                let previous = image.tabs.firstIndex { $0.isSelected }
-                image.select(index, previous: previous, row: rows[image.tabs[index].id])
-                #expect(image.selectedRow == SelectedRow(id: rows[image.tabs[index].id]!, index: index), "step \(step)")
-                keptAfterSelect += 1
-            default:
-                // A select that does not (a rule that moves the selection to a neighbour).
-                image.select(random.below(count))
-                #expect(image.selectedRow == nil, "step \(step)")
-            }
-            if image.tabs.firstIndex(where: \.isSelected) == nil, !image.tabs.isEmpty { image.select(0) }
-            if let row = image.selectedRow {
-                #expect(image.tabs.indices.contains(row.index) && image.tabs[row.index].isSelected, "step \(step)")
-                #expect(rows[image.tabs[row.index].id] == row.id, "step \(step)")
-            }
+        var model: [Tab] = []
+        func selectInModel(_ index: Int) {
+            model = model.enumerated().map { $0.element.with(selected: $0.offset == index) }
         }
-        #expect(image.isConsistent && keptAfterSelect > 20)
+        let first = newTabs(3)
+        image.insert(first, at: 0)
+        model = first.map { Tab(id: $0.uuid, title: $0.title, isSelected: false) }
+        image.select(0)
+        selectInModel(0)
+        for step in 0..<400 {
+            let count = model.count
+            switch random.below(count < 2 ? 1 : 6) {
+            case 0:
+                let new = newTabs(1 + random.below(2)), index = random.below(count + 1)
+                image.insert(new, at: index)
+                model.insert(contentsOf: new.map { Tab(id: $0.uuid, title: $0.title, isSelected: false) }, at: index)
+            case 1:
+                let index = random.below(count)
+                image.remove([index])
+                model.remove(at: index)
+            case 2:
+                let from = random.below(count), to = random.below(count)
+                image.move(from: from, to: to)
+                model.insert(model.remove(at: from), at: to)
+            case 3:
+                let index = random.below(count)
+                image.rename(index, to: "r\(step)")
+                model[index] = Tab(id: model[index].id, title: "r\(step)", isSelected: model[index].isSelected, payload: model[index].payload)
+            case 4:
+                let index = random.below(count)
+                image.setPayload(index, ["k": "\(step)"])
+                model[index] = model[index].with(payload: ["k": "\(step)"])
+            default:
+                let index = random.below(count), previous = model.firstIndex { $0.isSelected }
+                image.select(index, previous: previous)
+                selectInModel(index)
+            }
+            if model.firstIndex(where: \.isSelected) == nil, !model.isEmpty {
+                image.select(0)
+                selectInModel(0)
+            }
+            #expect(image.tabs == model, "step \(step)")
+            #expect(image.tabs.count { $0.isSelected } == (model.isEmpty ? 0 : 1), "step \(step)")
+        }
+        #expect(image.isConsistent)
+        #expect(image.tabSet == TabSet(name: "s", tabs: model, revision: 0))
     }
 }
 

@@ -63,32 +63,4 @@ import TabStoreSQLite
         }
         #expect(counts.live == counts.cached)
     }
-
-    /// A statement that fails while a call uses it (unretained) stays alive until that
-    /// call, and any call around it, returns; then it is finalized.
-    @Test func aFailedStatementLivesUntilTheCallsUsingItReturn() throws {
-        let store = try TabStore.inMemory()
-        try store.add(["A"], to: "main", creatingSet: true)
-        let counts = try store.withDatabase { database throws(TabStoreError) in
-            try database.withStatement("SELECT max(id) FROM change") { outer throws(TabStoreError) in
-                let cached = database.cachedStatementCount
-                // A statement that fails when run, inside the call that holds `outer`.
-                let failed: Void? = try? database.withStatement("SELECT 1 FROM tab_set WHERE abs(-9223372036854775807 - 1)") {
-                    inner throws(TabStoreError) in try database.run(inner, bound: true)
-                }
-                #expect(failed == nil)
-                _ = try database.firstRow(outer, [], row: { $0.optionalInt(0) })
-                return (cached: cached, during: (live: database.liveStatementCount, cached: database.cachedStatementCount))
-            }
-        }
-        let after = try store.withDatabase { database throws(TabStoreError) in
-            (live: database.liveStatementCount, cached: database.cachedStatementCount)
-        }
-        // While the outer call ran: the failed statement left the cache but was still alive.
-        #expect(counts.during.cached == counts.cached)
-        #expect(counts.during.live == counts.cached + 1)
-        // After it: finalized, and nothing else leaked.
-        #expect(after.live == after.cached)
-        #expect(after.cached == counts.cached)
-    }
 }

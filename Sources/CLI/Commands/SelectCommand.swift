@@ -22,7 +22,7 @@ enum SelectCommand: TextCommand {
         let revision = arguments.ifRevision
         let store = try context.openStore()
         // The output names only what changed: the set as it now stands is not worked out.
-        let change = try storeCall { () throws(TabStoreError) in try store.apply(SelectRule(ref, in: setName, ifRevision: revision)) }
+        let change = try storeCall { () throws(TabStoreError) in try store.selectOnly(ref, in: setName, ifRevision: revision) }
         if context.json {
             return JSONValue.object([
                 ("set", .string(change.setName)),

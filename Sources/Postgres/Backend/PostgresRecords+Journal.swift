@@ -48,9 +48,14 @@ extension PostgresRecords {
         case let .new(name)?: setName = name
         case nil: break
         }
-        var cells = TextCells()
-        entry.write(into: &cells, setID: setID, changeID: changeID)
-        return PostgresStatement(journalInsert, cells.texts + [setName, JournalLimit.changes.text, JournalLimit.trimEvery.text])
+        let cells = entry.cells(setID: setID, changeID: changeID).map { cell -> String? in
+            switch cell {
+            case let .int(number)?: String(number)
+            case let .text(text)?: text
+            case nil: nil
+            }
+        }
+        return PostgresStatement(journalInsert, cells + [setName, JournalLimit.changes.text, JournalLimit.trimEvery.text])
     }
 
     /// Whether a write whose journal rows carry `changeID` was committed.
@@ -133,22 +138,5 @@ extension PostgresRecords {
             guard column.holdsIntegers else { return .text(text) }
             return Int(text).map(JournalValue.int)
         }
-    }
-}
-
-/// A journal row's cells as the text parameters of its INSERT, in column order.
-private struct TextCells: JournalCells {
-    var texts = [String?](repeating: nil, count: JournalColumn.allCases.count)
-
-    mutating func set(_ column: JournalColumn, _ value: Int?) {
-        texts[column.rawValue] = value.map { String($0) }
-    }
-
-    mutating func set(_ column: JournalColumn, _ value: String?) {
-        texts[column.rawValue] = value
-    }
-
-    mutating func set(_ column: JournalColumn, ids: JournalTabIDs?) {
-        texts[column.rawValue] = ids.map(JournalRow.pack)
     }
 }

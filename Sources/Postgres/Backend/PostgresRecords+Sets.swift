@@ -3,12 +3,13 @@ import TabStoreKit
 // Sets and tabs read on the server: the same reads as the SQLite backend's, with `$n`
 // parameters and names sorted byte for byte (COLLATE "C", as SQLite's BINARY).
 extension PostgresRecords: TabRecords {
-    /// The set row with its selected tab (columns 0-7) and its tab count (8). Stored values
-    /// are added and subtracted as numeric: a bigint that overflowed would fail the read
-    /// before the rule check could say what is wrong with the set (a result beyond `Int`
-    /// reads as 0, and the check refuses the set it came from).
+    /// The set row (id, revision, base), its selected tab in `TabColumn`'s columns from
+    /// column 3, that tab's index, and the set's tab count. Stored values are added and
+    /// subtracted as numeric: a bigint that overflowed would fail the read before the rule
+    /// check could say what is wrong with the set (a result beyond `Int` reads as 0, and
+    /// the check refuses the set it came from).
     static let setColumns = """
-        SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position::numeric - s.base,
+        SELECT s.id, s.revision, s.base, \(TabColumn.selectList("t")), t.position::numeric - s.base,
                (SELECT max(position) FROM {schema}.tab WHERE set_id = s.id)::numeric - s.base + 1
         FROM {schema}.tab_set s LEFT JOIN {schema}.tab t ON t.id = s.selected_tab_id
         """
@@ -17,12 +18,16 @@ extension PostgresRecords: TabRecords {
     /// The set of a `setNamed` row, and its tab count.
     static func setRecord(_ rows: PostgresRows, name: String) -> (record: SetRecord, count: Int)? {
         guard rows.count > 0 else { return nil }
+        let index = 3 + TabColumn.count
         let record = SetRecord(
             id: rows.requiredInt(0, 0), name: name, revision: rows.requiredInt(0, 1), base: rows.requiredInt(0, 2),
-            selected: rows.int(0, 3).map { _ in rows.tabRecord(0, from: 3, index: rows.requiredInt(0, 7)) }
+            selected: rows.int(0, 3).map { _ in rows.tabRecord(0, from: 3, index: rows.requiredInt(0, index)) }
         )
-        return (record, rows.int(0, 8) ?? 0)
+        return (record, rows.int(0, index + 1) ?? 0)
     }
+
+    /// A set's tabs in order, in `TabColumn`'s columns.
+    static let tabsOfSet = "SELECT \(TabColumn.selectList("t")) FROM {schema}.tab t WHERE t.set_id = $1 ORDER BY t.position"
 
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord? {
         if cannotBeStored(name) { return nil }
@@ -31,10 +36,10 @@ extension PostgresRecords: TabRecords {
 
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
         guard let setID = set.id else { return [] }
-        return Self.tabs(try query("SELECT id, title, uuid, payload FROM {schema}.tab WHERE set_id = $1 ORDER BY position", [setID.text]))
+        return Self.tabs(try query(Self.tabsOfSet, [setID.text]))
     }
 
-    /// Rows of (id, title, uuid, payload), in order.
+    /// Rows of a tab each, in order.
     static func tabs(_ rows: PostgresRows) -> [TabRecord] {
         (0..<rows.count).map { rows.tabRecord($0, from: 0, index: $0) }
     }

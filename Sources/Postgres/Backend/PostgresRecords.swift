@@ -129,11 +129,13 @@ extension PostgresRows {
     func text(_ row: Int, _ column: Int) -> String { value(row, column) ?? "" }
     func tabID(_ row: Int, _ column: Int) -> TabID { value(row, column).flatMap(TabID.init) ?? .unknown }
 
-    /// A tab row of (id, title, uuid, payload) from `column` on, at `index`.
+    /// A tab row read from `column` on, in `TabColumn`'s columns, at `index`: the one place
+    /// the PostgreSQL backend reads a tab.
     func tabRecord(_ row: Int, from column: Int, index: Int) -> TabRecord {
-        TabRecord(
-            id: requiredInt(row, column), index: index, title: text(row, column + 1), uuid: tabID(row, column + 2),
-            payload: unpackPayload(value(row, column + 3))
+        func at(_ tabColumn: TabColumn) -> Int { column + tabColumn.rawValue }
+        return TabRecord(
+            id: requiredInt(row, at(.id)), index: index, title: text(row, at(.title)), uuid: tabID(row, at(.uuid)),
+            payload: unpackPayload(value(row, at(.payload)))
         )
     }
 }

@@ -5,21 +5,21 @@ import TabStoreKit
 extension PostgresRecords: SnapshotReader {
     /// The write lock of the names a rule reads (`PostgresLock.names`).
     static let lockNames = PostgresLock.names
-    /// A set's tabs (id, title, uuid, payload) in order, after the lock; with $2, none when
-    /// the set is still at that revision (the store holds it).
-    private static let tabsOfSet = """
-        SELECT t.id, t.title, t.uuid, t.payload FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id
+    /// A set's tabs in order, after the lock; with $2, none when the set is still at that
+    /// revision (the store holds it). Tabs are in `TabColumn`'s columns.
+    private static let tabsOfNamedSet = """
+        SELECT \(TabColumn.selectList("t")) FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id
         WHERE s.name = $1 AND s.revision IS DISTINCT FROM $2::bigint ORDER BY t.position
         """
-    /// Found tabs, with their index: (id, title, uuid, payload, index). In numeric, as in
-    /// `setColumns`: the rule check judges stored values after the read.
-    private static let tabsFound = "SELECT t.id, t.title, t.uuid, t.payload, t.position::numeric - s.base FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id"
+    /// Found tabs, then their index. In numeric, as in `setColumns`: the rule check judges
+    /// stored values after the read.
+    private static let tabsFound = "SELECT \(TabColumn.selectList("t")), t.position::numeric - s.base FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id"
     private static let tabsTitled = tabsFound + " WHERE s.name = $1 AND t.title = ANY($2::text[])"
     private static let tabsWithIDs = tabsFound + " WHERE s.name = $1 AND t.uuid = ANY($2::text[])"
-    /// Tabs at indices ($2) and at indices from the end ($3, negative): (id, title, uuid,
-    /// payload, index, index from the end).
+    /// Tabs at indices ($2) and at indices from the end ($3, negative): a tab, its index,
+    /// its index from the end.
     private static let tabsAtIndices = """
-        SELECT t.id, t.title, t.uuid, t.payload, t.position::numeric - s.base, t.position - e.top
+        SELECT \(TabColumn.selectList("t")), t.position::numeric - s.base, t.position - e.top
         FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id
         CROSS JOIN LATERAL (SELECT max(position)::numeric + 1 AS top FROM {schema}.tab WHERE set_id = s.id) e
         WHERE s.name = $1 AND (t.position::numeric - s.base = ANY($2::numeric[]) OR t.position - e.top = ANY($3::numeric[]))
@@ -44,7 +44,7 @@ extension PostgresRecords: SnapshotReader {
             case let .index(index): indices.append(index)
             }
         }
-        let known = request.tabsForResult.held?.set.revision
+        let known = request.tabsForResult.held?.revision
         let readsTabs = request.allTabs || request.tabsForResult.isWanted
         let asksOther = request.otherName.map { !cannotBeStored($0) } ?? false
         let locked: [String?] = [name] + (asksOther ? [request.otherName] : [])
@@ -58,7 +58,7 @@ extension PostgresRecords: SnapshotReader {
             statements.append(statement)
             return statements.count - 1
         }
-        let tabsAt = add(PostgresStatement(Self.tabsOfSet, [name, request.allTabs ? nil : known?.text]), if: readsTabs)
+        let tabsAt = add(PostgresStatement(Self.tabsOfNamedSet, [name, request.allTabs ? nil : known?.text]), if: readsTabs)
         // Lookups are answered from the tabs when all of them are read.
         let titledAt = add(PostgresStatement(Self.tabsTitled, [name, postgresArray(titles)]), if: !titles.isEmpty && !request.allTabs)
         let withIDsAt = add(PostgresStatement(Self.tabsWithIDs, [name, postgresArray(ids)]), if: !ids.isEmpty && !request.allTabs)
@@ -91,7 +91,7 @@ extension PostgresRecords: SnapshotReader {
                 let indexed = rows[indexedAt]
                 for (row, tab) in Self.foundTabs(indexed).enumerated() {
                     if fromStart.contains(tab.index) { found.append(FoundTab(lookup: .index(tab.index), tab: tab)) }
-                    if let fromEndIndex = indexed.int(row, 5), fromEnd.contains(fromEndIndex) { found.append(FoundTab(lookup: .index(fromEndIndex), tab: tab)) }
+                    if let fromEndIndex = indexed.int(row, TabColumn.count + 1), fromEnd.contains(fromEndIndex) { found.append(FoundTab(lookup: .index(fromEndIndex), tab: tab)) }
                 }
             }
         }
@@ -111,9 +111,9 @@ extension PostgresRecords: SnapshotReader {
         )
     }
 
-    /// Rows of (id, title, uuid, payload, index).
+    /// Rows of a tab and its index.
     private static func foundTabs(_ rows: PostgresRows) -> [TabRecord] {
-        (0..<rows.count).map { rows.tabRecord($0, from: 0, index: rows.requiredInt($0, 4)) }
+        (0..<rows.count).map { rows.tabRecord($0, from: 0, index: rows.requiredInt($0, TabColumn.count)) }
     }
 
     /// The first row of (id, title, position, was_selected, uuid, payload), if any.

@@ -7,7 +7,7 @@ extension TabRule {
     func preview(on set: TabSet, options: TabStore.Options = TabStore.Options()) -> TabSet? {
         let reader = SetPreview(set)
         var preview = WritePlan()
-        preview.hold(HeldSet(set: set, selectedRow: nil))
+        preview.hold(set)
         do throws(TabStoreError) {
             _ = try plan(reading: reader, into: &preview, context: RuleContext(options: options, wantsResults: true))
         } catch {

@@ -35,7 +35,7 @@ package struct SelectRule: SetRule {
             TabUpdate(index: old.index, tab: old.eventTab(selected: false)),
             TabUpdate(index: new.index, tab: new.eventTab(selected: true)),
         ]
-        plan.edit(setName) { $0.select(new.index, previous: old.index, row: new.id) }
+        plan.edit(setName) { $0.select(new.index, previous: old.index) }
         plan.commitChange(to: set, selecting: .row(new.id), event: .selectionChanged(updates))
         return selection(revision: set.revision + 1, updates: updates)
     }

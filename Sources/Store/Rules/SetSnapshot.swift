@@ -5,17 +5,7 @@ package struct SnapshotRequest: Sendable {
     /// The set to lock and read.
     package let setName: String
     /// Tabs to look up, as the rule names them.
-    package var refs: [TabRef] {
-        get { firstRef.map { [$0] + otherRefs } ?? [] }
-        set {
-            firstRef = newValue.first
-            otherRefs = Array(newValue.dropFirst())
-        }
-    }
-    /// The first ref apart from the rest: most writes look up one tab, and a list of one
-    /// was an allocation on every select.
-    private var firstRef: TabRef?
-    private var otherRefs: [TabRef] = []
+    package var refs: [TabRef] = []
     /// Titles whose tabs (if any) the rule needs: the duplicates an add or rename refuses.
     package var titles: [String] = []
     /// Every tab of the set, in order.
@@ -37,9 +27,8 @@ package struct SnapshotRequest: Sendable {
         /// The set as it leaves the write is not wanted.
         case none
         /// Wanted: read the tabs unless the set is still at the revision of `held`, the
-        /// store's copy (nil: none held). A backend may also take the tabs it looks up
-        /// from the copy (titles, ids, payloads) once it has read that revision.
-        case unlessHeld(HeldSet?)
+        /// store's copy (nil: none held).
+        case unlessHeld(TabSet?)
 
         package var isWanted: Bool {
             if case .none = self { return false }
@@ -47,7 +36,7 @@ package struct SnapshotRequest: Sendable {
         }
 
         /// The store's copy of the set, when it holds one.
-        package var held: HeldSet? {
+        package var held: TabSet? {
             if case let .unlessHeld(set) = self { return set }
             return nil
         }
@@ -59,13 +48,7 @@ package struct SnapshotRequest: Sendable {
 
     /// Adds `ref` to the tabs to look up.
     package mutating func lookUp(_ ref: TabRef) {
-        if firstRef == nil { firstRef = ref } else { otherRefs.append(ref) }
-    }
-
-    /// Whether any ref satisfies `condition` (without making the list).
-    private func anyRef(_ condition: (TabRef) -> Bool) -> Bool {
-        if let firstRef, condition(firstRef) { return true }
-        return otherRefs.contains(where: condition)
+        refs.append(ref)
     }
 
     /// Whether the backend must read every tab: the rule needs them, or the caller wants
@@ -73,21 +56,13 @@ package struct SnapshotRequest: Sendable {
     package func readsAllTabs(atRevision revision: Int?) -> Bool {
         if allTabs { return true }
         guard case let .unlessHeld(held) = tabsForResult else { return false }
-        return held == nil || held?.set.revision != revision
-    }
-
-    /// Moves the store's copy out of the request, for the plan's image of the set (which
-    /// changes its tabs in place: shared with the request, they would be copied).
-    package mutating func takeHeld() -> HeldSet? {
-        guard case let .unlessHeld(held) = tabsForResult else { return nil }
-        tabsForResult = .unlessHeld(nil)
-        return held
+        return held == nil || held?.revision != revision
     }
 
     /// Whether the count must be read up front: asked for, or needed to find a tab (an
     /// index from the end) or to refuse one (an integer too large for `Int`).
     package var needsTabCount: Bool {
-        tabCount || allTabs || anyRef { ref in
+        tabCount || allTabs || refs.contains { ref in
             switch ref {
             case let .index(index): index < 0
             case let .typed(text, _): isIntegerText(text) && (Int(text).map { $0 < 0 } ?? true)
@@ -98,10 +73,10 @@ package struct SnapshotRequest: Sendable {
 
     /// The index of the one tab the request looks up, when that is all it asks besides the
     /// set (a select by index, also one typed as an index, `--index`): then the tab is
-    /// read with the set. Nil otherwise. `lookups` without making the list.
+    /// read with the set. Nil otherwise.
     package var onlyIndex: Int? {
-        guard let firstRef, otherRefs.isEmpty, titles.isEmpty, !needsTabCount else { return nil }
-        switch firstRef {
+        guard refs.count == 1, let ref = refs.first, titles.isEmpty, !needsTabCount else { return nil }
+        switch ref {
         case let .index(index): return index
         case let .typed(text, asIndex: true) where isIntegerText(text): return Int(text)
         case .typed, .title, .id: return nil
@@ -137,9 +112,7 @@ package enum TabLookup: Hashable, Sendable {
     static func title(_ title: String) -> TabLookup { .title(ExactName(title)) }
 }
 
-/// A tab a snapshot's lookup found, with the lookup. (Named types rather than tuples here:
-/// arrays and optionals of tuples are destroyed through the runtime's generic code, which
-/// cost every select hundreds of instructions.)
+/// A tab a snapshot's lookup found, with the lookup.
 package struct FoundTab: Sendable {
     package let lookup: TabLookup
     package let tab: TabRecord
@@ -178,22 +151,17 @@ package struct SetSnapshot: Sendable {
     package let nameRevision: Int
     /// Every tab in order, when asked for (or read for the result).
     package let tabs: [TabRecord]?
-    /// The request's lookups that found a tab, with it (few: a list), the first apart: a
-    /// select finds one, and a list of one was an allocation and a release on every select.
-    private let firstFound: FoundTab?
-    private let moreFound: [FoundTab]
+    /// The request's lookups that found a tab, with it.
+    private let found: [FoundTab]
     package let lastClosed: ClosedTabRecord?
     /// The second name's set (nil: none) and name revision, when asked for.
     package let other: OtherName?
     /// For each asked id held by a tab, the name of that tab's set.
     package let holders: [TabID: String]
 
-    /// `firstFound`, when given, is found before the tabs of `found`: a select's one tab,
-    /// passed apart so that no list is made.
     package init(
         name: String, record: SetRecord?, shape: SetShape?, tabCount: Int, nameRevision: Int, tabs: [TabRecord]?,
-        found: [FoundTab], lastClosed: ClosedTabRecord?,
-        other: OtherName?, holders: [TabID: String], firstFound: FoundTab? = nil
+        found: [FoundTab], lastClosed: ClosedTabRecord?, other: OtherName?, holders: [TabID: String]
     ) {
         self.name = name
         self.record = record
@@ -201,13 +169,7 @@ package struct SetSnapshot: Sendable {
         self.tabCount = tabCount
         self.nameRevision = nameRevision
         self.tabs = tabs
-        if let firstFound {
-            self.firstFound = firstFound
-            moreFound = found
-        } else {
-            self.firstFound = found.first
-            moreFound = found.count > 1 ? Array(found.dropFirst()) : []
-        }
+        self.found = found
         self.lastClosed = lastClosed
         self.other = other
         self.holders = holders
@@ -237,8 +199,7 @@ package struct SetSnapshot: Sendable {
 
     /// The tab of the first found that satisfies `condition`.
     private func foundTab(where condition: (FoundTab) -> Bool) -> TabRecord? {
-        if firstFound.map(condition) == true { return firstFound?.tab }
-        return moreFound.first(where: condition)?.tab
+        found.first(where: condition)?.tab
     }
 
     /// The set, which must exist and, when `revision` is given, be at that revision.

@@ -59,18 +59,17 @@ package struct RuleContext: Sendable {
     /// as it will stand and the plan holds no copy of it at the set's revision, and starts
     /// the plan's image of the set.
     package func snapshot(
-        _ request: consuming SnapshotRequest, from reader: any SnapshotReader, into plan: inout WritePlan
+        _ request: SnapshotRequest, from reader: any SnapshotReader, into plan: inout WritePlan
     ) throws(TabStoreError) -> SetSnapshot {
-        // Taken, not copied: the rule made it for this one read.
         var request = request
-        if wantsResults { request.tabsForResult = .unlessHeld(plan.takeKnown(request.setName)) }
+        let known = plan.takeKnown(request.setName)
+        if wantsResults { request.tabsForResult = .unlessHeld(known) }
         // Looked up whatever the name: one tabstore refuses to write can still be in a
         // file another program wrote, and must be reachable to be renamed or removed.
         let snapshot = try reader.snapshot(request)
         // Here, above every backend: no rule builds on rows that break the rules, or on an
         // integer that its arithmetic could overflow.
         try snapshot.requireSound()
-        let known = request.takeHeld()
         plan.start(request.setName, from: wantsResults ? snapshot.image(known: known) : nil)
         return snapshot
     }
@@ -84,16 +83,13 @@ extension SetSnapshot {
 
     /// The set as it stands, from the tabs read or from a copy at the same revision. A
     /// missing set is an empty one at its name's revision, which a rule may create.
-    func image(known: HeldSet?) -> SetImage? {
+    func image(known: TabSet?) -> SetImage? {
         guard let record else { return SetImage(name: name, tabs: [], revision: nameRevision) }
         if let tabs {
             let selected = record.selected
-            return SetImage(
-                name: name, tabs: tabs.map { $0.tab(selected: $0.id == selected?.id) }, revision: record.revision,
-                selectedRow: selected.map { SelectedRow(id: $0.id, index: $0.index) }
-            )
+            return SetImage(name: name, tabs: tabs.map { $0.tab(selected: $0.id == selected?.id) }, revision: record.revision)
         }
-        guard let known, known.set.revision == record.revision else { return nil }
+        guard let known, known.revision == record.revision else { return nil }
         return SetImage(known)
     }
 }

@@ -5,91 +5,58 @@
 /// deadlock) reads afresh and gets a new plan: nothing to undo or invalidate.
 package struct WritePlan: Sendable {
     package private(set) var writes: [PlannedWrite] = []
-    /// Each set the plan touched, as it will stand (nil tabs: the name has no set any more),
-    /// where the set was known before (read whole, or held by the store). Few: a list, its
-    /// first apart (most writes touch one set, and a list of one was an allocation each).
-    /// Places: 0 is the first (a plain value and a flag: an optional's copies and
-    /// assignments went through generic code), 1... the others.
-    private var firstResult = SetResult(name: ExactName(""), image: nil)
-    private var hasFirstResult = false
-    private var moreResults: [SetResult] = []
+    /// Each set the plan touched, as it will stand (nil image: the name has no set any
+    /// more), where the set was known before (read whole, or held by the store).
+    package private(set) var results: [SetResult] = []
     /// Names whose set the plan changes without a known result: a copy of it is stale.
-    /// Few, and usually none: a list (a set hashed the name on every look).
     package private(set) var unknownResults: [ExactName] = []
     /// A copy of a set the store held, until the plan takes it as that set's image.
-    private var known: HeldSet?
+    private var known: TabSet?
 
     package init() {}
 
     /// Gives the plan the store's copy of the set it will edit.
-    mutating func hold(_ held: consuming HeldSet) {
+    mutating func hold(_ held: TabSet) {
         known = held
     }
 
     package var isEmpty: Bool { writes.isEmpty }
 
-    mutating func append(_ write: consuming PlannedWrite) {
-        // Most plans are a few writes (a select's two): one allocation, not one per doubling.
-        if writes.isEmpty { writes.reserveCapacity(4) }
+    mutating func append(_ write: PlannedWrite) {
         writes.append(write)
     }
 
-    /// The store's copy of the set `name`, moved out of the plan (so that the image made
-    /// from it holds its tabs alone, and changes them in place).
-    mutating func takeKnown(_ name: String) -> HeldSet? {
-        guard let held = known, sameBytes(held.set.name, name) else { return nil }
+    /// The store's copy of the set `name`, moved out of the plan: the image made from it
+    /// is then the only holder of its tabs, and a select on a large set changes them in
+    /// place instead of copying them all.
+    mutating func takeKnown(_ name: String) -> TabSet? {
+        guard let set = known, sameBytes(set.name, name) else { return nil }
         known = nil
-        return held
+        return set
     }
 
     private func place(of name: ExactName) -> Int? {
-        if hasFirstResult, firstResult.name == name { return 0 }
-        return moreResults.firstIndex { $0.name == name }.map { $0 + 1 }
-    }
-
-    private mutating func appendResult(_ result: consuming SetResult) {
-        if hasFirstResult {
-            moreResults.append(result)
-        } else {
-            firstResult = result
-            hasFirstResult = true
-        }
-    }
-
-    /// The image at `place`, moved out of the plan (so that its tabs are not shared while they change).
-    private mutating func takeImage(at place: Int) -> SetImage? {
-        place == 0 ? firstResult.image.take() : moreResults[place - 1].image.take()
-    }
-
-    private mutating func setImage(_ image: consuming SetImage?, at place: Int) {
-        if place == 0 { firstResult.image = image } else { moreResults[place - 1].image = image }
-    }
-
-    /// Calls `body` with each set the plan touched, as it leaves it.
-    package func forEachResult(_ body: (SetResult) -> Void) {
-        if hasFirstResult { body(firstResult) }
-        moreResults.forEach(body)
+        results.firstIndex { $0.name == name }
     }
 
     /// Starts tracking `set` as it will stand, from `image` (nil: not known).
-    mutating func start(_ name: String, from image: consuming SetImage?) {
+    mutating func start(_ name: String, from image: SetImage?) {
         let key = ExactName(name)
         guard place(of: key) == nil, !unknownResults.contains(key) else { return }
-        if let image { appendResult(SetResult(name: key, image: image)) } else { unknownResults.append(key) }
+        if let image { results.append(SetResult(name: key, image: image)) } else { unknownResults.append(key) }
     }
 
     /// Applies `change` to the set's known image, if there is one.
     mutating func edit(_ name: String, _ change: (inout SetImage) -> Void) {
-        guard let place = place(of: ExactName(name)), var image = takeImage(at: place) else { return }
-        change(&image)
-        setImage(image, at: place)
+        guard let place = place(of: ExactName(name)), results[place].image != nil else { return }
+        change(&results[place].image!)
     }
 
     /// The set `name` now has no set (removed, or renamed away).
     mutating func forget(_ name: String) {
         let key = ExactName(name)
         unknownResults.removeAll { $0 == key }
-        if let place = place(of: key) { setImage(nil, at: place) } else { appendResult(SetResult(name: key, image: nil)) }
+        if let place = place(of: key) { results[place].image = nil } else { results.append(SetResult(name: key, image: nil)) }
     }
 
     /// Moves what is known of a set from `oldName` to `newName`.
@@ -99,9 +66,10 @@ package struct WritePlan: Sendable {
             unknownResults.remove(at: place)
             if !unknownResults.contains(new) { unknownResults.append(new) }
         }
-        if let place = place(of: old), var image = takeImage(at: place) {
+        if let place = place(of: old), var image = results[place].image {
+            results[place].image = nil
             image.name = newName
-            appendResult(SetResult(name: new, image: image))
+            results.append(SetResult(name: new, image: image))
         } else {
             forget(oldName)
         }
@@ -110,8 +78,7 @@ package struct WritePlan: Sendable {
     /// The set `name` as the plan leaves it, when known.
     package func result(of name: String) -> TabSet? {
         guard let place = place(of: ExactName(name)) else { return nil }
-        if place == 0 { return firstResult.image?.tabSet }
-        return moreResults[place - 1].image?.tabSet
+        return results[place].image?.tabSet
     }
 }
 
@@ -134,8 +101,6 @@ package enum TabKey: Hashable, Sendable {
     case uuid(TabID)
     case position(Int)
 }
-
-
 
 /// A removed tab to remember, at its index before the removal.
 package struct ClosingTab: Sendable, Hashable {
@@ -207,36 +172,20 @@ package struct SetImage: Sendable {
     /// False once an edit did not fit the tabs (never expected: the rules plan from the
     /// same set): the plan then does not know the set, and it is read instead.
     package private(set) var isConsistent = true
-    /// The selected tab's row, when known: kept by a select that names it, dropped by an
-    /// edit that may move the selection or shift the tabs.
-    package private(set) var selectedRow: SelectedRow? {
-        get { selectedRowID > 0 ? SelectedRow(id: selectedRowID, index: selectedRowIndex) : nil }
-        set { (selectedRowID, selectedRowIndex) = (newValue?.id ?? 0, newValue?.index ?? 0) }
-    }
-    // Two plain words rather than an optional pair: the image is copied and destroyed
-    // several times a write, and an optional made those copies generic and costlier. Row
-    // ids are positive; one that is not is not kept (the set is then read).
-    private var selectedRowID = 0
-    private var selectedRowIndex = 0
-
-    package init(_ held: consuming HeldSet) {
-        name = held.set.name
-        tabs = held.set.tabs
-        revision = held.set.revision
-        selectedRow = held.selectedRow
+    package init(_ set: TabSet) {
+        name = set.name
+        tabs = set.tabs
+        revision = set.revision
     }
 
-    package init(name: String, tabs: [Tab], revision: Int, selectedRow: SelectedRow? = nil) {
+    package init(name: String, tabs: [Tab], revision: Int) {
         self.name = name
         self.tabs = tabs
         self.revision = revision
-        self.selectedRow = selectedRow
     }
 
+    /// The set as the store will hold it; nil when an edit did not fit.
     var tabSet: TabSet? { isConsistent ? TabSet(name: name, tabs: tabs, revision: revision) : nil }
-
-    /// The set as the store will hold it.
-    var held: HeldSet? { tabSet.map { HeldSet(set: $0, selectedRow: selectedRow) } }
 
     private var selectedIndex: Int? { tabs.firstIndex(where: \.isSelected) }
 
@@ -247,32 +196,26 @@ package struct SetImage: Sendable {
         return false
     }
 
-    /// Moves the selection to the tab at `index` (nil: no tab), whose row is `row` when the
-    /// rule knows it. `previous`, when given, is where the selection is now: no search
-    /// through a large set.
-    mutating func select(_ index: Int?, previous: Int? = nil, row: Int? = nil) {
-        selectedRow = nil
+    /// Moves the selection to the tab at `index` (nil: no tab). `previous`, when given, is
+    /// where the selection is now: no search through a large set.
+    mutating func select(_ index: Int?, previous: Int? = nil) {
         if let index, !fits(index) { return }
-        if let index, let row { selectedRow = SelectedRow(id: row, index: index) }
         let old = previous.flatMap { tabs.indices.contains($0) && tabs[$0].isSelected ? $0 : nil } ?? selectedIndex
         if let old, old != index { tabs[old].isSelected = false }
         if let index { tabs[index].isSelected = true }
     }
 
     mutating func insert(_ new: [NewTab], at index: Int) {
-        selectedRow = nil
         guard index == tabs.count || fits(index) else { return }
         tabs.insert(contentsOf: new.map { Tab(id: $0.uuid, title: $0.title, isSelected: false, payload: $0.payload) }, at: index)
     }
 
     /// Removes the tabs at `indices` (sorted, distinct).
     mutating func remove(_ indices: [Int]) {
-        selectedRow = nil
         for index in indices.reversed() where fits(index) { tabs.remove(at: index) }
     }
 
     mutating func move(from: Int, to: Int) {
-        selectedRow = nil
         guard fits(from, to) else { return }
         tabs.insert(tabs.remove(at: from), at: to)
     }

@@ -1,21 +1,16 @@
 /// The `change` table: one row per committed change, written in the same transaction as
 /// the change itself, in the columns `JournalColumn` declares.
 extension Database {
-    /// Inserts one journal row (one prepared statement, every cell bound in place) and trims
-    /// the journal now and then.
+    /// Inserts one journal row and trims the journal now and then.
     func insertJournalRow(_ entry: JournalEntry, setID: Int?) throws(TabStoreError) {
-        try withStatement(key: Self.insertKey) {
-            "INSERT INTO change (\(JournalColumn.names)) VALUES (\(JournalColumn.allCases.map { _ in "?" }.joined(separator: ", ")))"
-        } _: { insert throws(TabStoreError) in
-            insert.prepareToBind()
-            var cells = BoundCells(statement: insert)
-            entry.write(into: &cells, setID: setID)
-            try run(insert, bound: true)
-        }
+        try execute(Self.insert, entry.cells(setID: setID).map(SQLValue.init))
         if lastInsertedID % JournalLimit.trimEvery == 0 {
-            try execute("DELETE FROM change WHERE id <= ?", .int(lastInsertedID - JournalLimit.changes))
+            try execute("DELETE FROM change WHERE id <= ?", [.int(lastInsertedID - JournalLimit.changes)])
         }
     }
+
+    private static let insert =
+        "INSERT INTO change (\(JournalColumn.names)) VALUES (\(JournalColumn.allCases.map { _ in "?" }.joined(separator: ", ")))"
 
     /// The id of the newest change, 0 when there is none.
     func lastChangeID() throws(TabStoreError) -> Int {
@@ -26,8 +21,7 @@ extension Database {
     /// Changes after `id`, oldest first, with their ids.
     func changes(after id: Int) throws(TabStoreError) -> [(id: Int, change: TabChange)] {
         var changes: [(id: Int, change: TabChange)] = []
-        let read = try statement(key: Self.changesAfterKey) { "SELECT \(JournalColumn.selectList) FROM change WHERE id > ? ORDER BY id" }
-        try forEachRow(read, [.int(id)]) { row in
+        try forEachRow("SELECT \(JournalColumn.selectList) FROM change WHERE id > ? ORDER BY id", [.int(id)]) { row in
             if let change = Self.change(from: row) { changes.append((row.int(0), change)) }
         }
         return changes
@@ -43,30 +37,24 @@ extension Database {
             """
             SELECT s.id FROM tab_set s WHERE s.name = ?
             AND EXISTS (SELECT 1 FROM change WHERE set_id = s.id AND kind = ?)
-            """, .text(setName), .text(TabEvent.Kind.setRenamed.rawValue)
+            """, [.text(setName), .text(TabEvent.Kind.setRenamed.rawValue)]
         ) { $0.int(0) }
         let collect = { (row: Statement) in
             if let change = Self.change(from: row) { changes.append(change) }
         }
         if let renamedSetID {
-            let read = try statement(key: Self.historyOfSetKey) {
-                "SELECT \(JournalColumn.selectList) FROM change WHERE set_id = ? ORDER BY id DESC LIMIT ?"
-            }
-            try forEachRow(read, [.int(renamedSetID), .int(limit)], row: collect)
+            try forEachRow(
+                "SELECT \(JournalColumn.selectList) FROM change WHERE set_id = ? ORDER BY id DESC LIMIT ?",
+                [.int(renamedSetID), .int(limit)], row: collect
+            )
         } else {
-            let read = try statement(key: Self.historyOfNameKey) {
-                "SELECT \(JournalColumn.selectList) FROM change WHERE set_name = ?1 OR (kind = ?3 AND new_title = ?1) ORDER BY id DESC LIMIT ?2"
-            }
-            try forEachRow(read, [.text(setName), .int(limit), .text(TabEvent.Kind.setRenamed.rawValue)], row: collect)
+            try forEachRow(
+                "SELECT \(JournalColumn.selectList) FROM change WHERE set_name = ?1 OR (kind = ?3 AND new_title = ?1) ORDER BY id DESC LIMIT ?2",
+                [.text(setName), .int(limit), .text(TabEvent.Kind.setRenamed.rawValue)], row: collect
+            )
         }
         return changes
     }
-
-    // Keys of the journal's statements among the keyed ones.
-    private static let insertKey = 0
-    private static let changesAfterKey = 1
-    private static let historyOfSetKey = 2
-    private static let historyOfNameKey = 3
 
     /// A journal row read back (`JournalColumn.selectList`: id, then the columns).
     private static func change(from row: Statement) -> TabChange? {
@@ -79,26 +67,12 @@ extension Database {
 }
 
 extension SQLValue {
-    init(_ value: Int?) { self = value.map(SQLValue.int) ?? .null }
-    init(_ value: String?) { self = value.map(SQLValue.text) ?? .null }
-}
-
-/// A journal row's cells bound to the parameters of its INSERT, in column order.
-private struct BoundCells: JournalCells {
-    let statement: Statement
-
-    func set(_ column: JournalColumn, _ value: Int?) {
-        let parameter = Int32(column.rawValue + 1)
-        if let value { statement.bind(value, at: parameter) } else { statement.bindNull(at: parameter) }
-    }
-
-    func set(_ column: JournalColumn, _ value: String?) {
-        let parameter = Int32(column.rawValue + 1)
-        if let value { statement.bind(value, at: parameter) } else { statement.bindNull(at: parameter) }
-    }
-
-    func set(_ column: JournalColumn, ids: JournalTabIDs?) {
-        let parameter = Int32(column.rawValue + 1)
-        if let ids { statement.bind(packedIDs: ids, at: parameter) } else { statement.bindNull(at: parameter) }
+    /// A journal cell as a parameter (nil: NULL).
+    init(_ cell: JournalValue?) {
+        switch cell {
+        case let .int(number)?: self = .int(number)
+        case let .text(text)?: self = .text(text)
+        case nil: self = .null
+        }
     }
 }

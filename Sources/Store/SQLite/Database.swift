@@ -12,22 +12,9 @@ import Darwin
 final class Database {
     let handle: OpaquePointer
     let path: String
-    /// Prepared statements by where their SQL text lies in the binary: a few dozen, found
-    /// by comparing addresses (cheaper than hashing even an address). Not checked for
-    /// exclusive access at run time (each lookup paid for two checks): only the one thread
-    /// that holds the connection's lock reaches them.
-    @exclusivity(unchecked) private var statements: [(key: SQLKey, statement: Statement)] = []
-    /// Where in `statements` a key was last found (plus one; 0: nowhere), in a slot picked
-    /// by a few bits of its address: a write's four or five statements are found at once,
-    /// not after the dozens a store prepared when it opened. A stale place is only a miss.
-    @exclusivity(unchecked) private var lastPlaces = [Int32](repeating: 0, count: 32)
-    /// Statements whose SQL is made at run time, at a small key of their own (0, 1, ...):
-    /// no SQL text is hashed to find them, and no key either (a journal INSERT is one a write).
-    @exclusivity(unchecked) private var keyedStatements: [Statement?] = []
-    /// Statements `forget` dropped from the cache, kept until no call uses a statement
-    /// unretained (`borrowDepth` back at 0): the failing call itself may still hold one.
-    @exclusivity(unchecked) private var retired: [Statement] = []
-    @exclusivity(unchecked) private var borrowDepth = 0
+    /// Prepared statements by their SQL text, prepared on first use: a store runs a few
+    /// dozen statements again and again.
+    private var statements: [String: Statement] = [:]
 
     /// Opens the file at `path` (creating it with `SQLITE_OPEN_CREATE`); `:memory:` gives a
     /// private in-memory database.
@@ -106,13 +93,11 @@ final class Database {
         return count
     }
 
-    var cachedStatementCount: Int { statements.count + keyedStatements.count { $0 != nil } }
+    var cachedStatementCount: Int { statements.count }
 
     /// Finalizes every cached statement.
     func clearStatementCache() {
         statements.removeAll()
-        keyedStatements.removeAll()
-        retired.removeAll()
     }
 
     func setBusyTimeout(milliseconds: Int) {
@@ -120,178 +105,55 @@ final class Database {
     }
 
     /// The cached prepared statement for `sql`, prepared on first use.
-    func statement(_ sql: StaticString) throws(TabStoreError) -> Statement {
-        try unretainedStatement(sql).takeUnretainedValue()
-    }
-
-    /// `statement(_:)` not retained, for a call that uses it only while it runs: the cache
-    /// keeps it alive that long (`forget` keeps what it drops while such a call runs).
-    /// A write looks up four or five statements, and each retain and release is atomic.
-    private func unretainedStatement(_ sql: StaticString) throws(TabStoreError) -> Unmanaged<Statement> {
-        let key = SQLKey(sql)
-        let slot = Int(truncatingIfNeeded: key.address >> 4) & (lastPlaces.count - 1)
-        let last = Int(lastPlaces[slot]) - 1
-        if last >= 0, last < statements.count, statements[last].key == key { return .passUnretained(statements[last].statement) }
-        for place in statements.indices where statements[place].key == key {
-            lastPlaces[slot] = Int32(truncatingIfNeeded: place + 1)
-            return .passUnretained(statements[place].statement)
-        }
-        let statement = try prepare(sql.description)
-        statements.append((key, statement))
-        lastPlaces[slot] = Int32(truncatingIfNeeded: statements.count)
-        return .passUnretained(statement)
-    }
-
-    /// Runs `body` on the cached statement for `sql`, which it must not keep.
-    func withStatement<T>(_ sql: StaticString, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        try borrow(unretainedStatement(sql), body)
-    }
-
-    /// The statement cached under `key` (small, not negative), prepared from `sql()` on first use.
-    func statement(key: Int, _ sql: () -> String) throws(TabStoreError) -> Statement {
-        try unretainedStatement(key: key, sql).takeUnretainedValue()
-    }
-
-    /// Runs `body` on the statement cached under `key`, which it must not keep.
-    func withStatement<T>(key: Int, _ sql: () -> String, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        try borrow(unretainedStatement(key: key, sql), body)
-    }
-
-    private func unretainedStatement(key: Int, _ sql: () -> String) throws(TabStoreError) -> Unmanaged<Statement> {
-        if key < keyedStatements.count, let cached = keyedStatements[key] { return .passUnretained(cached) }
-        let statement = try prepare(sql())
-        if key >= keyedStatements.count { keyedStatements += Array(repeating: nil, count: key + 1 - keyedStatements.count) }
-        keyedStatements[key] = statement
-        return .passUnretained(statement)
-    }
-
-    /// A new prepared statement for the cache; a failure names the file.
-    private func prepare(_ sql: String) throws(TabStoreError) -> Statement {
+    func cachedStatement(_ sql: String) throws(TabStoreError) -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement: Statement
         do {
-            return try Statement(database: handle, sql: sql)
+            statement = try Statement(database: handle, sql: sql)
         } catch {
             throw error.storeError(path: path)
         }
+        statements[sql] = statement
+        return statement
     }
 
-    private func borrow<T>(_ statement: Unmanaged<Statement>, _ body: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        borrowDepth += 1
-        defer {
-            borrowDepth -= 1
-            if borrowDepth == 0, !retired.isEmpty { retired.removeAll() }
-        }
-        let result = statement._withUnsafeGuaranteedRef { statement in
-            Result { () throws(TabStoreError) -> T in try body(statement) }
-        }
-        return try result.get()
+    /// Runs `sql` (one statement, cached) to completion with `values` bound to its parameters.
+    func execute(_ sql: String, _ values: [SQLValue] = []) throws(TabStoreError) {
+        try run(cachedStatement(sql), values)
     }
 
-    /// Drops `statement` from the cache: after a failure it is prepared afresh next time,
-    /// rather than reused in whatever state the failure left it.
-    private func forget(_ statement: Statement) {
-        // Kept alive until no call holds a statement unretained: the one that failed may.
-        retired.append(statement)
-        statements.removeAll { $0.statement === statement }
-        if let key = keyedStatements.firstIndex(where: { $0 === statement }) {
-            keyedStatements[key] = nil
-        }
-    }
-
-    /// Runs `sql` (one statement, cached) to completion.
-    func execute(_ sql: StaticString, _ values: SQLValue...) throws(TabStoreError) {
-        try withStatement(sql) { statement throws(TabStoreError) in try run(statement, values) }
-    }
-
-    // `binding:` binds two or three values one by one, with no list: a variadic list is an
-    // array on the heap, and a select runs two such statements (its read, its update).
-
-    func execute(_ sql: StaticString, binding first: SQLValue, _ second: SQLValue, _ third: SQLValue) throws(TabStoreError) {
-        try withStatement(sql) { statement throws(TabStoreError) in
-            statement.prepareToBind()
-            statement.bind(first, at: 1)
-            statement.bind(second, at: 2)
-            statement.bind(third, at: 3)
-            try run(statement, bound: true)
-        }
-    }
-
-    func firstRow<T>(
-        _ sql: StaticString, binding first: SQLValue, _ second: SQLValue, row: (Statement) -> T
-    ) throws(TabStoreError) -> T? {
-        try withStatement(sql) { statement throws(TabStoreError) in
-            statement.prepareToBind()
-            statement.bind(first, at: 1)
-            statement.bind(second, at: 2)
-            return try firstRow(statement, bound: true, row: row)
-        }
-    }
-
-    /// Runs an already fetched statement to completion: for loops that run one
-    /// statement many times, without looking it up in the cache each time.
+    /// Runs a statement fetched with `cachedStatement` to completion: for a loop that runs
+    /// one statement many times (an import's tabs), without looking it up each time.
     func run(_ statement: Statement, _ values: [SQLValue]) throws(TabStoreError) {
         statement.bind(values)
-        try run(statement, bound: true)
-    }
-
-    /// Runs a statement whose parameters are bound already to completion.
-    func run(_ statement: Statement, bound: Bool) throws(TabStoreError) {
         defer { statement.reset() }
-        do {
-            while try statement.step() {}
-        } catch {
-            forget(statement)
-            throw error.storeError(path: path)
-        }
+        while try step(statement) {}
     }
 
-    /// Calls `row` for each result row of `sql`.
-    func forEachRow(
-        _ sql: StaticString, _ values: SQLValue..., row: (Statement) throws(TabStoreError) -> Void
-    ) throws(TabStoreError) {
-        try withStatement(sql) { statement throws(TabStoreError) in try forEachRow(statement, values, row: row) }
-    }
-
-    /// Calls `row` for each result row of an already fetched statement.
-    func forEachRow(
-        _ statement: Statement, _ values: [SQLValue], row: (Statement) throws(TabStoreError) -> Void
-    ) throws(TabStoreError) {
+    /// Calls `row` for each result row of `sql` (one statement, cached) with `values`
+    /// bound to its parameters.
+    func forEachRow(_ sql: String, _ values: [SQLValue] = [], row: (Statement) throws(TabStoreError) -> Void) throws(TabStoreError) {
+        let statement = try cachedStatement(sql)
         statement.bind(values)
         defer { statement.reset() }
-        while true {
-            let hasRow: Bool
-            do {
-                hasRow = try statement.step()
-            } catch {
-                forget(statement)
-                throw error.storeError(path: path)
-            }
-            guard hasRow else { return }
-            try row(statement)
-        }
+        while try step(statement) { try row(statement) }
     }
 
     /// The first result row of `sql` read by `row`, or `nil` when there is none.
-    func firstRow<T>(
-        _ sql: StaticString, _ values: SQLValue..., row: (Statement) -> T
-    ) throws(TabStoreError) -> T? {
-        try withStatement(sql) { statement throws(TabStoreError) in try firstRow(statement, values, row: row) }
-    }
-
-    /// The first result row of an already fetched statement, or `nil` when there is none.
-    func firstRow<T>(
-        _ statement: Statement, _ values: [SQLValue], row: (Statement) -> T
-    ) throws(TabStoreError) -> T? {
+    func firstRow<T>(_ sql: String, _ values: [SQLValue] = [], row: (Statement) throws(TabStoreError) -> T) throws(TabStoreError) -> T? {
+        let statement = try cachedStatement(sql)
         statement.bind(values)
-        return try firstRow(statement, bound: true, row: row)
+        defer { statement.reset() }
+        return try step(statement) ? row(statement) : nil
     }
 
-    /// The first result row of a statement whose parameters are bound already.
-    func firstRow<T>(_ statement: Statement, bound: Bool, row: (Statement) -> T) throws(TabStoreError) -> T? {
-        defer { statement.reset() }
+    /// One step of a cached statement. After a failure the statement leaves the cache, to be
+    /// prepared afresh next time rather than reused in whatever state the failure left it.
+    private func step(_ statement: Statement) throws(TabStoreError) -> Bool {
         do {
-            return try statement.step() ? row(statement) : nil
+            return try statement.step()
         } catch {
-            forget(statement)
+            if statements[statement.sql] === statement { statements[statement.sql] = nil }
             throw error.storeError(path: path)
         }
     }
@@ -327,7 +189,7 @@ final class Database {
     }
 
     private func transaction<T>(
-        _ begin: StaticString, _ body: () throws(TabStoreError) -> T
+        _ begin: String, _ body: () throws(TabStoreError) -> T
     ) throws(TabStoreError) -> T {
         try execute(begin)
         do {
@@ -367,18 +229,5 @@ final class Database {
             }
         }
         return .cannotOpen(path: path, reason: "the file or its folder cannot be opened or created")
-    }
-}
-
-/// SQL text written in the source, as the statement cache keys it: by where the text
-/// lies in the binary. Comparing addresses costs a few instructions where hashing the
-/// text cost thousands on every call (a literal written twice may be cached twice).
-struct SQLKey: Equatable {
-    /// The text's address; for a literal that has none (a single scalar), the scalar with
-    /// the top bit set, which no address in user space has.
-    let address: UInt
-
-    init(_ sql: StaticString) {
-        address = sql.hasPointerRepresentation ? UInt(bitPattern: sql.utf8Start) : UInt(sql.unicodeScalar.value) | 1 << (UInt.bitWidth - 1)
     }
 }

@@ -1,160 +1,90 @@
-/// The row ids a select of a set the store holds reads.
-private struct SetRowIDs {
-    let id: Int
-    let revision: Int
-    let base: Int
-    let selectedID: Int?
-    let tabID: Int?
-}
-
-/// What a select of a set the store holds reads besides row ids: its removed tabs'
-/// lowest and highest index, which no copy holds.
-private struct HeldSetRow {
-    let ids: SetRowIDs
-    let lowestClosedPosition: Int?
-    let highestClosedPosition: Int?
-}
-
-/// A set with one of its tabs (nil: none at the index asked), and its shape when the read
-/// knew it. A tuple, whose parts a pattern moves out; a struct's were copied out, then
-/// destroyed with it.
-private typealias SetAndTab = (record: SetRecord, tab: TabRecord?, shape: SetShape?)
+/// A set with one of its tabs (nil: none at the index asked).
+private typealias SetAndTab = (record: SetRecord, tab: TabRecord?)
 
 extension Statement {
-    /// A tab row read as (id, title, uuid, payload) from `column` on, at `index`.
+    /// A tab row read from `column` on, in `TabColumn`'s columns, at `index`: the one
+    /// place the SQLite backend reads a tab.
     func tabRecord(from column: Int32, index: Int) -> TabRecord {
-        TabRecord(
-            id: int(column), index: index, title: text(column + 1), uuid: tabID(column + 2),
-            payload: unpackPayload(optionalText(column + 3))
+        func at(_ tabColumn: TabColumn) -> Int32 { column + Int32(tabColumn.rawValue) }
+        return TabRecord(
+            id: int(at(.id)), index: index, title: text(at(.title)), uuid: tabID(at(.uuid)),
+            payload: unpackPayload(optionalText(at(.payload)))
         )
     }
+}
+
+/// The reads of a set with a tab, made once: a set row (id, revision, base), its selected
+/// tab in `TabColumn`'s columns from column 3, then that tab's index; more columns follow.
+private enum SetSQL {
+    static let selectSet = "SELECT s.id, s.revision, s.base, \(TabColumn.selectList("t")), t.position - s.base"
+    static let fromSet = "FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id"
+    /// The first column after the set's.
+    static let afterSet = Int32(4 + TabColumn.count)
+
+    static let setNamed = "\(selectSet) \(fromSet) WHERE s.name = ?"
+    /// The count is the last position: positions are contiguous, so an index lookup, not a scan.
+    static let setAndCountNamed = """
+        \(selectSet), (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
+        \(fromSet) WHERE s.name = ?
+        """
+    static let setAndTabAtIndex = """
+        \(selectSet), \(TabColumn.selectList("n"))
+        \(fromSet) LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
+        WHERE s.name = ?1
+        """
+
+    /// A set's tabs in order, and one tab with its index (after the tab's columns) found by
+    /// position, title or id.
+    static let tabsOfSet = "SELECT \(TabColumn.selectList("t")) FROM tab t WHERE t.set_id = ? ORDER BY t.position"
+    static let tabAtPosition = "SELECT \(TabColumn.selectList("t")) FROM tab t WHERE t.set_id = ?1 AND t.position = ?2 + ?3"
+    static let tabTitled = "SELECT \(TabColumn.selectList("t")), t.position - ?3 FROM tab t WHERE t.set_id = ?1 AND t.title = ?2"
+    static let tabWithID = "SELECT \(TabColumn.selectList("t")), t.position - ?3 FROM tab t WHERE t.uuid = ?1 AND t.set_id = ?2"
 }
 
 /// The SQLite reads of sets and tabs: by the rules' snapshots inside a write, and by
 /// `TabStore`'s reading calls. Positions become indices here (less the set's base).
 extension Database: TabRecords, SnapshotReader {
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord? {
-        try firstRow(
-            """
-            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
-            """, .text(name)
-        ) { Self.setRecord($0, name: name) }
+        try firstRow(SetSQL.setNamed, [.text(name)]) { Self.setRecord($0, name: name) }
     }
 
-    /// A set row with its selected tab, in the columns the set reads select first.
+    /// The set row with its selected tab, as `SetSQL.selectSet` selects them.
     private static func setRecord(_ row: Statement, name: String) -> SetRecord {
         SetRecord(
             id: row.int(0), name: name, revision: row.int(1), base: row.int(2),
-            selected: row.optionalInt(3).map { _ in row.tabRecord(from: 3, index: row.int(7)) }
+            selected: row.isNull(3) ? nil : row.tabRecord(from: 3, index: row.int(SetSQL.afterSet - 1))
         )
     }
 
-    /// The set and how many tabs it has (positions are contiguous, so the count is the last
-    /// position: an index lookup, not a scan).
+    /// The set and how many tabs it has.
     private func setRecordAndCount(named name: String) throws(TabStoreError) -> (record: SetRecord, count: Int)? {
-        try firstRow(
-            """
-            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
-                   (SELECT max(position) FROM tab WHERE set_id = s.id) - s.base + 1
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id WHERE s.name = ?
-            """, .text(name)
-        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8) ?? 0) }
+        try firstRow(SetSQL.setAndCountNamed, [.text(name)]) { row in
+            (Self.setRecord(row, name: name), row.optionalInt(SetSQL.afterSet) ?? 0)
+        }
     }
 
     /// The set and its tab at `index` (not negative), in one statement: what a select reads.
     private func setRecordAndTab(named name: String, at index: Int) throws(TabStoreError) -> SetAndTab? {
-        try firstRow(
-            """
-            SELECT s.id, s.revision, s.base, t.id, t.title, t.uuid, t.payload, t.position - s.base,
-                   n.id, n.title, n.uuid, n.payload
-            FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id
-            LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
-            WHERE s.name = ?1
-            """, binding: .text(name), .int(index)
-        ) { row in (Self.setRecord(row, name: name), row.optionalInt(8).map { _ in row.tabRecord(from: 8, index: index) }, nil) }
-    }
-
-    /// `setRecordAndTab` for a set the store holds a copy of, knowing its selected tab's
-    /// row: only row ids are read (SQLite copies out no text, and reads no selected tab's
-    /// row), the rest is the copy's. Nil when the copy cannot answer: no such set, another
-    /// revision, or a copy that does not fit the rows (then the whole read says what there is).
-    ///
-    /// The shape is the copy's: a copy at the set's revision stands for its rows (see
-    /// `KnownSets`), which were checked when the copy was read, or written by a plan made
-    /// from checked rows. What the copy cannot stand for is read: the base, the revision,
-    /// the selected row, and the removed tabs' indices.
-    private func setRecordAndTab(named name: String, at index: Int, held: HeldSet, selected row: SelectedRow) throws(TabStoreError) -> SetAndTab? {
-        let current = try firstRow(
-            """
-            SELECT s.id, s.revision, s.base, s.selected_tab_id, n.id,
-                   (SELECT min(position) FROM closed_tab WHERE set_id = s.id), (SELECT max(position) FROM closed_tab WHERE set_id = s.id)
-            FROM tab_set s LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
-            WHERE s.name = ?1
-            """, binding: .text(name), .int(index)
-        ) { row in
-            HeldSetRow(
-                ids: SetRowIDs(id: row.int(0), revision: row.int(1), base: row.int(2), selectedID: row.optionalInt(3), tabID: row.optionalInt(4)),
-                lowestClosedPosition: row.optionalInt(5), highestClosedPosition: row.optionalInt(6)
-            )
+        try firstRow(SetSQL.setAndTabAtIndex, [.text(name), .int(index)]) { row in
+            let tab = SetSQL.afterSet
+            return (Self.setRecord(row, name: name), row.isNull(tab) ? nil : row.tabRecord(from: tab, index: index))
         }
-        let tabs = held.set.tabs
-        // The copy must fit the rows: its selected tab the row the set selects, and a tab
-        // at `index` exactly when the set has one there. A base out of range is left to the
-        // whole read, whose shape says so (here the last position could overflow).
-        guard let read = current, case let current = read.ids, current.revision == held.set.revision, current.selectedID == row.id,
-              tabs.indices.contains(row.index), tabs[row.index].isSelected,
-              RuleCheck.positionRange.contains(current.base) else { return nil }
-        let shape = SetShape(
-            name: name, base: current.base, revision: current.revision, tabCount: tabs.count, distinctPositions: tabs.count,
-            lowestPosition: current.base, highestPosition: current.base + tabs.count - 1, selection: .ownTab,
-            journaledRevision: nil, tabsWithoutValidID: nil,
-            lowestClosedPosition: read.lowestClosedPosition, highestClosedPosition: read.highestClosedPosition
-        )
-        let old = tabs[row.index]
-        let selected = TabRecord(id: row.id, index: row.index, title: old.title, uuid: old.id, payload: old.payload)
-        var found: TabRecord?
-        if let id = current.tabID {
-            guard tabs.indices.contains(index) else { return nil }
-            found = TabRecord(id: id, index: index, title: tabs[index].title, uuid: tabs[index].id, payload: tabs[index].payload)
-        } else if index < tabs.count {
-            return nil
-        }
-        return (SetRecord(id: current.id, name: name, revision: current.revision, base: current.base, selected: selected), found, shape)
     }
 
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         let name = request.setName
         var record: SetRecord?
-        var shape: SetShape?
         var count: Int?
         var found: [FoundTab] = []
-        // The one tab an index lookup read with the set: apart from the list, which it would allocate.
-        var indexFound: FoundTab?
         var tabs: [TabRecord]?
-        // Whether an index the request names has no tab: the count then says why.
-        let missesAnIndex: Bool
-        // Whether the store's copy was found not to fit the rows: then it stands for nothing.
-        var copyRefused = false
+        let lookups = request.lookups
         if let index = request.onlyIndex {
-            // One tab at an index: read with the set, in one statement; from the store's
-            // copy, when it holds the set at the revision read, all but their row ids.
-            var current: SetAndTab?
-            if let held = request.tabsForResult.held, let row = held.selectedRow {
-                current = try setRecordAndTab(named: name, at: index, held: held, selected: row)
-                copyRefused = current == nil
-            }
-            if current == nil { current = try setRecordAndTab(named: name, at: index) }
-            // Taken, not copied: its parts are moved on.
-            if case let (currentRecord, tab, currentShape)? = current.take() {
-                record = currentRecord
-                shape = currentShape
-                if let tab { indexFound = FoundTab(lookup: .index(index), tab: tab) }
-            }
+            // One tab at an index (a select): read with the set, in one statement.
+            let current = try setRecordAndTab(named: name, at: index)
+            record = current?.record
+            if let tab = current?.tab { found = [FoundTab(lookup: .index(index), tab: tab)] }
             if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
-            missesAnIndex = indexFound == nil
         } else {
-            let lookups = request.lookups
             if request.needsTabCount {
                 let current = try setRecordAndCount(named: name)
                 (record, count) = (current?.record, current?.count)
@@ -169,16 +99,18 @@ extension Database: TabRecords, SnapshotReader {
                     if let tab = try self.tab(lookup, in: record, count: count) { found.append(FoundTab(lookup: lookup, tab: tab)) }
                 }
             }
-            missesAnIndex = lookups.contains { lookup in
-                if case .index = lookup { return !found.contains { $0.lookup == lookup } }
-                return false
-            }
+        }
+        // An index the request names has no tab: the count then says why.
+        let missesAnIndex = lookups.contains { lookup in
+            if case .index = lookup { return !found.contains { $0.lookup == lookup } }
+            return false
         }
         if count == nil, let record, missesAnIndex {
             count = try setRecordAndCount(named: record.name)?.count
         }
-        if shape == nil, !copyRefused, let record, let held = request.tabsForResult.held {
-            shape = try heldShape(of: record, standingFor: held, found: found, alsoFound: indexFound)
+        var shape: SetShape?
+        if let record, let held = request.tabsForResult.held {
+            shape = try heldShape(of: record, standingFor: held, lookups: lookups, found: found)
         }
         if shape == nil, let record { shape = try setShape(of: record) }
         var lastClosed: ClosedTabRecord?
@@ -187,30 +119,36 @@ extension Database: TabRecords, SnapshotReader {
         if let otherName = request.otherName {
             other = OtherName(name: otherName, record: try setRecord(named: otherName), nameRevision: try nameRevision(of: otherName))
         }
-        // Worked out before the call, whose arguments then each move in, the last use of each.
-        let revisionOfName = record == nil ? try nameRevision(of: name) : 0
-        let holdersOfIDs = try holders(of: request.holdersOf)
         return SetSnapshot(
-            name: name, record: record, shape: shape, tabCount: count ?? tabs?.count ?? 0, nameRevision: revisionOfName,
-            tabs: tabs, found: found, lastClosed: lastClosed, other: other, holders: holdersOfIDs, firstFound: indexFound
+            name: name, record: record, shape: shape, tabCount: count ?? tabs?.count ?? 0,
+            nameRevision: record == nil ? try nameRevision(of: name) : 0,
+            tabs: tabs, found: found, lastClosed: lastClosed, other: other, holders: try holders(of: request.holdersOf)
         )
     }
 
     /// The shape of a set the store holds a copy of at the revision read: the copy stands for
-    /// its rows (see `KnownSets`), as in the select above, when it has the tab the row
-    /// selects, and each tab the rows gave the lookups, at the same index; its removed tabs'
-    /// indices, which no copy holds, are read. Nil when the copy cannot stand for the rows
+    /// its rows (see `KnownSets`) when it has the tab the row selects, each tab the rows gave
+    /// the lookups at the same index, and a tab at each index looked up exactly when the rows
+    /// have one; its removed tabs' indices, which no copy holds, are read. Nil when the copy cannot stand for the rows
     /// (then they are counted).
     private func heldShape(
-        of record: SetRecord, standingFor held: HeldSet, found: [FoundTab], alsoFound: FoundTab?
+        of record: SetRecord, standingFor held: TabSet, lookups: [TabLookup], found: [FoundTab]
     ) throws(TabStoreError) -> SetShape? {
-        let tabs = held.set.tabs
+        let tabs = held.tabs
         func fits(_ tab: TabRecord) -> Bool { tabs.indices.contains(tab.index) && tabs[tab.index].id == tab.uuid }
-        guard let setID = record.id, held.set.revision == record.revision, let selected = record.selected,
-              held.set.selectedIndex == selected.index, fits(selected), found.allSatisfy({ fits($0.tab) }),
-              alsoFound.map({ fits($0.tab) }) ?? true,
+        // The rows have a tab at an index the request names exactly when the copy has one.
+        func indexFits(_ lookup: TabLookup) -> Bool {
+            guard case let .index(index) = lookup else { return true }
+            let copyHasIt = tabs.indices.contains(index < 0 ? index + tabs.count : index)
+            return copyHasIt == found.contains { $0.lookup == lookup }
+        }
+        // The copy selects one tab (it is sound): the selected row's tab is it exactly when
+        // that tab is selected, found without a scan through a large set.
+        guard let setID = record.id, held.revision == record.revision, let selected = record.selected,
+              fits(selected), tabs[selected.index].isSelected, found.allSatisfy({ fits($0.tab) }),
+              lookups.allSatisfy(indexFits),
               RuleCheck.positionRange.contains(record.base) else { return nil }
-        let closed = try firstRow("SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?", .int(setID)) { row in
+        let closed = try firstRow("SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?", [.int(setID)]) { row in
             (lowest: row.optionalInt(0), highest: row.optionalInt(1))
         }
         return SetShape(
@@ -232,23 +170,23 @@ extension Database: TabRecords, SnapshotReader {
             guard let position = index < 0 ? fromEnd.flatMap({ $0.overflow ? nil : $0.partialValue }) : index, position >= 0
             else { return nil }
             if let count, position >= count { return nil }
-            return try firstRow(
-                "SELECT id, title, uuid, payload FROM tab WHERE set_id = ?1 AND position = ?2 + ?3", .int(setID), .int(set.base), .int(position)
-            ) { $0.tabRecord(from: 0, index: position) }
+            return try firstRow(SetSQL.tabAtPosition, [.int(setID), .int(set.base), .int(position)]) {
+                $0.tabRecord(from: 0, index: position)
+            }
         case let .title(title):
-            return try firstRow(
-                "SELECT id, title, uuid, payload, position - ?3 FROM tab WHERE set_id = ?1 AND title = ?2", .int(setID), .text(title.text), .int(set.base)
-            ) { $0.tabRecord(from: 0, index: $0.int(4)) }
+            return try firstRow(SetSQL.tabTitled, [.int(setID), .text(title.text), .int(set.base)]) {
+                $0.tabRecord(from: 0, index: $0.int(Int32(TabColumn.count)))
+            }
         case let .id(id):
-            return try firstRow(
-                "SELECT id, title, uuid, payload, position - ?3 FROM tab WHERE uuid = ?1 AND set_id = ?2", .tabID(id), .int(setID), .int(set.base)
-            ) { $0.tabRecord(from: 0, index: $0.int(4)) }
+            return try firstRow(SetSQL.tabWithID, [.tabID(id), .int(setID), .int(set.base)]) {
+                $0.tabRecord(from: 0, index: $0.int(Int32(TabColumn.count)))
+            }
         }
     }
 
     /// The highest revision a set that left `name` (removed, or renamed away) reached; 0 for none.
     private func nameRevision(of name: String) throws(TabStoreError) -> Int {
-        try firstRow("SELECT revision FROM name_revision WHERE name = ?", .text(name)) { $0.int(0) } ?? 0
+        try firstRow("SELECT revision FROM name_revision WHERE name = ?", [.text(name)]) { $0.int(0) } ?? 0
     }
 
     /// For each id held by a tab, the name of its set: one statement for the whole list.
@@ -259,7 +197,7 @@ extension Database: TabRecords, SnapshotReader {
             """
             SELECT t.uuid, s.name FROM json_each(?) j
             JOIN tab t ON t.uuid = j.value JOIN tab_set s ON s.id = t.set_id
-            """, .text(jsonArray(ids))
+            """, [.text(jsonArray(ids))]
         ) { row in holders[row.tabID(0)] = row.text(1) }
         return holders
     }
@@ -268,7 +206,7 @@ extension Database: TabRecords, SnapshotReader {
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
         guard let setID = set.id else { return [] }
         var tabs: [TabRecord] = []
-        try forEachRow("SELECT id, title, uuid, payload FROM tab WHERE set_id = ? ORDER BY position", .int(setID)) { row in
+        try forEachRow(SetSQL.tabsOfSet, [.int(setID)]) { row in
             tabs.append(row.tabRecord(from: 0, index: tabs.count))
         }
         return tabs
@@ -322,7 +260,7 @@ extension Database: TabRecords, SnapshotReader {
                 JOIN (SELECT set_id, max(id) AS id FROM change WHERE set_id IS NOT NULL GROUP BY set_id) m ON m.id = c.id
             ) n ON n.set_id = s.id
             GROUP BY s.id ORDER BY s.name
-            """, .text(TabID.textPattern), .text(TabID.unknown.uuidString)
+            """, [.text(TabID.textPattern), .text(TabID.unknown.uuidString)]
         ) { row in
             shapes.append(SetShape(
                 name: row.text(0), base: row.int(1), revision: row.int(2), tabCount: row.int(3),
@@ -339,7 +277,7 @@ extension Database: TabRecords, SnapshotReader {
         var names: [(name: String, revision: Int)] = []
         try forEachRow(
             "SELECT name, revision FROM name_revision WHERE revision < ? OR revision > ? ORDER BY name",
-            .int(range.lowerBound), .int(range.upperBound)
+            [.int(range.lowerBound), .int(range.upperBound)]
         ) { row in names.append((row.text(0), row.int(1))) }
         return names
     }
@@ -353,7 +291,7 @@ extension Database: TabRecords, SnapshotReader {
         return try inOneSnapshot { () throws(TabStoreError) in
             var count = 0, distinct = 0
             var lowest: Int?, highest: Int?
-            try forEachRow("SELECT position FROM tab WHERE set_id = ? ORDER BY position", .int(setID)) { row in
+            try forEachRow("SELECT position FROM tab WHERE set_id = ? ORDER BY position", [.int(setID)]) { row in
                 let position = row.int(0)
                 if position != highest { distinct += 1 }
                 if lowest == nil { lowest = position }
@@ -366,7 +304,7 @@ extension Database: TabRecords, SnapshotReader {
                        EXISTS (SELECT 1 FROM tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
                        (SELECT min(position) FROM closed_tab WHERE set_id = s.id), (SELECT max(position) FROM closed_tab WHERE set_id = s.id)
                 FROM tab_set s WHERE s.id = ?
-                """, .int(setID)
+                """, [.int(setID)]
             ) { row in
                 SetShape(
                     name: set.name, base: row.int(0), revision: row.int(1), tabCount: count, distinctPositions: distinct,
