@@ -63,11 +63,14 @@ final class Database {
 
     /// Set by `closeNow()`, which a process about to end calls.
     private var isClosed = false
-    /// The busy handler's state, kept as long as the connection (see LockWait.swift).
-    var lockWait: LockWait?
+    /// The busy handler's state (see LockWait.swift), in memory of its own as long as the
+    /// connection: its address is the C callback's context.
+    var lockWaitContext: UnsafeMutablePointer<LockWait>?
 
     deinit {
         closeNow()
+        lockWaitContext?.deinitialize(count: 1)
+        lockWaitContext?.deallocate()
     }
 
     /// Closes the connection; it must not be used again.

@@ -57,15 +57,19 @@ final class LockWait: Sendable {
 extension Database {
     /// Waits for other connections' locks as `wait` says, instead of SQLite's own busy handler.
     func waitForLocks(_ wait: LockWait) {
-        lockWait = wait
-        sqlite3_busy_handler(handle, tryAgainAfterBusy, Unmanaged.passUnretained(wait).toOpaque())
+        let context = lockWaitContext ?? UnsafeMutablePointer<LockWait>.allocate(capacity: 1)
+        if lockWaitContext == nil { context.initialize(to: wait) } else { context.pointee = wait }
+        lockWaitContext = context
+        sqlite3_busy_handler(handle, tryAgainAfterBusy, context)
     }
+
+    var lockWait: LockWait? { lockWaitContext?.pointee }
 }
 
-/// The C callback: `context` is the connection's `LockWait`, which the connection keeps.
+/// The C callback: `context` points at the connection's `LockWait`, which the connection keeps.
 private func tryAgainAfterBusy(_ context: UnsafeMutableRawPointer?, _ tries: Int32) -> Int32 {
     guard let context else { return 0 }
-    return Unmanaged<LockWait>.fromOpaque(context).takeUnretainedValue().tryAgain(after: tries) ? 1 : 0
+    return context.assumingMemoryBound(to: LockWait.self).pointee.tryAgain(after: tries) ? 1 : 0
 }
 
 /// Nanoseconds on the monotonic clock.
