@@ -1,14 +1,14 @@
 import TabStoreKit
 
 /// What a run prints and how it exits.
-struct RunResult: Sendable, Equatable {
-    var standardOutput = ""
-    var standardError = ""
-    var exitCode: Int32 = ExitCode.success
+package struct RunResult: Sendable, Equatable {
+    package var standardOutput = ""
+    package var standardError = ""
+    package var exitCode: Int32 = ExitCode.success
     /// The run stored a change: said when its output then cannot be written.
     var savedChange = false
     /// `--json` was given: an error found while printing is JSON too.
-    var json = false
+    package var json = false
     /// Set by `watch`: after printing the above, the process runs this until a signal.
     var watch: WatchSession?
     /// The companion executable this run belongs to (a server URL where this executable
@@ -17,8 +17,8 @@ struct RunResult: Sendable, Equatable {
 }
 
 /// One `tabstore` run from arguments to output, without touching the process, so it can be tested.
-enum Runner {
-    static func run(_ raw: RawArguments, environment: Environment, servers: ServerStores) -> RunResult {
+package enum Runner {
+    package static func run(_ raw: RawArguments, environment: Environment, servers: ServerStores) -> RunResult {
         let program = Program.spec
         let invocation = ArgumentScanner(program: program).scan(raw.arguments)
         let json = invocation.options["json"] == .flag

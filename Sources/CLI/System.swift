@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// Reads process environment variables.
-struct Environment: Sendable {
+package struct Environment: Sendable {
     /// A variable's bytes, `nil` when it is not set.
     let bytes: @Sendable (String) -> [UInt8]?
 
@@ -28,7 +28,7 @@ struct Environment: Sendable {
     }
 
     /// A fixed environment, for tests; `bytes` sets variables to bytes that need not be UTF-8.
-    static func fixed(_ variables: [String: String], bytes: [String: [UInt8]] = [:]) -> Environment {
+    package static func fixed(_ variables: [String: String], bytes: [String: [UInt8]] = [:]) -> Environment {
         Environment { name in bytes[name] ?? variables[name].map { Array($0.utf8) } }
     }
 }

@@ -1,4 +1,4 @@
-@testable import TabStoreCLI
+import TabStoreCLI
 import TabStoreKit
 import TabStoreSQLite
 import TabStoreTestSupport

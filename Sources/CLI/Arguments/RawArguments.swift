@@ -22,11 +22,16 @@ enum ProcessArguments {
 ///
 /// `CommandLine.arguments` silently repairs bad bytes; a title or set name must never
 /// be stored repaired, so argv is read raw and the first bad argument is reported.
-struct RawArguments: Sendable, Equatable {
+package struct RawArguments: Sendable, Equatable {
     /// Every argument; invalid bytes replaced with U+FFFD (only used to report the error).
-    var arguments: [String]
+    package var arguments: [String]
     /// 1-based position of the first argument that is not valid UTF-8.
-    var firstInvalidPosition: Int?
+    package var firstInvalidPosition: Int?
+
+    package init(arguments: [String], firstInvalidPosition: Int?) {
+        self.arguments = arguments
+        self.firstInvalidPosition = firstInvalidPosition
+    }
 
     static func fromProcess() -> RawArguments {
         var raw = RawArguments(arguments: [], firstInvalidPosition: nil)

@@ -11,7 +11,7 @@ extension TabStoreDocument {
     /// Reads and checks a document.
     ///
     /// - Throws: `TabStoreError.invalidDocument` naming the first problem and where it is.
-    init(json bytes: [UInt8]) throws(TabStoreError) {
+    package init(json bytes: [UInt8]) throws(TabStoreError) {
         if let encoding = wideEncoding(of: bytes) {
             throw .invalidDocument(reason: "it is \(encoding) text; tabstore reads UTF-8 (convert it, for example with iconv -f \(encoding) -t UTF-8)")
         }
@@ -45,7 +45,7 @@ extension TabStoreDocument {
     }
 
     /// The document as JSON, pretty-printed unless told otherwise, without a final newline.
-    func json(pretty: Bool = true) -> String {
+    package func json(pretty: Bool = true) -> String {
         let sets = sets.map { entry -> JSONValue in
             var members: [(key: String, value: JSONValue)] = [
                 ("name", .string(entry.name)),
