@@ -39,9 +39,31 @@ import Testing
             """)
     }
 
-    @Test func stringsEscapeOnlyQuotesBackslashesAndControls() {
-        let value = JSONValue.string("\"\\/\u{8}\u{C}\n\r\t\u{0}\u{1}\u{1F}\u{7F}홈😀")
-        #expect(value.rendered() == #""\"\\/\b\f\n\r\t\u0000\u0001\u001f\#u{7F}홈😀""#)
+    @Test func stringsEscapeQuotesBackslashesAndWhatActsOnATerminal() {
+        let value = JSONValue.string("\"\\/\u{8}\u{C}\n\r\t\u{0}\u{1}\u{1F}\u{7F}\u{9B}\u{202E}\u{2028}\u{200B}\u{E0041}홈😀e\u{301}\u{2764}\u{FE0F}")
+        #expect(value.rendered() == #""\"\\/\b\f\n\r\t\u0000\u0001\u001f\u007f\u009b\u202e\u2028\u200b\udb40\udc41홈😀e\#u{301}\#u{2764}\#u{FE0F}""#)
+    }
+
+    /// Whatever text a string holds, its JSON holds no character that acts on a terminal
+    /// or hides itself, and reads back as the same text.
+    @Test func generatedTextRendersSafeAndReadsBack() throws {
+        for text in VisibleTextTests.generated(count: 20_000, seed: 32) {
+            let rendered = JSONValue.string(text).rendered()
+            for scalar in rendered.unicodeScalars {
+                let properties = scalar.properties
+                switch properties.generalCategory {
+                case .control, .format, .lineSeparator, .paragraphSeparator:
+                    Issue.record("\(rendered) holds U+\(String(scalar.value, radix: 16))")
+                default:
+                    #expect(!properties.isDefaultIgnorableCodePoint || (0xFE00...0xFE0F).contains(scalar.value), "\(rendered)")
+                }
+            }
+            guard case .string(let back) = try JSONValue.parse(rendered.utf8) else {
+                Issue.record("\(rendered) is not a string")
+                continue
+            }
+            #expect(Array(back.unicodeScalars) == Array(text.unicodeScalars), "\(rendered)")
+        }
     }
 
     @Test func scalarsRenderAsJSONLiterals() {

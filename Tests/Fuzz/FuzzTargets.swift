@@ -82,7 +82,8 @@ enum DocumentProperties {
 }
 
 /// Any command line, against a fresh small database: a documented exit code; on failure
-/// one line on standard error; output with no raw control character but newlines.
+/// one line on standard error; output with no raw control or format character but newlines
+/// (and joiners, which text keeps between emoji).
 enum CommandLineProperties {
     static let folder: String = {
         var template = Array("/tmp/tabstore-fuzz-XXXXXX".utf8CString)
@@ -134,8 +135,17 @@ enum CommandLineProperties {
             }
         }
         for (name, text) in [("standard output", result.standardOutput), ("standard error", result.standardError)] {
-            if let raw = text.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }) {
-                fail("\(name) holds the raw control character U+\(String(raw.value, radix: 16, uppercase: true))")
+            // Text escapes a joiner only outside emoji and joining scripts; JSON escapes it always.
+            let hidden = text.unicodeScalars.first { scalar in
+                switch scalar.properties.generalCategory {
+                case .control: scalar != "\n"
+                case .format: scalar != "\u{200C}" && scalar != "\u{200D}"
+                case .lineSeparator, .paragraphSeparator: true
+                default: false
+                }
+            }
+            if let hidden {
+                fail("\(name) holds the raw character U+\(String(hidden.value, radix: 16, uppercase: true))")
             }
         }
     }

@@ -403,21 +403,47 @@ extension JSONValue {
         output += repeatElement(UInt8(ascii: " "), count: 2 * depth)
     }
 
-    /// Writes a quoted string, escaping only what JSON requires (quote, backslash, controls).
+    /// Writes a quoted string, escaping what JSON requires (quote, backslash, C0 controls) and
+    /// what would act on a terminal the JSON is printed to or hide itself there: DEL, C1
+    /// controls, format characters (bidirectional controls, zero-width characters, tag
+    /// characters), the line and paragraph separators and other default-ignorable
+    /// characters. Any JSON reader gives back the same text.
     private static func render(string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), byte]
+        for scalar in string.unicodeScalars {
+            let value = scalar.value
+            switch value {
+            case 0x22, 0x5C: output += [UInt8(ascii: "\\"), UInt8(value)]
             case 0x08: output += "\\b".utf8
             case 0x0C: output += "\\f".utf8
             case 0x0A: output += "\\n".utf8
             case 0x0D: output += "\\r".utf8
             case 0x09: output += "\\t".utf8
-            case 0..<0x20: output += "\\u00\(hex(byte, digits: 2).lowercased())".utf8
-            default: output.append(byte)  // includes every byte of multi-byte UTF-8
+            case 0..<0x20, 0x7F: appendEscape(value, into: &output)
+            case 0x20..<0x7F: output.append(UInt8(value))
+            default:
+                if actsOnATerminal(scalar) {
+                    // Beyond the first plane, JSON spells a scalar as its UTF-16 surrogate pair.
+                    for unit in scalar.utf16 { appendEscape(UInt32(unit), into: &output) }
+                } else {
+                    output += scalar.utf8
+                }
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscape(_ unit: UInt32, into output: inout [UInt8]) {
+        output += "\\u\(hex(unit, digits: 4).lowercased())".utf8
+    }
+
+    private static func actsOnATerminal(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        default:
+            let variationSelector = (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value)
+            return properties.isDefaultIgnorableCodePoint && !variationSelector
+        }
     }
 }

@@ -161,10 +161,10 @@ struct HostileTextTests {
         #expect(sandbox.run("list") == .ok(""))
     }
 
-    /// A JSON string carries any text: an error names the set as stored, escaped by
-    /// JSON's rules alone.
+    /// A JSON string carries any text: an error names the set as stored, and what would act
+    /// on a terminal is written as JSON's own `\u` escapes, not as text output shows it.
     @Test(arguments: cases)
-    func aJSONErrorCarriesTheNameAsStored(_ name: Case) {
+    func aJSONErrorCarriesTheNameAsStored(_ name: Case) throws {
         let sandbox = Sandbox()
         sandbox.add("h", "t", "home")
         #expect(sandbox.runProcess("/usr/bin/sqlite3", [sandbox.database, Self.renaming(set: "h", title: "t", to: name.stored)]).code == 0)
@@ -173,5 +173,10 @@ struct HostileTextTests {
         let message = "no tab titled \"nosuch\" in set \"\(name.stored)\""
         Self.expectBytes(output.stderr, JSONOutput.error(code: 1, message: message).line)
         #expect(!output.stderr.contains(#"\u{"#))
+        let raw = output.stderr.unicodeScalars.filter { scalar in
+            scalar != "\n" && [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+        }
+        #expect(raw.isEmpty, "\(output.stderr.debugDescription)")
+        #expect(try JSONValue.parse(output.stderr.utf8.dropLast())["error"]?["message"] == .string(message))
     }
 }
