@@ -6,7 +6,7 @@ import TabStoreKit
 package enum PostgresSchema {
     package static let migrations: [Migration] = embeddedMigrations
     /// The version the steps bring a database to (SQLite's steps stop earlier: a file has
-    /// one writer, and needs no step 10).
+    /// one writer, and needs neither step 10 nor 11).
     package static let latestVersion = migrations.last?.version ?? 0
 
     /// The triggers the migrations create, read from their SQL (`CREATE [CONSTRAINT]
