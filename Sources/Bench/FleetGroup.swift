@@ -160,9 +160,13 @@ struct FleetGroup {
         do {
             let watching = try (0..<Self.watchers).map { _ in try TabStore(postgresURL: url) }
             let streams = watching.enumerated().map { number, store in store.changes(in: "idle \(number)") }
-            // Measured once every watcher LISTENs (its last statement, on its own connection).
+            // Measured once every watcher holds its watch lock (a session share lock on one
+            // bigint key, taken after LISTEN on its own connection).
             let database = String(url.split(separator: "/").last ?? "")
-            let listening = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'"
+            let listening = """
+                SELECT count(DISTINCT pid) FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND objsubid = 1
+                AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """
             let deadline = monotonicNanoseconds() + 30_000_000_000
             while monotonicNanoseconds() < deadline, (try? server.psql(database, listening)) != "\(Self.watchers)\n" { usleep(20_000) }
             watched = max(try writes(), try writes())

@@ -39,7 +39,7 @@ final class RawPostgresTabStore {
         )
         DELETE FROM change WHERE (SELECT id % $19 FROM added) = 0 AND id <= (SELECT id FROM added) - $18
         """
-    private static let notify = "SELECT pg_catalog.pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS given (channel, payload)"
+    private static let notify = PostgresChannel.notifyWatched
     private static let setTimeout = "SELECT pg_catalog.set_config('lock_timeout', $1, true)"
 
     /// Connects with the session settings the backend gives its connections (`.full` durability).
@@ -87,6 +87,7 @@ final class RawPostgresTabStore {
         clock_gettime(CLOCK_REALTIME, &now)
         let at = Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
         let newRevision = String(revision + 1)
+        let setChannel = PostgresChannel.ofSet(setName, schema: "public")
         _ = try connection.pipeline([
             PostgresStatement(Self.setTimeout, ["5000ms"]),
             PostgresStatement(Self.updateSet, [newRevision, newID, setID]),
@@ -99,7 +100,8 @@ final class RawPostgresTabStore {
                 nil, String(JournalLimit.changes), String(JournalLimit.trimEvery),
             ]),
             PostgresStatement(Self.notify, [
-                "{\(PostgresChannel.everySet),\(PostgresChannel.ofSet(setName, schema: "public"))}", "{\"\(setName)\",\"\"}",
+                "{\(PostgresChannel.everySet),\(setChannel)}", "{\"\(setName)\",\"\"}",
+                "{\(PostgresChannel.watchKey(PostgresChannel.everySet, schema: "public")),\(PostgresChannel.watchKey(setChannel, schema: "public"))}",
             ]),
             PostgresStatement("COMMIT"),
         ])

@@ -82,6 +82,8 @@ final class PostgresListener: Wakeup {
         /// The channels LISTENed to on `connection`, and the version of the followed sets they are for.
         var channels: Set<String> = []
         var channelsVersion = -1
+        /// The channels whose watch lock this connection holds (writes notify those only).
+        var registered: Set<String> = []
         var pause = 0
         var sinceWake = 0
         while !flags.cancelled.load(ordering: .relaxed) {
@@ -92,6 +94,7 @@ final class PostgresListener: Wakeup {
                     connection = try PostgresSlot.connect(url, session: session, window: &once)
                     channels = []
                     channelsVersion = -1
+                    registered = []
                     pause = 0
                     // Whatever was committed while nobody listened is in the journal.
                     wake()
@@ -114,15 +117,26 @@ final class PostgresListener: Wakeup {
                     let followed = flags.followed.withLock { $0 }
                     if followed.version != channelsVersion {
                         let wanted = Set(followed.sets.map { names in names.map { channel(ofSet: $0, schema: current.schema) } } ?? [channel])
-                        try current.changeListening(from: channels, to: wanted)
+                        try current.changeListening(from: channels, to: wanted, registered: registered)
                         channels = wanted
+                        registered.formIntersection(wanted)
                         channelsVersion = followed.version
+                    }
+                    if registered != channels {
+                        let newly = try current.register(channels.subtracting(registered))
+                        registered.formUnion(newly)
+                        // Writes from now on notify; what came before is in the journal.
+                        if !newly.isEmpty {
+                            wake()
+                            sinceWake = 0
+                        }
                     }
                 }
                 flags.listening.store(!isStandby, ordering: .relaxed)
                 // Short waits, so that a cancelled listener ends soon.
                 let heldBack = journal.heldBack.load(ordering: .relaxed)
-                let wait = heldBack ? heldBackInterval.milliseconds : isStandby ? min(intervals.standby, 200) : 200
+                let soon = heldBack || registered != channels
+                let wait = soon ? heldBackInterval.milliseconds : isStandby ? min(intervals.standby, 200) : 200
                 let hints = try current.waitForNotifications(timeout: wait)
                 sinceWake += wait
                 if !hints.isEmpty || heldBack || sinceWake >= (isStandby ? intervals.standby : intervals.safety) {
@@ -147,31 +161,70 @@ final class PostgresJournalState: Sendable {
 }
 
 extension PostgresConnection {
-    /// LISTENs to the channels of `wanted` not in `current` and UNLISTENs the others, in one
-    /// round trip.
-    func changeListening(from current: Set<String>, to wanted: Set<String>) throws(PostgresFailure) {
+    /// LISTENs to the channels of `wanted` not in `current` and UNLISTENs the others, letting
+    /// go of the watch locks held of those (`registered`), in one round trip.
+    func changeListening(from current: Set<String>, to wanted: Set<String>, registered: Set<String>) throws(PostgresFailure) {
         let quoted = { (channel: String) in "\"" + channel.replacing("\"", with: "\"\"") + "\"" }
+        let dropped = current.subtracting(wanted).sorted()
         let commands = wanted.subtracting(current).sorted().map { "LISTEN " + quoted($0) }
-            + current.subtracting(wanted).sorted().map { "UNLISTEN " + quoted($0) }
+            + dropped.map { "UNLISTEN " + quoted($0) }
+            + dropped.filter(registered.contains).map { "SELECT pg_catalog.pg_advisory_unlock_shared(\(PostgresChannel.watchKey($0, schema: schema)))" }
         guard !commands.isEmpty else { return }
         try executeScript(commands.joined(separator: "; "))
+    }
+
+    /// Takes in share the watch locks of `channels` that no write holds now, and returns
+    /// their channels; the others are tried again later (a write holds one until its COMMIT).
+    func register(_ channels: Set<String>) throws(PostgresFailure) -> Set<String> {
+        let byKey = Dictionary(channels.map { (String(PostgresChannel.watchKey($0, schema: schema)), $0) }, uniquingKeysWith: { first, _ in first })
+        let held = try execute("SELECT key::text FROM unnest($1::bigint[]) AS key WHERE pg_catalog.pg_try_advisory_lock_shared(key)",
+                               ["{" + byKey.keys.sorted().joined(separator: ",") + "}"])
+        return Set((0..<held.count).compactMap { held.value($0, 0).flatMap { byKey[$0] } })
     }
 }
 
 /// The channels writes notify (the benchmark's raw clients send the same).
+///
+/// PostgreSQL wakes every listening connection of a database for every notification,
+/// whatever its channel, so a write notifies only the channels someone listens to: a
+/// listener holds the channel's watch lock (`watchKey`) in share on its own connection, and
+/// a write that can take that lock sends nothing there. For a set's channel the write takes
+/// it until COMMIT (the set's writers already follow one another), so a listener that
+/// holds it afterwards finds that write in the journal; for the channel of every set, which
+/// writers of all sets would contend for, it only tries and lets go at once, and a watcher
+/// starting meanwhile finds such a write at its next read of the journal.
 package enum PostgresChannel {
     /// What a watcher of every set listens to; the payload is the set's name.
     package static let everySet = "tabstore_changes"
+
+    /// The notifications of a write ($1: the channels, $2: the payloads, $3: their watch
+    /// keys), sent where a listener holds the key.
+    package static let notifyWatched = """
+        SELECT pg_catalog.pg_notify(channel, payload) FROM unnest($1::text[], $2::text[], $3::bigint[]) AS given (channel, payload, watch)
+        WHERE CASE WHEN channel = '\(everySet)'
+                   THEN CASE WHEN pg_catalog.pg_try_advisory_lock(watch) THEN NOT pg_catalog.pg_advisory_unlock(watch) ELSE true END
+                   ELSE NOT pg_catalog.pg_try_advisory_xact_lock(watch) END
+        """
+
+    /// The key of the advisory lock a listener of `channel` in `schema` holds in share: a
+    /// 64-bit FNV-1a hash (a one-key advisory lock, apart from the two-key locks of names).
+    package static func watchKey(_ channel: String, schema: String) -> Int64 {
+        Int64(bitPattern: fnv1a(Array("watch".utf8) + [0] + Array(schema.utf8) + [0] + Array(channel.utf8)))
+    }
 
     /// The channel of the set `name` in `schema`: `tabstore_set_` and a 64-bit FNV-1a hash of
     /// their bytes (a channel name holds 63 bytes; two sets sharing one wake each other
     /// for nothing, never miss a change).
     package static func ofSet(_ name: String, schema: String) -> String {
+        let hex = String(fnv1a(Array(schema.utf8) + [0] + Array(name.utf8)), radix: 16)
+        return "tabstore_set_" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    private static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array(schema.utf8) + [0] + Array(name.utf8) {
+        for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
-        return "tabstore_set_" + String(repeating: "0", count: 16 - hex.count) + hex
+        return hash
     }
 }

@@ -2,13 +2,11 @@ import TabStoreKit
 
 // The change journal on the server, in the columns `JournalColumn` declares.
 extension PostgresRecords {
-    /// Hints for listeners in other processes, sent once per transaction however many
-    /// changes it holds: one on `PostgresListener.channel` (what a watcher of every set
-    /// listens to) whose payload is the set's name, and one on each set's own channel, so a
-    /// watcher of one set is woken by its set only ($1: the channels, $2: the payloads).
-    static let notify = "SELECT pg_catalog.pg_notify(channel, payload) FROM unnest($1::text[], $2::text[]) AS given (channel, payload)"
-
-    /// The notifications of a write to the sets `names`, for `notify`, in the schema `schema`.
+    /// The notifications of a write to the sets `names` in the schema `schema`, sent once per
+    /// transaction however many changes it holds: one on `PostgresListener.channel` (what a
+    /// watcher of every set listens to) whose payload is the set's name, and one on each
+    /// set's own channel, so a watcher of one set is woken by its set only; each only where
+    /// someone listens (`PostgresChannel.notifyWatched`).
     static func notification(ofSets names: [String], schema: String) -> PostgresStatement {
         var channels: [String?] = [], payloads: [String?] = []
         var seen: [[UInt8]] = []
@@ -19,7 +17,8 @@ extension PostgresRecords {
             let payload = name.utf8.count <= PostgresListener.longestPayload ? name : ""
             payloads += [payload, ""]
         }
-        return PostgresStatement(notify, [postgresArray(channels), postgresArray(payloads)])
+        let keys = channels.map { String(PostgresChannel.watchKey($0 ?? "", schema: schema)) }
+        return PostgresStatement(PostgresChannel.notifyWatched, [postgresArray(channels), postgresArray(payloads), "{" + keys.joined(separator: ",") + "}"])
     }
 
     /// The INSERT of one journal row ($1...$n in `JournalColumn` order; the set id is its

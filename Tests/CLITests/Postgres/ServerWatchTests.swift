@@ -20,10 +20,13 @@ struct ServerWatchTests {
         #expect(watch.wait { $0.stderr == "watching s (Ctrl-C to stop)\n" })
         for edit in 0..<Self.edits {
             if edit == Self.edits / 2 {
-                // The listener's connection: the one application_name tabstore waiting in LISTEN.
+                // The listener's connection: the one that holds a watch lock (a session-level
+                // share lock on one bigint key).
                 let killed = try server.psql("""
                     SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-                    WHERE application_name = 'tabstore' AND datname = current_database() AND query LIKE 'LISTEN%'
+                    WHERE application_name = 'tabstore' AND datname = current_database() AND pid IN (
+                        SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND objsubid = 1 AND granted
+                    )
                     """)
                 #expect(killed == "1\n")
             }
