@@ -134,10 +134,12 @@ struct ConcurrentWritersTests {
         let setup = try TabStore(postgresURL: url)
         try await setup.add(["a", "b"], to: "late", creatingSet: true)
         try await setup.add(["a", "b"], to: "soon", creatingSet: true)
-        // A transaction with a journal row (the lowest id from now on), still running.
-        let late = try PostgresConnection(url: url)
+        // A write with a journal row (the lowest id from now on), still running: it holds
+        // its set's lock, as every write does before it takes a transaction id.
+        let late = try PostgresConnection(url: url, session: PostgresSession(idleInTransactionTimeout: .zero))
         _ = try late.pipeline([
             PostgresStatement("BEGIN"),
+            PostgresStatement(PostgresLock.names, [late.schema, "{gone}"]),
             PostgresStatement("INSERT INTO change (set_name, revision, kind, at) VALUES ('gone', 7, 'set-removed', 0)"),
         ])
         try await setup.select(.index(1), in: "soon")

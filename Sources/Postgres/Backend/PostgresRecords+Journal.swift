@@ -62,15 +62,40 @@ extension PostgresRecords {
 
     private static let changeColumns = "SELECT \(JournalColumn.selectList) FROM {schema}.change"
 
+    /// The journal's horizon: the lowest transaction still running that writes this
+    /// schema's sets, else the first one not begun. Every row below it is there for good;
+    /// rows at or above it may yet be joined by rows of a transaction that has not
+    /// committed (migration 0010). A transaction still running at the lock table's look
+    /// (taken after the statement's snapshot) and holding no set lock of this schema writes
+    /// none of its rows: a write takes its locks before its transaction id. So the writes
+    /// of other schemas and databases on the server, and long transactions that are not
+    /// tabstore's, hold no observer back.
+    static let journalHorizon = """
+        (WITH locks AS MATERIALIZED (
+            SELECT locktype, mode, granted, virtualtransaction, transactionid, database, classid, objsubid FROM pg_catalog.pg_locks
+        ), others AS (
+            SELECT t.transactionid FROM locks t
+            WHERE t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock' AND t.granted AND NOT EXISTS (
+                SELECT 1 FROM locks a
+                WHERE a.virtualtransaction = t.virtualtransaction AND a.locktype = 'advisory' AND a.objsubid = 2
+                AND a.classid = pg_catalog.hashtext(pg_catalog.current_schema())::oid
+                AND a.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())
+            )
+        )
+        SELECT coalesce(min(x), pg_catalog.pg_snapshot_xmax(pg_catalog.pg_current_snapshot()))
+        FROM pg_catalog.pg_snapshot_xip(pg_catalog.pg_current_snapshot()) AS x
+        WHERE NOT EXISTS (SELECT 1 FROM others WHERE others.transactionid = x::xid))
+        """
+
     /// Changes after a position ($1), in journal order: by writing transaction, then id.
-    /// With each, its transaction (as text) and whether that is below the horizon of the
-    /// transactions still running: rows at or above it may yet be joined by rows of a
-    /// transaction that has not committed, so they are left for a later read (migration
-    /// 0010). Rows before that step all have transaction 1.
+    /// With each, its transaction (as text) and whether that is below the journal's
+    /// horizon: rows at or above it are left for a later read. The lock table is looked at
+    /// only when a row is not below every running transaction. Rows before migration 0010
+    /// all have transaction 1.
     private static func changesAfter(where condition: String) -> String {
         """
-        SELECT c.xact_id::text, c.xact_id < h.horizon, \(JournalColumn.selectList.split(separator: ", ").map { "c." + $0 }.joined(separator: ", "))
-        FROM {schema}.change c CROSS JOIN (SELECT pg_catalog.pg_snapshot_xmin(pg_catalog.pg_current_snapshot()) AS horizon) h
+        SELECT c.xact_id::text, c.xact_id < h.xmin OR c.xact_id < \(journalHorizon), \(JournalColumn.selectList.split(separator: ", ").map { "c." + $0 }.joined(separator: ", "))
+        FROM {schema}.change c CROSS JOIN (SELECT pg_catalog.pg_snapshot_xmin(pg_catalog.pg_current_snapshot()) AS xmin) h
         WHERE \(condition) ORDER BY c.xact_id, c.id
         """
     }
@@ -124,10 +149,11 @@ extension PostgresRecords {
         return (0..<rows.count).compactMap { Self.change(rows, $0) }
     }
 
-    /// The position from which an observer starts: just below the horizon, so that a
-    /// transaction still running, whatever its id, is read when it commits.
+    /// The position from which an observer starts: just below the journal's horizon, so
+    /// that a write still running, whatever its id, is read when it commits, and one that
+    /// committed before is not.
     func lastChangeID() throws(TabStoreError) -> Int {
-        try query("SELECT pg_catalog.pg_snapshot_xmin(pg_catalog.pg_current_snapshot())::text::bigint - 1").requiredInt(0, 0)
+        try query("SELECT \(Self.journalHorizon)::text::bigint - 1").requiredInt(0, 0)
     }
 
     /// A journal row read back; `nil` for a row this binary cannot read (skipped, not fatal).
