@@ -22,6 +22,8 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     case ambiguousTab(text: String, indexedTitle: String?, titledIndex: Int, set: String)
     /// `count` is the number of tabs; valid insertion indices are `0...count` and `-(count + 1)...-1`.
     case insertionIndexOutOfRange(index: Int, count: Int, set: String)
+    /// An insertion index typed as text, too large for any set, even for `Int`.
+    case insertionIndexTextOutOfRange(index: String, count: Int, set: String)
     case duplicateTitle(title: String, set: String)
     /// The same title given twice in one call.
     case repeatedTitle(title: String)
@@ -200,7 +202,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     public var isDatabaseProblem: Bool {
         switch self {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
-             .insertionIndexOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
+             .insertionIndexOutOfRange, .insertionIndexTextOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
              .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled:
             return false
@@ -246,7 +248,9 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             let index: ErrorMessage = indexedTitle.map { "index \(shown) is the tab \(quoted($0))" } ?? "index \(shown) is out of range"
             return "\(quoted(text)) is ambiguous in set \(quoted(set)): \(index), and the tab at index \(titledIndex) is titled \(quoted(text)); say '--index \(shown)' or '--title \(shown)'"
         case let .insertionIndexOutOfRange(index, count, set):
-            return "insertion index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count) or -\(count + 1)...-1)"
+            return insertionOutOfRange(String(index), count: count, set: set)
+        case let .insertionIndexTextOutOfRange(index, count, set):
+            return insertionOutOfRange(index, count: count, set: set)
         case let .duplicateTitle(title, set):
             return "set \(quoted(set)) already has a tab titled \(quoted(title))"
         case let .repeatedTitle(title):
@@ -404,6 +408,10 @@ private func isServer(_ location: String) -> Bool {
 private func outOfRange(_ index: String, count: Int, set: String) -> ErrorMessage {
     if count == 0 { return "index \(index) is out of range: set \(quoted(set)) has no tabs" }
     return "index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count - 1) or -\(count)...-1)"
+}
+
+private func insertionOutOfRange(_ index: String, count: Int, set: String) -> ErrorMessage {
+    "insertion index \(index) is out of range for set \(quoted(set)) (valid: 0...\(count) or -\(count + 1)...-1)"
 }
 
 private func hexScalar(_ value: UInt32) -> String {

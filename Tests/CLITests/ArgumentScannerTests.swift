@@ -19,7 +19,7 @@ import TabStoreKit
                 arguments: [
                     ArgumentSpec(name: "set", kind: .text, help: ""),
                     ArgumentSpec(name: "tab", kind: .tab, help: ""),
-                    ArgumentSpec(name: "to", kind: .integer, help: ""),
+                    ArgumentSpec(name: "to", kind: .index, help: ""),
                 ],
                 options: [OptionSpec(name: "title", kind: .titleArgument, help: "", isInUsage: false)]
             ),
@@ -29,7 +29,7 @@ import TabStoreKit
                     ArgumentSpec(name: "set", kind: .text, help: ""),
                     ArgumentSpec(name: "title", kind: .title, arity: .zeroOrMore, help: ""),
                 ],
-                options: [OptionSpec(name: "at", kind: .integer(valueName: "index"), help: "")]
+                options: [OptionSpec(name: "at", kind: .index(valueName: "index"), help: "")]
             ),
             CommandSpec(
                 name: "remove", abstract: "",
@@ -47,8 +47,8 @@ import TabStoreKit
         ArgumentScanner(program: program).scan(arguments)
     }
 
-    static func move(_ tab: TabRef, _ to: Int, options: [String: OptionValue] = [:]) -> Action {
-        .run(ParsedArguments(command: "move", values: ["set": [.text("s")], "tab": [.tab(tab)], "to": [.integer(to)]], options: options))
+    static func move(_ tab: TabRef, _ to: String, options: [String: OptionValue] = [:]) -> Action {
+        .run(ParsedArguments(command: "move", values: ["set": [.text("s")], "tab": [.tab(tab)], "to": [.index(TypedIndex(to))]], options: options))
     }
 
     /// A usage error whose message reads `message` to a person.
@@ -63,26 +63,27 @@ import TabStoreKit
     }
 
     @Test(arguments: [
-        (["move", "s", "1", "2"], move(.typed("1"), 2)),
-        (["move", "s", "-1", "-2"], move(.typed("-1"), -2)),
-        (["move", "s", "Home", "0"], move(.title("Home"), 0)),
-        (["move", "s", "--title", "1", "0"], move(.title("1"), 0)),
-        (["move", "s", "--title=-1", "0"], move(.title("-1"), 0)),
+        (["move", "s", "1", "2"], move(.typed("1"), "2")),
+        (["move", "s", "-1", "-2"], move(.typed("-1"), "-2")),
+        (["move", "s", "Home", "0"], move(.title("Home"), "0")),
+        (["move", "s", "--title", "1", "0"], move(.title("1"), "0")),
+        (["move", "s", "--title=-1", "0"], move(.title("-1"), "0")),
         (["move", "--title", "1", "s", "0"], usage("'--title 1' cannot be used for '<set>', which is not a tab or title", "move")),
-        (["move", "s", "+1", "0"], move(.title("+1"), 0)),
-        (["move", "s", "1e3", "0"], move(.title("1e3"), 0)),
+        (["move", "s", "+1", "0"], move(.title("+1"), "0")),
+        (["move", "s", "1e3", "0"], move(.title("1e3"), "0")),
         // Too large for Int: the Store says it is out of range (exit 1), not a usage error.
-        (["move", "s", "99999999999999999999", "0"], move(.typed("99999999999999999999"), 0)),
-        (["move", "s", "1", "99999999999999999999"], usage("The value '99999999999999999999' is invalid for '<to>'", "move")),
-        (["move", "s", "1", "-99999999999999999999"], usage("The value '-99999999999999999999' is invalid for '<to>'", "move")),
+        (["move", "s", "99999999999999999999", "0"], move(.typed("99999999999999999999"), "0")),
+        // An index of any size: one beyond `Int` is the store's to refuse, as out of range.
+        (["move", "s", "1", "99999999999999999999"], move(.typed("1"), "99999999999999999999")),
+        (["move", "s", "1", "-99999999999999999999"], move(.typed("1"), "-99999999999999999999")),
         (["move", "s", "1", "x"], usage("The value 'x' is invalid for '<to>'", "move")),
         (["move", "s", "1"], usage("Missing expected argument '<to>'", "move")),
         (["move", "s", "1", "2", "3"], usage("Unexpected argument '3'", "move")),
-        (["move", "s", "--", "-h", "2"], move(.title("-h"), 2)),
-        (["--json", "move", "s", "1", "2"], move(.typed("1"), 2, options: ["json": .flag])),
-        (["move", "s", "1", "2", "--db", "x"], move(.typed("1"), 2, options: ["db": .text("x")])),
-        (["move", "s", "1", "2", "--db=--x"], move(.typed("1"), 2, options: ["db": .text("--x")])),
-        (["move", "s", "1", "2", "--db", "a", "--db", "b"], move(.typed("1"), 2, options: ["db": .text("b")])),
+        (["move", "s", "--", "-h", "2"], move(.title("-h"), "2")),
+        (["--json", "move", "s", "1", "2"], move(.typed("1"), "2", options: ["json": .flag])),
+        (["move", "s", "1", "2", "--db", "x"], move(.typed("1"), "2", options: ["db": .text("x")])),
+        (["move", "s", "1", "2", "--db=--x"], move(.typed("1"), "2", options: ["db": .text("--x")])),
+        (["move", "s", "1", "2", "--db", "a", "--db", "b"], move(.typed("1"), "2", options: ["db": .text("b")])),
         (["move", "s", "1", "2", "--db"], usage("Missing value for '--db <path>'", "move")),
         (["move", "s", "1", "2", "--db", "--json"], usage("Missing value for '--db <path>'", "move")),
         (["move", "s", "1", "2", "--json=1"], usage("Option '--json' takes no value", "move")),
@@ -94,7 +95,7 @@ import TabStoreKit
         (["--at", "1", "add", "s"], usage("Unknown option '--at'")),
         (["add", "s"], .run(ParsedArguments(command: "add", values: ["set": [.text("s")]]))),
         (["add", "s", "1", "-2", "x"], .run(ParsedArguments(command: "add", values: ["set": [.text("s")], "title": [.text("1"), .text("-2"), .text("x")]]))),
-        (["add", "s", "x", "--at", "-1"], .run(ParsedArguments(command: "add", values: ["set": [.text("s")], "title": [.text("x")]], options: ["at": .integer(-1)]))),
+        (["add", "s", "x", "--at", "-1"], .run(ParsedArguments(command: "add", values: ["set": [.text("s")], "title": [.text("x")]], options: ["at": .index(TypedIndex("-1"))]))),
         (["add", "s", "--at", "one"], usage("The value 'one' is invalid for '--at <index>'", "add")),
         (["add", "s", "-"], .run(ParsedArguments(command: "add", values: ["set": [.text("s")], "title": [.text("-")]]))),
         (["remove", "s"], usage("Missing expected argument '<tab>'", "remove")),

@@ -23,7 +23,7 @@ import Testing
 
     /// Arguments that pass the scanner for `spec`: a value for each argument it requires.
     static func minimalArguments(_ spec: CommandSpec) -> [String] {
-        spec.arguments.filter { $0.arity == .required || $0.arity == .oneOrMore }.map { $0.kind == .integer ? "1" : "x" }
+        spec.arguments.filter { $0.arity == .required || $0.arity == .oneOrMore }.map { $0.kind == .index ? "1" : "x" }
     }
 
     @Test func onlyHelpAndCompletionScriptsOpenNoDatabase() {

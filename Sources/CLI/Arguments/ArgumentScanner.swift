@@ -143,6 +143,12 @@ struct ArgumentScanner {
                 let limit = tooSmall ? ": the minimum is \(minimum)" : ""
                 state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'\(limit)", command: commandName))
             }
+        case .index:
+            guard isIntegerLiteral(value) else {
+                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'", command: commandName))
+                return usesNext
+            }
+            state.options[option.name] = .index(TypedIndex(value))
         }
         return usesNext
     }
@@ -156,7 +162,7 @@ struct ArgumentScanner {
         guard !elsewhere else { return "" }
         var room = -state.positionals.count
         for declared in command.arguments {
-            if case .integer = declared.kind { continue }
+            if case .index = declared.kind { continue }
             switch declared.arity {
             case .required, .optional: room += 1
             case .zeroOrMore, .oneOrMore: room = .max
@@ -218,7 +224,7 @@ struct ArgumentScanner {
     private func value(of positional: Positional, for argument: ArgumentSpec, escaped: Bool, command: String) throws(UsageError) -> ArgumentValue {
         let isName = switch argument.kind {
         case .name, .title, .tab: true
-        case .text, .integer: false
+        case .text, .index: false
         }
         // An index or an id is not a name: `--index` and `--id` take theirs as typed.
         let readsEscapes = escaped && isName && (positional.reading == .asTyped || positional.reading == .title)
@@ -245,9 +251,9 @@ struct ArgumentScanner {
             case let .id(id): return .tab(.id(id))
             case .asTyped: return .tab(isIntegerLiteral(text) ? .typed(text) : .title(text))
             }
-        case .integer:
-            guard let integer = integerValue(text) else { throw invalid }
-            return .integer(integer)
+        case .index:
+            guard isIntegerLiteral(text) else { throw invalid }
+            return .index(TypedIndex(text))
         }
     }
 }
@@ -275,7 +281,7 @@ private extension OptionSpec.Kind {
     var isPositionalSpelling: Bool {
         switch self {
         case .titleArgument, .indexArgument, .idArgument: true
-        case .flag, .value, .integer: false
+        case .flag, .value, .integer, .index: false
         }
     }
 }

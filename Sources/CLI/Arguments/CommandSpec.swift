@@ -33,8 +33,8 @@ struct ArgumentSpec: Sendable {
         /// An integer is an index, anything else a title; `--title` forces a title. With
         /// `--escaped`, a title in the spelling text output shows.
         case tab
-        /// Must be an integer that fits `Int`.
-        case integer
+        /// An index into a set: any integer (`TypedIndex`).
+        case index
     }
 
     enum Arity: Sendable {
@@ -80,6 +80,8 @@ struct OptionSpec: Sendable {
         case value(valueName: String)
         /// Takes an integer that fits `Int` and is at least `minimum`.
         case integer(valueName: String, minimum: Int = .min)
+        /// Takes an index into a set: any integer (`TypedIndex`).
+        case index(valueName: String)
         /// `--title VALUE`: VALUE is the next positional argument and is a title,
         /// whichever `<tab>` or `<title>` position it lands in.
         case titleArgument
@@ -105,7 +107,7 @@ struct OptionSpec: Sendable {
     var label: String {
         switch kind {
         case .flag: "--\(name)"
-        case let .value(valueName), let .integer(valueName, _): "--\(name) <\(valueName)>"
+        case let .value(valueName), let .integer(valueName, _), let .index(valueName): "--\(name) <\(valueName)>"
         case .titleArgument: "--\(name) <title>"
         case .indexArgument: "--\(name) <index>"
         case .idArgument: "--\(name) <id>"

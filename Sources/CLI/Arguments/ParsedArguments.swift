@@ -4,7 +4,7 @@ import TabStoreKit
 enum ArgumentValue: Sendable, Equatable {
     case text(String)
     case tab(TabRef)
-    case integer(Int)
+    case index(TypedIndex)
 }
 
 /// An option after scanning.
@@ -12,6 +12,7 @@ enum OptionValue: Sendable, Equatable {
     case flag
     case text(String)
     case integer(Int)
+    case index(TypedIndex)
 }
 
 /// What the scanner found for one command: values by argument name, options by long name.
@@ -52,9 +53,9 @@ struct ParsedArguments: Sendable, Equatable {
         }
     }
 
-    func integer(_ name: String) throws(CLIError) -> Int {
-        guard case let .integer(integer)? = values[name]?.first else { throw missing(name) }
-        return integer
+    func index(_ name: String) throws(CLIError) -> TypedIndex {
+        guard case let .index(index)? = values[name]?.first else { throw missing(name) }
+        return index
     }
 
     func flag(_ name: String) -> Bool {
@@ -64,6 +65,11 @@ struct ParsedArguments: Sendable, Equatable {
     func integerOption(_ name: String) -> Int? {
         guard case let .integer(integer)? = options[name] else { return nil }
         return integer
+    }
+
+    func indexOption(_ name: String) -> TypedIndex? {
+        guard case let .index(index)? = options[name] else { return nil }
+        return index
     }
 
     func textOption(_ name: String) -> String? {

@@ -20,7 +20,7 @@ enum AddCommand: TextCommand {
         ],
         options: [
             OptionSpec(
-                name: "at", kind: .integer(valueName: "index"),
+                name: "at", kind: .index(valueName: "index"),
                 help: "Where the first new tab goes: 0...count; negative counts from the end, so -1 (the default) appends."
             ),
             .ifRevision,
@@ -31,10 +31,12 @@ enum AddCommand: TextCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let titles = arguments.texts("title")
-        let index = arguments.integerOption("at") ?? -1
+        let index = arguments.indexOption("at") ?? TypedIndex("-1")
         let revision = arguments.ifRevision
         let add = { (store: TabStore) throws(TabStoreError) -> TabSetEdit in
-            try store.add(titles, to: setName, at: index, ifRevision: revision, creatingSet: true)
+            try index.naming { () throws(TabStoreError) in
+                try store.add(titles, to: setName, at: index.value, ifRevision: revision, creatingSet: true)
+            }
         }
         let store = try context.openOrCreateStore { store throws(TabStoreError) in _ = try add(store) }
         let edit = try storeCall { () throws(TabStoreError) in try add(store) }

@@ -14,7 +14,7 @@ enum MoveCommand: TextCommand {
         """,
         arguments: [
             .set(), .tab,
-            ArgumentSpec(name: "to", kind: .integer, help: "The tab's final index; negative counts from the end."),
+            ArgumentSpec(name: "to", kind: .index, help: "The tab's final index; negative counts from the end."),
         ],
         options: [.title, .index, .id, .ifRevision],
         savesChanges: true
@@ -23,14 +23,16 @@ enum MoveCommand: TextCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
-        let destination = try arguments.integer("to")
+        let destination = try arguments.index("to")
         let revision = arguments.ifRevision
         let store = try context.openStore()
-        let edit = try storeCall { () throws(TabStoreError) in try store.move(ref, to: destination, in: setName, ifRevision: revision) }
+        let edit = try storeCall { () throws(TabStoreError) in
+            try destination.naming { () throws(TabStoreError) in try store.move(ref, to: destination.value, in: setName, ifRevision: revision) }
+        }
         if context.json { return JSONOutput.tabSet(edit.set).line }
         if case let .moved(title, _, to)? = edit.event { return "moved \(VisibleText.shown(title)) to \(to)\n" }
         // No event: the tab already stood at the destination, so it is the tab there.
-        let index = destination < 0 ? destination + edit.tabs.count : destination
+        let index = destination.value < 0 ? destination.value + edit.tabs.count : destination.value
         let title = edit.tabs.indices.contains(index) ? VisibleText.shown(edit.tabs[index].title) : "the tab"
         return "nothing changed: \(title) is already at \(index)\n"
     }

@@ -41,6 +41,44 @@ import TabStoreTestSupport
         #expect([0, 1, 2].allSatisfy { counts[$0, default: 0] > 200 }, "\(counts)")
     }
 
+    /// An integer names an index whatever its size: in `select`'s tab, `move`'s
+    /// destination and `add --at`, one out of range (beyond `Int` too) is refused with
+    /// exit 1, naming it, and nothing written; none is a usage error.
+    @Test func anIntegerOfAnySizeIsAnIndexInEveryPositionThatTakesOne() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Menu", "Reviews")
+        let before = sandbox.list("main")
+        var random = SplitMix64(seed: 0x1DE7_0F5E)
+        var problems: [String] = []
+        func run(_ arguments: [String]) -> RunResult {
+            Runner.run(RawArguments(arguments: ["--db", sandbox.database] + arguments, firstInvalidPosition: nil),
+                       environment: .fixed(["HOME": sandbox.folder + "/home"]), servers: .handedOver(toCompanion: "tabstore-postgres"))
+        }
+        for _ in 0..<300 {
+            let digits = (0...Int(random.next() % 30)).map { _ in String(random.next() % 10) }.joined()
+            let text = (random.next() % 2 == 0 ? "-" : "") + digits
+            // As the store names it: the value when it fits `Int`, else the digits as typed.
+            let named = Int(text).map(String.init) ?? text
+            let value = Int(text)
+            let cases: [(arguments: [String], inRange: Bool, refusal: String)] = [
+                (["select", "main", "--", text], value.map { (-3...2).contains($0) } ?? false,
+                 "index \(named) is out of range for set \"main\" (valid: 0...2 or -3...-1)"),
+                (["move", "main", "Home", "--", text], value.map { (-3...2).contains($0) } ?? false,
+                 "index \(named) is out of range for set \"main\" (valid: 0...2 or -3...-1)"),
+                (["add", "main", "New", "--at=\(text)"], value.map { (-4...3).contains($0) } ?? false,
+                 "insertion index \(named) is out of range for set \"main\" (valid: 0...3 or -4...-1)"),
+            ]
+            for (arguments, inRange, refusal) in cases where !inRange {
+                let result = run(arguments)
+                if result.exitCode != 1 || result.standardError != "tabstore: error: \(refusal)\n" {
+                    problems.append("\(arguments): exit \(result.exitCode), \(result.standardError)")
+                }
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(3))")
+        #expect(sandbox.list("main") == before)
+    }
+
     private static func problem(with result: RunResult) -> String? {
         switch result.exitCode {
         case 0:
