@@ -15,6 +15,8 @@ package struct DatabaseURL: Sendable, Hashable {
     package let hostCount: Int
     /// Its `options` (or `PGOPTIONS`): server settings tabstore sends ahead of its own.
     let options: String?
+    /// The password file libpq would refuse to read for this URL, if any.
+    let refusedPasswordFile: RefusedPasswordFile?
     /// The `lock_timeout` its `options` set, which stands for the busy timeout; nil when
     /// they set none (or one the server would refuse, and says so when connecting).
     var lockTimeout: Duration? {
@@ -84,6 +86,7 @@ package struct DatabaseURL: Sendable, Hashable {
         self.secrets = secrets + [values["password"]].compactMap { $0 }.filter { !$0.isEmpty }
         hostCount = max(Self.count(values["host"]), Self.count(values["hostaddr"]), 1)
         self.options = values["options"]
+        refusedPasswordFile = .of(passfile: values["passfile"], password: values["password"])
         let named = values["options"].flatMap(StartupOptions.firstSchema) ?? "public"
         // `$user` in a search path is the role's own schema.
         schema = named == "$user" ? values["user"] ?? named : named

@@ -50,7 +50,8 @@ package final class PostgresConnection {
         schema = url.schema
         isMultiHost = url.hostCount > 1
         requestDeadline = session.requestDeadline
-        let pairs = session.keywords(for: url)
+        var pairs = session.keywords(for: url)
+        if let refused = url.refusedPasswordFile { pairs.append(("passfile", refused.passfileInstead)) }
         // libpq's default notice processor prints to standard error, and a server that dies
         // just after its ReadyForQuery has its FATAL parsed as a notice inside the connect
         // itself. So the processor that drops notices goes on first: the connection is
@@ -69,7 +70,8 @@ package final class PostgresConnection {
         server = host.isEmpty || isMultiHost ? url.server : serverName(
             user: text(pq.PQuser(connection)), host: host, port: text(pq.PQport(connection)), database: text(pq.PQdb(connection)))
         guard pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else {
-            let reason = hidingSecrets(ConnectFailure.reasons(text(pq.PQerrorMessage(connection))), secrets)
+            var reason = hidingSecrets(ConnectFailure.reasons(text(pq.PQerrorMessage(connection))), secrets)
+            if let refused = url.refusedPasswordFile, reason.contains("no password supplied") { reason += "; " + refused.reason }
             pq.PQfinish(connection)
             throw .serverUnavailable(server: server, reason: reason)
         }

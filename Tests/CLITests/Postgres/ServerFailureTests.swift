@@ -63,6 +63,28 @@ struct ServerFailureTests {
         #expect(server.run(["list"], database: inVariable, environment: ["PGPASSWORD": "wrong-secret-2"]) == refused)
     }
 
+    /// libpq refuses a password file others have access to, with a warning of its own on stderr;
+    /// tabstore prints nothing of libpq's own, and says why the file gave no password when
+    /// one was needed. The same file at 0600 gives it.
+    @Test func aPasswordFileOthersMayReadIsNamedOnlyWhenAPasswordWasNeeded() throws {
+        let server = try ServerSandbox()
+        let user = PostgresServer.passwordUser, port = server.server.port, name = server.databaseName
+        try server.psql("GRANT ALL ON SCHEMA public TO \(user)")
+        let file = server.sandbox.folder + "/passwords"
+        try "127.0.0.1:\(port):\(name):\(user):\(PostgresServer.password)\n".write(toFile: file, atomically: false, encoding: .utf8)
+        chmod(file, 0o644)
+        let withPassword = server.server.url(database: name, user: user)
+        let environment = ["PGPASSFILE": file]
+        #expect(server.run(["--json", "list"], database: withPassword, environment: environment) == .failure(3, """
+            {"error":{"code":3,"message":"cannot connect to postgresql://\(user)@127.0.0.1:\(port)/\(name): connection to server at \\"127.0.0.1\\", port \(port) failed: fe_sendauth: no password supplied; the password file \(file) was not read: others have access to it (permissions should be u=rw, 0600, or less)"}}
+
+            """))
+        // A login that needs no password: nothing is said of the file.
+        #expect(server.run(["--json", "list"], environment: environment) == .ok(#"{"sets":[]}"# + "\n"))
+        chmod(file, 0o600)
+        #expect(server.run(["list"], database: withPassword, environment: environment) == .ok(""))
+    }
+
     @Test func theRightPasswordIsNeverShownEither() throws {
         let server = try ServerSandbox()
         let user = PostgresServer.passwordUser, secret = PostgresServer.password
