@@ -74,7 +74,7 @@ package enum Runner {
     /// Whether the set or title that named nothing (a tab's set was found) reads as other
     /// text through the escapes text output writes (`a\tb`): it may be copied from there.
     private static func namesAnEscape(_ error: TabStoreError) -> Bool {
-        let name: String? = switch error {
+        let name: String? = switch error.reason {
         case let .setNotFound(set): set
         case let .tabNotFound(title, _): title
         default: nil

@@ -56,7 +56,7 @@ struct WatchSession: Sendable, Equatable {
         let text: ErrorMessage
         switch away {
         case let error?:
-            let what: ErrorMessage = switch error {
+            let what: ErrorMessage = switch error.reason {
             case let .serverUnavailable(server, reason): "cannot connect to \(server): \(reason)"
             case let .connectionLost(server, _): "lost the connection to \(server)"
             case let .serverNotAnswering(server, seconds, _): "\(server) stopped answering after \(seconds) s"

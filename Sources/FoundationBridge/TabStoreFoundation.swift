@@ -17,7 +17,7 @@ extension TabStore {
     /// folders); for an app group's container:
     /// `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`.
     ///
-    /// - Throws: `TabStoreError.cannotOpen` for a URL that is not a file URL; else as `init(path:options:)`.
+    /// - Throws: `TabStoreError.Code.cannotOpen` for a URL that is not a file URL; else as `init(path:options:)`.
     public convenience init(url: URL, options: Options = Options()) throws(TabStoreError) {
         guard url.isFileURL else { throw .cannotOpen(path: url.absoluteString, reason: "not a file URL") }
         try self.init(path: url.path(percentEncoded: false), options: options)

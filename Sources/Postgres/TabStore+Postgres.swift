@@ -22,7 +22,7 @@ extension TabStore {
     /// of several hosts (a primary and its standbys) connects to the one that takes writes.
     ///
     /// - Parameter postgresURL: `postgresql://` or `postgres://`, as libpq takes it.
-    /// - Throws: `TabStoreError.postgresLibraryMissing`, `.invalidDatabaseURL`,
+    /// - Throws: `TabStoreError.Code.postgresLibraryMissing`, `.invalidDatabaseURL`,
     ///   `.serverUnavailable`, `.schemaTooNew`, `.notATabStore`, `.databaseNotFound`,
     ///   `.notUTF8`, `.schemaNotFound`, `.permissionDenied`, `.readOnly`, `.standby`,
     ///   `.serverNotAnswering`, `.server`; `.invalidOption` for options no store can work

@@ -13,7 +13,7 @@ let databaseFolderMode: mode_t = 0o700
 /// `databaseFolderMode`: an app's first launch may open a store where its container has no
 /// `Application Support` folder yet. Nothing for `:memory:` or a bare file name.
 ///
-/// - Throws: `TabStoreError.cannotOpen` naming the folder that could not be made and why.
+/// - Throws: `TabStoreError.Code.cannotOpen` naming the folder that could not be made and why.
 func createMissingFolders(above path: String) throws(TabStoreError) {
     // `new/` names a folder: making it, then failing to open a file there, would leave a
     // folder behind a refused open.

@@ -77,7 +77,7 @@ extension TabStore {
     /// Replaces a tab's payload (an empty one removes it); the tab's place, title and
     /// selection stay. Setting the payload it already has changes nothing.
     ///
-    /// - Throws: `TabStoreError.payloadTooLarge`, `.emptyPayloadKey`, `.payloadContainsNUL`, `.setNotFound`,
+    /// - Throws: `TabStoreError.Code.payloadTooLarge`, `.emptyPayloadKey`, `.payloadContainsNUL`, `.setNotFound`,
     ///   `.tabNotFound`, `.tabIDNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
     public func setPayload(

@@ -8,7 +8,7 @@ extension TabStore {
     /// in turn restores the set as it was. A removed tab whose title is back in the set
     /// is forgotten, so it never blocks the others.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.noClosedTabs`, `.revisionMismatch`.
+    /// - Throws: `TabStoreError.Code.setNotFound`, `.noClosedTabs`, `.revisionMismatch`.
     @discardableResult
     public func reopen(in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try perform(ReopenRule(in: setName, ifRevision: ifRevision))

@@ -3,7 +3,7 @@
 extension TabStore {
     /// The named sets (all sets, sorted by name, when `setNames` is empty) as a document.
     ///
-    /// - Throws: `TabStoreError.setNotFound` for a name that is not there.
+    /// - Throws: `TabStoreError.Code.setNotFound` for a name that is not there.
     public func export(_ setNames: [String] = []) throws(TabStoreError) -> TabStoreDocument {
         try reading { database throws(TabStoreError) in
             try database.readTransaction { () throws(TabStoreError) in
@@ -41,7 +41,7 @@ extension TabStore {
     /// writes nothing.
     ///
     /// - Returns: how many sets were written; the others were already as in the document.
-    /// - Throws: `TabStoreError.setAlreadyExists`, `.invalidDocument`, or a database error.
+    /// - Throws: `TabStoreError.Code.setAlreadyExists`, `.invalidDocument`, or a database error.
     @discardableResult
     public func importDocument(
         _ document: TabStoreDocument, replace: Bool = false,

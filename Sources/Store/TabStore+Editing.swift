@@ -18,7 +18,7 @@ extension TabStore {
     /// - Parameter creatingSet: make the set when it is missing, instead of `.setNotFound`.
     /// - Parameter ifRevision: when given, the call fails with `.revisionMismatch` unless
     ///   the set is at that revision (a missing set is at 0): optimistic concurrency.
-    /// - Throws: `TabStoreError.setNotFound`, `.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.repeatedTitle`,
+    /// - Throws: `TabStoreError.Code.setNotFound`, `.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.repeatedTitle`,
     ///   `.insertionIndexOutOfRange`, `.payloadTooLarge`, `.emptyPayloadKey`, `.payloadContainsNUL`, `.revisionMismatch`,
     ///   `.missingSetRevision`, or a database error.
     @discardableResult
@@ -55,7 +55,7 @@ extension TabStore {
     /// let bar = try store.ensureSet("main", defaultTabs: [NewTab("Home"), NewTab("Reviews")])
     /// ```
     /// - Returns: the set; its event is `.added` when this call made it, nil when it was there.
-    /// - Throws: `TabStoreError.invalidSetName`, `.invalidTitle`, `.repeatedTitle`,
+    /// - Throws: `TabStoreError.Code.invalidSetName`, `.invalidTitle`, `.repeatedTitle`,
     ///   `.payloadTooLarge`, `.emptyPayloadKey`, or a database error.
     @discardableResult
     public func ensureSet(_ setName: String, defaultTabs: [NewTab]) throws(TabStoreError) -> TabSetEdit {
@@ -73,7 +73,7 @@ extension TabStore {
 
     /// Makes an empty set. Creating a set that exists is `.setAlreadyExists`.
     ///
-    /// - Throws: `TabStoreError.setAlreadyExists`, `.invalidSetName`, or a database error.
+    /// - Throws: `TabStoreError.Code.setAlreadyExists`, `.invalidSetName`, or a database error.
     @discardableResult
     public func createSet(_ setName: String) throws(TabStoreError) -> TabSetEdit {
         try perform(CreateSetRule(setName))
@@ -84,7 +84,7 @@ extension TabStore {
     ///
     /// - Returns: the update pairs (<doc:SelectionRules>): the old tab, now deselected, then the new
     ///   one; and the set as it now stands.
-    /// - Throws: `TabStoreError.setNotFound`, `.emptySet`, `.tabNotFound`, `.indexOutOfRange`,
+    /// - Throws: `TabStoreError.Code.setNotFound`, `.emptySet`, `.tabNotFound`, `.indexOutOfRange`,
     ///   `.revisionMismatch`.
     @discardableResult
     public func select(_ ref: TabRef, in setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> SelectionChange {
@@ -96,7 +96,7 @@ extension TabStore {
     /// named twice is removed once. When the selected tab goes, its right neighbour is
     /// selected, or the new last tab when it was last.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
+    /// - Throws: `TabStoreError.Code.setNotFound`, `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
     public func remove(_ refs: [TabRef], from setName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try perform(RemoveRule(refs, from: setName, ifRevision: ifRevision))
@@ -105,7 +105,7 @@ extension TabStore {
     /// Moves a tab so that it ends at index `destination` (negative counts from the end).
     /// The selection stays on the same tab.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
+    /// - Throws: `TabStoreError.Code.setNotFound`, `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
     public func move(
         _ ref: TabRef, to destination: Int, in setName: String, ifRevision: Int? = nil
@@ -115,7 +115,7 @@ extension TabStore {
 
     /// Gives a tab a new title; renaming to the same title changes nothing.
     ///
-    /// - Throws: `TabStoreError.invalidTitle`, `.duplicateTitle`, `.setNotFound`,
+    /// - Throws: `TabStoreError.Code.invalidTitle`, `.duplicateTitle`, `.setNotFound`,
     ///   `.tabNotFound`, `.indexOutOfRange`, `.revisionMismatch`.
     @discardableResult
     public func rename(
@@ -129,7 +129,7 @@ extension TabStore {
     /// the first tab is. A title that was there before stays the same tab: its id and
     /// payload are kept.
     ///
-    /// - Throws: `TabStoreError.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.revisionMismatch`.
+    /// - Throws: `TabStoreError.Code.invalidTitle`, `.invalidSetName`, `.duplicateTitle`, `.revisionMismatch`.
     @discardableResult
     public func replaceTabs(of setName: String, with titles: [String], ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         try perform(ReplaceRule(setName, with: titles, ifRevision: ifRevision))
@@ -139,7 +139,7 @@ extension TabStore {
     /// reached, and the old name keeps that revision as its last.
     ///
     /// - Returns: the set under its new name, and the `.setRenamed` event (`nil` for the same name).
-    /// - Throws: `TabStoreError.setNotFound`, `.setAlreadyExists`, `.invalidSetName`, `.revisionMismatch`.
+    /// - Throws: `TabStoreError.Code.setNotFound`, `.setAlreadyExists`, `.invalidSetName`, `.revisionMismatch`.
     @discardableResult
     public func renameSet(_ setName: String, to newName: String, ifRevision: Int? = nil) throws(TabStoreError) -> TabSetEdit {
         let (event, plan) = try perform(RenameSetRule(setName, to: newName, ifRevision: ifRevision), wantsResult: true)
@@ -149,7 +149,7 @@ extension TabStore {
     /// Deletes a set with all its tabs. Its name keeps the revision of the removal, so
     /// a set made later under that name goes on above it.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.revisionMismatch`.
+    /// - Throws: `TabStoreError.Code.setNotFound`, `.revisionMismatch`.
     public func removeSet(_ setName: String, ifRevision: Int? = nil) throws(TabStoreError) {
         try perform(RemoveSetRule(setName, ifRevision: ifRevision), wantsResult: false)
     }

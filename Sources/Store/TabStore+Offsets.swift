@@ -10,7 +10,7 @@ extension TabStore {
     /// revision each), all in one transaction; the selection stays on the same tab.
     ///
     /// - Returns: the set as it now stands and the last `.moved` event (`nil` when nothing moved).
-    /// - Throws: `TabStoreError.indexOutOfRange` for an offset or destination outside the
+    /// - Throws: `TabStoreError.Code.indexOutOfRange` for an offset or destination outside the
     ///   set (`0..<count`, and `0...count` for `destination`), `.setNotFound`, `.revisionMismatch`.
     @discardableResult
     public func move(

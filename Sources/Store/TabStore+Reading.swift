@@ -1,7 +1,7 @@
 extension TabStore {
     /// The set as stored: its tabs in order, the selected one marked.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.damagedSet` (its rows break the tab rules:
+    /// - Throws: `TabStoreError.Code.setNotFound`, `.damagedSet` (its rows break the tab rules:
     ///   every index read from them could be wrong), or a database error.
     public func tabSet(named setName: String) throws(TabStoreError) -> TabSet {
         let known = knownSets.withLock { $0.peek(setName) }
@@ -31,7 +31,7 @@ extension TabStore {
     /// selection rules' `lastSelectedIndex` (<doc:SelectionRules>). Reads one row when the store holds the set at its
     /// revision; otherwise it checks the set's rows too, as a write does.
     ///
-    /// - Throws: `TabStoreError.setNotFound`, `.emptySet`, `.damagedSet` (its rows break
+    /// - Throws: `TabStoreError.Code.setNotFound`, `.emptySet`, `.damagedSet` (its rows break
     ///   the tab rules: its selected tab's index could be any, even outside the set).
     public func selectedTab(in setName: String) throws(TabStoreError) -> TabUpdate {
         let known = knownSets.withLock { $0.peek(setName) }
@@ -100,7 +100,7 @@ extension TabRecords {
 
     /// The set `record` names, with its tabs, once the rule check finds it sound.
     ///
-    /// - Throws: `TabStoreError.damagedSet`, or a database error.
+    /// - Throws: `TabStoreError.Code.damagedSet`, or a database error.
     package func tabSet(of record: SetRecord) throws(TabStoreError) -> TabSet {
         try setShape(of: record).requireSound()
         let selected = record.selected?.id

@@ -118,7 +118,7 @@ public final class TabStore: Sendable {
     /// written to a file before it is recognised as tabstore's (or empty). An older file
     /// that cannot be written is read through a copy upgraded in memory; its writes throw.
     ///
-    /// - Throws: `TabStoreError.schemaTooNew` when the file was written by a newer
+    /// - Throws: `TabStoreError.Code.schemaTooNew` when the file was written by a newer
     ///   tabstore (the file is left untouched), `.notADatabase`, `.notATabStore` (another
     ///   program's file, left untouched), `.corrupt`, `.cannotOpen` (also for a folder that
     ///   cannot be made), `.databaseNotFound`, `.readOnly` (an empty read-only file to create

@@ -107,7 +107,7 @@ public struct TabStoreDocument: Sendable, Hashable, Codable {
     /// twice), its ids (one per tab, none twice in the document), its payloads (one per
     /// tab, each valid) and its selection, then that no set appears twice.
     ///
-    /// - Throws: `TabStoreError.invalidDocument` naming the first problem and where it
+    /// - Throws: `TabStoreError.Code.invalidDocument` naming the first problem and where it
     ///   is, as `sets[1].tabs[0]: invalid title ...`.
     public func validate() throws(TabStoreError) {
         var names = Set<ExactName>()

@@ -1,156 +1,173 @@
 /// Every way a `TabStore` call can fail. A failed call changes nothing.
 ///
-/// Switch on the case to react; `description` is a sentence for a person.
+/// Match on ``code`` to react, for example
+/// `catch let error as TabStoreError where error.code == .busy`; `description` is a
+/// sentence for a person, and ``isDatabaseProblem`` says whether the request or the
+/// database is at fault.
 ///
-/// New cases may be added in later versions, in both groups (a request that cannot be
-/// done, and a problem with the database file; a server backend will add network
-/// failures): end a `switch` with a `default` that uses ``isDatabaseProblem`` and
-/// `description`.
-public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
-    // The request cannot be done with the data as it is.
-    case setNotFound(set: String)
-    case setAlreadyExists(set: String)
-    case tabNotFound(title: String, set: String)
-    /// `TabRef.id` named no tab of the set.
-    case tabIDNotFound(id: TabID, set: String)
-    /// `count` is the number of tabs; valid indices are `0..<count` and `-count...-1`.
-    case indexOutOfRange(index: Int, count: Int, set: String)
-    /// An index typed as text (`TabRef.typed`) too large for any set, even for `Int`.
-    case indexTextOutOfRange(index: String, count: Int, set: String)
-    /// A typed integer that is an index (of the tab titled `indexedTitle`, `nil` when out
-    /// of range) and also the title of the tab at `titledIndex`.
-    case ambiguousTab(text: String, indexedTitle: String?, titledIndex: Int, set: String)
-    /// `count` is the number of tabs; valid insertion indices are `0...count` and `-(count + 1)...-1`.
-    case insertionIndexOutOfRange(index: Int, count: Int, set: String)
-    /// An insertion index typed as text, too large for any set, even for `Int`.
-    case insertionIndexTextOutOfRange(index: String, count: Int, set: String)
-    case duplicateTitle(title: String, set: String)
-    /// The same title given twice in one call.
-    case repeatedTitle(title: String)
-    case invalidTitle(title: String, problem: NameProblem)
-    case invalidSetName(name: String, problem: NameProblem)
-    /// `select` and `restore` need a tab to work on.
-    case emptySet(set: String)
-    /// A write made with `ifRevision:` found the set at another revision.
-    case revisionMismatch(set: String, expected: Int, actual: Int)
-    /// A write made with `ifRevision:` to a set that does not exist, whose name is at
-    /// revision `actual` (0 when never used; else where its last set left it).
-    case missingSetRevision(set: String, expected: Int, actual: Int)
-    /// `reopen` found no removed tab to bring back.
-    case noClosedTabs(set: String)
-    /// A payload over ``TabStore/payloadLimit`` bytes (keys and values, UTF-8).
-    case payloadTooLarge(bytes: Int, limit: Int)
-    /// A payload key that is empty.
-    case emptyPayloadKey
-    /// A typed payload that cannot be stored (not a flat value) or read as the type asked.
-    case invalidPayload(reason: String)
-    /// A payload key, or the value of `key` when `inValue`, holds U+0000, which a
-    /// PostgreSQL server cannot store: refused by every backend alike.
-    case payloadContainsNUL(key: String, inValue: Bool)
-    /// An import document that is not the export format.
-    case invalidDocument(reason: String)
-    /// An import document gives a tab (at `place`, as `sets[0].ids[2]`) an id that a tab
-    /// of another set already has: a document exported from this database and imported
-    /// under another name, say. Without its `ids` the document's tabs get new ones.
-    case tabIDInUse(id: TabID, set: String, place: String)
-    /// `backup` copies a database file; `database` is a server.
-    case backupNeedsFile(database: String)
+/// New codes may come in later versions, in both groups (a request that cannot be done,
+/// and a problem with the database or its server): a `switch` on ``code`` ends with a
+/// `default` that uses ``isDatabaseProblem`` and `description`.
+public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// What went wrong, with its details.
+    package let reason: Reason
 
-    // The database file cannot serve the request.
-    case schemaTooNew(path: String, found: Int, supported: Int)
-    /// A SQLite database, but some other program's.
-    case notATabStore(path: String)
-    /// A file with tabstore's mark whose schema is not tabstore's schema `version`: it
-    /// holds a trigger, view, table or index that version does not have, lacks one it
-    /// has, or holds one defined otherwise. Such a file could run another's SQL on every
-    /// write, or show rows that are not there: nothing is read from it or written to it.
-    case foreignSchema(path: String, version: Int, difference: SchemaDifference)
-    case notADatabase(path: String)
-    case corrupt(path: String)
-    /// The database takes no writes. `path` is the store's location: a file's path, or on
-    /// a server its URL without the password (a database set read-only). The label stays
-    /// `path`: an enum case's label cannot be renamed with the old one kept for a while.
-    case readOnly(path: String)
-    /// The file could be used, but its folder is not writable, and SQLite needs to create
-    /// the database's `-wal` and `-shm` files there: to write (`forWriting`), or to read
-    /// changes still waiting in its `-wal` file. Reads of a file without such changes work.
-    case folderNotWritable(path: String, folder: String, forWriting: Bool)
-    /// The file is writable, but its `-wal` or `-shm` file is not: made by another user's
-    /// read (SQLite makes them with the reader as owner), they stay until every connection
-    /// is closed and a writer removes them. `walIsEmpty`: nothing is waiting in the `-wal`
-    /// file, so removing both while no process has the database open loses nothing.
-    case sideFilesNotWritable(path: String, walIsEmpty: Bool)
-    /// Observing (`changes`, `observe`, a ``TabBarModel``) a database whose other
-    /// processes' changes cannot be seen here: reads show it as it was when opened.
-    case cannotFollowChanges(path: String, reason: String)
-    case diskFull(path: String)
-    /// Still locked by another connection after the busy timeout. `path` is the store's
-    /// location, as for ``readOnly(path:)``.
-    case busy(path: String)
-    case cannotOpen(path: String, reason: String)
-    /// The set's rows break the tab rules, or hold an integer no tabstore writes (`info`
-    /// lists each thing wrong; this is the first): edited around tabstore. No write builds
-    /// on such a set, and no read of it answers, since any index it gave could be wrong
-    /// (``TabStore/tabSets()-704um`` still lists it, with no selection outside it).
-    case damagedSet(set: String, damage: SetDamage)
-    /// A file a backup or export writes already exists, and replacing it was not asked for.
-    case fileExists(path: String)
-    /// Something other than a regular file is where a backup or export would write (a
-    /// symbolic link, even to a regular file, a directory, a device, a named pipe, a
-    /// socket): it is never replaced, even when replacing was asked for.
-    case notARegularFile(path: String, kind: FileKind)
-    /// A backup or export was asked to replace the database being read (or its WAL files).
-    case fileIsTheDatabase(path: String)
-    /// A file a backup or export writes could not be written; the old file, if any, is intact.
-    case cannotWrite(path: String, reason: String)
-    /// No file at `path`, when opened with `createsMissingDatabase: false`.
-    case databaseNotFound(path: String)
-    /// A `TabStore.Options` value no store can work with (a negative `closedTabLimit`, a
-    /// poll interval of zero): nothing was opened.
-    case invalidOption(name: String, reason: String)
-    /// Any other SQLite failure, with its extended result code and message.
-    /// `sql` is the statement that failed, for debugging: `description` leaves it out.
-    case sqlite(path: String, code: Int32, message: String, sql: String?)
+    package init(_ reason: Reason) {
+        self.reason = reason
+    }
 
-    // A PostgreSQL server cannot serve the request. `server` names it as
-    // `postgresql://user@host:port/database`, never with a password.
-    /// libpq (Debian `libpq5`) could not be loaded; `reason` is the loader's.
-    case postgresLibraryMissing(reason: String)
-    /// A database URL that cannot be used; `url` is shown without its password.
-    case invalidDatabaseURL(url: String, reason: String)
-    /// No connection could be made: the server is down or unreachable, refused the
-    /// login, or has no such database. `reason` is libpq's first line.
-    case serverUnavailable(server: String, reason: String)
-    /// The connection broke during a call. When `outcomeUnknown` is false the call's
-    /// transaction had not been committed, so nothing changed; when true the commit had
-    /// been sent and the server may or may not have applied it.
-    case connectionLost(server: String, outcomeUnknown: Bool)
-    /// Any other server error, with its SQLSTATE and message. `sql` is the statement,
-    /// for debugging: `description` leaves it out.
-    case server(server: String, sqlState: String, message: String, sql: String?)
-    /// The server did not answer within `seconds` (the busy timeout and the server
-    /// timeout); the connection was given up. `outcomeUnknown` as for `connectionLost`.
-    case serverNotAnswering(server: String, seconds: Int, outcomeUnknown: Bool)
-    /// The server is a standby (a read-only replica): writes need the primary.
-    case standby(server: String)
-    /// The role lacks a privilege tabstore needs: `privilege` (`SELECT`, `CREATE`...) on
-    /// `object` (`table public.tab_set`); both empty when no missing privilege was found.
-    case permissionDenied(server: String, role: String, privilege: String, object: String)
-    /// The database's encoding is not UTF8, which tabstore needs.
-    case notUTF8(server: String, encoding: String)
-    /// The schema chosen for tabstore's tables (the URL's search_path, else `public`) does
-    /// not exist.
-    case schemaNotFound(server: String, schema: String)
+    /// What went wrong, to match on: `catch let error as TabStoreError where error.code == .busy`.
+    public var code: Code { reason.code }
 
-    /// tabstore broke one of its own promises (a defect to report); nothing was changed.
-    case internalFailure(database: String, reason: String)
-    /// A ``TabBarModel`` edit cancelled (``TabBarModel/cancel(_:)``) before it was written.
-    case editCancelled(set: String)
-    /// A ``TabBarModel`` already holds `limit` edits waiting to be written (another process
-    /// has held the write lock that long, or the store is suspended); this one was not made.
-    case tooManyPendingEdits(set: String, limit: Int)
+    /// What went wrong, with its details: one case per ``Code``. Inside the package only,
+    /// so that a case can be added without breaking a caller's exhaustive `switch`.
+    package enum Reason: Sendable, Hashable, Codable {
+        // The request cannot be done with the data as it is.
+        case setNotFound(set: String)
+        case setAlreadyExists(set: String)
+        case tabNotFound(title: String, set: String)
+        /// `TabRef.id` named no tab of the set.
+        case tabIDNotFound(id: TabID, set: String)
+        /// `count` is the number of tabs; valid indices are `0..<count` and `-count...-1`.
+        case indexOutOfRange(index: Int, count: Int, set: String)
+        /// An index typed as text (`TabRef.typed`) too large for any set, even for `Int`.
+        case indexTextOutOfRange(index: String, count: Int, set: String)
+        /// A typed integer that is an index (of the tab titled `indexedTitle`, `nil` when out
+        /// of range) and also the title of the tab at `titledIndex`.
+        case ambiguousTab(text: String, indexedTitle: String?, titledIndex: Int, set: String)
+        /// `count` is the number of tabs; valid insertion indices are `0...count` and `-(count + 1)...-1`.
+        case insertionIndexOutOfRange(index: Int, count: Int, set: String)
+        /// An insertion index typed as text, too large for any set, even for `Int`.
+        case insertionIndexTextOutOfRange(index: String, count: Int, set: String)
+        case duplicateTitle(title: String, set: String)
+        /// The same title given twice in one call.
+        case repeatedTitle(title: String)
+        case invalidTitle(title: String, problem: NameProblem)
+        case invalidSetName(name: String, problem: NameProblem)
+        /// `select` and `restore` need a tab to work on.
+        case emptySet(set: String)
+        /// A write made with `ifRevision:` found the set at another revision.
+        case revisionMismatch(set: String, expected: Int, actual: Int)
+        /// A write made with `ifRevision:` to a set that does not exist, whose name is at
+        /// revision `actual` (0 when never used; else where its last set left it).
+        case missingSetRevision(set: String, expected: Int, actual: Int)
+        /// `reopen` found no removed tab to bring back.
+        case noClosedTabs(set: String)
+        /// A payload over ``TabStore/payloadLimit`` bytes (keys and values, UTF-8).
+        case payloadTooLarge(bytes: Int, limit: Int)
+        /// A payload key that is empty.
+        case emptyPayloadKey
+        /// A typed payload that cannot be stored (not a flat value) or read as the type asked.
+        case invalidPayload(reason: String)
+        /// A payload key, or the value of `key` when `inValue`, holds U+0000, which a
+        /// PostgreSQL server cannot store: refused by every backend alike.
+        case payloadContainsNUL(key: String, inValue: Bool)
+        /// An import document that is not the export format.
+        case invalidDocument(reason: String)
+        /// An import document gives a tab (at `place`, as `sets[0].ids[2]`) an id that a tab
+        /// of another set already has: a document exported from this database and imported
+        /// under another name, say. Without its `ids` the document's tabs get new ones.
+        case tabIDInUse(id: TabID, set: String, place: String)
+        /// `backup` copies a database file; `database` is a server.
+        case backupNeedsFile(database: String)
 
-    /// What is at a path instead of a regular file (see ``notARegularFile(path:kind:)``).
+        // The database file cannot serve the request.
+        case schemaTooNew(path: String, found: Int, supported: Int)
+        /// A SQLite database, but some other program's.
+        case notATabStore(path: String)
+        /// A file with tabstore's mark whose schema is not tabstore's schema `version`: it
+        /// holds a trigger, view, table or index that version does not have, lacks one it
+        /// has, or holds one defined otherwise. Such a file could run another's SQL on every
+        /// write, or show rows that are not there: nothing is read from it or written to it.
+        case foreignSchema(path: String, version: Int, difference: SchemaDifference)
+        case notADatabase(path: String)
+        case corrupt(path: String)
+        /// The database takes no writes. `path` is the store's location: a file's path, or on
+        /// a server its URL without the password (a database set read-only). The label stays
+        /// `path`: an enum case's label cannot be renamed with the old one kept for a while.
+        case readOnly(path: String)
+        /// The file could be used, but its folder is not writable, and SQLite needs to create
+        /// the database's `-wal` and `-shm` files there: to write (`forWriting`), or to read
+        /// changes still waiting in its `-wal` file. Reads of a file without such changes work.
+        case folderNotWritable(path: String, folder: String, forWriting: Bool)
+        /// The file is writable, but its `-wal` or `-shm` file is not: made by another user's
+        /// read (SQLite makes them with the reader as owner), they stay until every connection
+        /// is closed and a writer removes them. `walIsEmpty`: nothing is waiting in the `-wal`
+        /// file, so removing both while no process has the database open loses nothing.
+        case sideFilesNotWritable(path: String, walIsEmpty: Bool)
+        /// Observing (`changes`, `observe`, a ``TabBarModel``) a database whose other
+        /// processes' changes cannot be seen here: reads show it as it was when opened.
+        case cannotFollowChanges(path: String, reason: String)
+        case diskFull(path: String)
+        /// Still locked by another connection after the busy timeout. `path` is the store's
+        /// location, as for ``readOnly(path:)``.
+        case busy(path: String)
+        case cannotOpen(path: String, reason: String)
+        /// The set's rows break the tab rules, or hold an integer no tabstore writes (`info`
+        /// lists each thing wrong; this is the first): edited around tabstore. No write builds
+        /// on such a set, and no read of it answers, since any index it gave could be wrong
+        /// (``TabStore/tabSets()-704um`` still lists it, with no selection outside it).
+        case damagedSet(set: String, damage: SetDamage)
+        /// A file a backup or export writes already exists, and replacing it was not asked for.
+        case fileExists(path: String)
+        /// Something other than a regular file is where a backup or export would write (a
+        /// symbolic link, even to a regular file, a directory, a device, a named pipe, a
+        /// socket): it is never replaced, even when replacing was asked for.
+        case notARegularFile(path: String, kind: FileKind)
+        /// A backup or export was asked to replace the database being read (or its WAL files).
+        case fileIsTheDatabase(path: String)
+        /// A file a backup or export writes could not be written; the old file, if any, is intact.
+        case cannotWrite(path: String, reason: String)
+        /// No file at `path`, when opened with `createsMissingDatabase: false`.
+        case databaseNotFound(path: String)
+        /// A `TabStore.Options` value no store can work with (a negative `closedTabLimit`, a
+        /// poll interval of zero): nothing was opened.
+        case invalidOption(name: String, reason: String)
+        /// Any other SQLite failure, with its extended result code and message.
+        /// `sql` is the statement that failed, for debugging: `description` leaves it out.
+        case sqlite(path: String, code: Int32, message: String, sql: String?)
+
+        // A PostgreSQL server cannot serve the request. `server` names it as
+        // `postgresql://user@host:port/database`, never with a password.
+        /// libpq (Debian `libpq5`) could not be loaded; `reason` is the loader's.
+        case postgresLibraryMissing(reason: String)
+        /// A database URL that cannot be used; `url` is shown without its password.
+        case invalidDatabaseURL(url: String, reason: String)
+        /// No connection could be made: the server is down or unreachable, refused the
+        /// login, or has no such database. `reason` is libpq's first line.
+        case serverUnavailable(server: String, reason: String)
+        /// The connection broke during a call. When `outcomeUnknown` is false the call's
+        /// transaction had not been committed, so nothing changed; when true the commit had
+        /// been sent and the server may or may not have applied it.
+        case connectionLost(server: String, outcomeUnknown: Bool)
+        /// Any other server error, with its SQLSTATE and message. `sql` is the statement,
+        /// for debugging: `description` leaves it out.
+        case server(server: String, sqlState: String, message: String, sql: String?)
+        /// The server did not answer within `seconds` (the busy timeout and the server
+        /// timeout); the connection was given up. `outcomeUnknown` as for `connectionLost`.
+        case serverNotAnswering(server: String, seconds: Int, outcomeUnknown: Bool)
+        /// The server is a standby (a read-only replica): writes need the primary.
+        case standby(server: String)
+        /// The role lacks a privilege tabstore needs: `privilege` (`SELECT`, `CREATE`...) on
+        /// `object` (`table public.tab_set`); both empty when no missing privilege was found.
+        case permissionDenied(server: String, role: String, privilege: String, object: String)
+        /// The database's encoding is not UTF8, which tabstore needs.
+        case notUTF8(server: String, encoding: String)
+        /// The schema chosen for tabstore's tables (the URL's search_path, else `public`) does
+        /// not exist.
+        case schemaNotFound(server: String, schema: String)
+
+        /// tabstore broke one of its own promises (a defect to report); nothing was changed.
+        case internalFailure(database: String, reason: String)
+        /// A ``TabBarModel`` edit cancelled (``TabBarModel/cancel(_:)``) before it was written.
+        case editCancelled(set: String)
+        /// A ``TabBarModel`` already holds `limit` edits waiting to be written (another process
+        /// has held the write lock that long, or the store is suspended); this one was not made.
+        case tooManyPendingEdits(set: String, limit: Int)
+
+        /// What is at a path instead of a regular file (see ``notARegularFile(path:kind:)``).
+    }
+
     public enum FileKind: Sendable, Hashable, Codable {
         case directory
         case symbolicLink
@@ -200,7 +217,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
 
     /// True for problems with the database file rather than with the request.
     public var isDatabaseProblem: Bool {
-        switch self {
+        switch reason {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .insertionIndexTextOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
@@ -222,7 +239,7 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
     /// The message in parts, to be written for a person (`shown`) or, names and paths
     /// whole and as they are, in JSON (`plain`).
     package var message: ErrorMessage {
-        switch self {
+        switch reason {
         case let .setNotFound(set):
             return "no tab set named \(quoted(set))"
         case let .setAlreadyExists(set):
@@ -362,6 +379,263 @@ public enum TabStoreError: Error, Sendable, Hashable, Codable, CustomStringConve
             return "the edit of set \(quoted(set)) was cancelled before it was written"
         case let .tooManyPendingEdits(set, limit):
             return "\(limit) edits of set \(quoted(set)) are already waiting to be written; this one was not made"
+        }
+    }
+}
+
+extension TabStoreError {
+    /// What went wrong, as a name that stays: new codes may come in later versions, so a
+    /// `switch` on a code ends with a `default` (``TabStoreError/isDatabaseProblem`` and
+    /// `description` say the rest).
+    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public var description: String { rawValue }
+
+        /// Whether `error` has this code, so that a code is a pattern:
+        /// `catch TabStoreError.Code.busy`, or `case .busy:` in a `switch` on an error.
+        public static func ~= (code: Code, error: TabStoreError) -> Bool {
+            error.code == code
+        }
+
+        public static let setNotFound = Code(rawValue: "setNotFound")
+        public static let setAlreadyExists = Code(rawValue: "setAlreadyExists")
+        public static let tabNotFound = Code(rawValue: "tabNotFound")
+        public static let tabIDNotFound = Code(rawValue: "tabIDNotFound")
+        public static let indexOutOfRange = Code(rawValue: "indexOutOfRange")
+        public static let indexTextOutOfRange = Code(rawValue: "indexTextOutOfRange")
+        public static let ambiguousTab = Code(rawValue: "ambiguousTab")
+        public static let insertionIndexOutOfRange = Code(rawValue: "insertionIndexOutOfRange")
+        public static let insertionIndexTextOutOfRange = Code(rawValue: "insertionIndexTextOutOfRange")
+        public static let duplicateTitle = Code(rawValue: "duplicateTitle")
+        public static let repeatedTitle = Code(rawValue: "repeatedTitle")
+        public static let invalidTitle = Code(rawValue: "invalidTitle")
+        public static let invalidSetName = Code(rawValue: "invalidSetName")
+        public static let emptySet = Code(rawValue: "emptySet")
+        public static let revisionMismatch = Code(rawValue: "revisionMismatch")
+        public static let missingSetRevision = Code(rawValue: "missingSetRevision")
+        public static let noClosedTabs = Code(rawValue: "noClosedTabs")
+        public static let payloadTooLarge = Code(rawValue: "payloadTooLarge")
+        public static let emptyPayloadKey = Code(rawValue: "emptyPayloadKey")
+        public static let invalidPayload = Code(rawValue: "invalidPayload")
+        public static let payloadContainsNUL = Code(rawValue: "payloadContainsNUL")
+        public static let invalidDocument = Code(rawValue: "invalidDocument")
+        public static let tabIDInUse = Code(rawValue: "tabIDInUse")
+        public static let backupNeedsFile = Code(rawValue: "backupNeedsFile")
+        public static let schemaTooNew = Code(rawValue: "schemaTooNew")
+        public static let notATabStore = Code(rawValue: "notATabStore")
+        public static let foreignSchema = Code(rawValue: "foreignSchema")
+        public static let notADatabase = Code(rawValue: "notADatabase")
+        public static let corrupt = Code(rawValue: "corrupt")
+        public static let readOnly = Code(rawValue: "readOnly")
+        public static let folderNotWritable = Code(rawValue: "folderNotWritable")
+        public static let sideFilesNotWritable = Code(rawValue: "sideFilesNotWritable")
+        public static let cannotFollowChanges = Code(rawValue: "cannotFollowChanges")
+        public static let diskFull = Code(rawValue: "diskFull")
+        public static let busy = Code(rawValue: "busy")
+        public static let cannotOpen = Code(rawValue: "cannotOpen")
+        public static let damagedSet = Code(rawValue: "damagedSet")
+        public static let fileExists = Code(rawValue: "fileExists")
+        public static let notARegularFile = Code(rawValue: "notARegularFile")
+        public static let fileIsTheDatabase = Code(rawValue: "fileIsTheDatabase")
+        public static let cannotWrite = Code(rawValue: "cannotWrite")
+        public static let databaseNotFound = Code(rawValue: "databaseNotFound")
+        public static let invalidOption = Code(rawValue: "invalidOption")
+        public static let sqlite = Code(rawValue: "sqlite")
+        public static let postgresLibraryMissing = Code(rawValue: "postgresLibraryMissing")
+        public static let invalidDatabaseURL = Code(rawValue: "invalidDatabaseURL")
+        public static let serverUnavailable = Code(rawValue: "serverUnavailable")
+        public static let connectionLost = Code(rawValue: "connectionLost")
+        public static let server = Code(rawValue: "server")
+        public static let serverNotAnswering = Code(rawValue: "serverNotAnswering")
+        public static let standby = Code(rawValue: "standby")
+        public static let permissionDenied = Code(rawValue: "permissionDenied")
+        public static let notUTF8 = Code(rawValue: "notUTF8")
+        public static let schemaNotFound = Code(rawValue: "schemaNotFound")
+        public static let internalFailure = Code(rawValue: "internalFailure")
+        public static let editCancelled = Code(rawValue: "editCancelled")
+        public static let tooManyPendingEdits = Code(rawValue: "tooManyPendingEdits")
+    }
+
+    /// An error of code ``Code/setNotFound``.
+    public static func setNotFound(set: String) -> TabStoreError { TabStoreError(.setNotFound(set: set)) }
+    /// An error of code ``Code/setAlreadyExists``.
+    public static func setAlreadyExists(set: String) -> TabStoreError { TabStoreError(.setAlreadyExists(set: set)) }
+    /// An error of code ``Code/tabNotFound``.
+    public static func tabNotFound(title: String, set: String) -> TabStoreError { TabStoreError(.tabNotFound(title: title, set: set)) }
+    /// An error of code ``Code/tabIDNotFound``.
+    public static func tabIDNotFound(id: TabID, set: String) -> TabStoreError { TabStoreError(.tabIDNotFound(id: id, set: set)) }
+    /// An error of code ``Code/indexOutOfRange``.
+    public static func indexOutOfRange(index: Int, count: Int, set: String) -> TabStoreError { TabStoreError(.indexOutOfRange(index: index, count: count, set: set)) }
+    /// An error of code ``Code/indexTextOutOfRange``.
+    public static func indexTextOutOfRange(index: String, count: Int, set: String) -> TabStoreError { TabStoreError(.indexTextOutOfRange(index: index, count: count, set: set)) }
+    /// An error of code ``Code/ambiguousTab``.
+    public static func ambiguousTab(text: String, indexedTitle: String?, titledIndex: Int, set: String) -> TabStoreError { TabStoreError(.ambiguousTab(text: text, indexedTitle: indexedTitle, titledIndex: titledIndex, set: set)) }
+    /// An error of code ``Code/insertionIndexOutOfRange``.
+    public static func insertionIndexOutOfRange(index: Int, count: Int, set: String) -> TabStoreError { TabStoreError(.insertionIndexOutOfRange(index: index, count: count, set: set)) }
+    /// An error of code ``Code/insertionIndexTextOutOfRange``.
+    public static func insertionIndexTextOutOfRange(index: String, count: Int, set: String) -> TabStoreError { TabStoreError(.insertionIndexTextOutOfRange(index: index, count: count, set: set)) }
+    /// An error of code ``Code/duplicateTitle``.
+    public static func duplicateTitle(title: String, set: String) -> TabStoreError { TabStoreError(.duplicateTitle(title: title, set: set)) }
+    /// An error of code ``Code/repeatedTitle``.
+    public static func repeatedTitle(title: String) -> TabStoreError { TabStoreError(.repeatedTitle(title: title)) }
+    /// An error of code ``Code/invalidTitle``.
+    public static func invalidTitle(title: String, problem: NameProblem) -> TabStoreError { TabStoreError(.invalidTitle(title: title, problem: problem)) }
+    /// An error of code ``Code/invalidSetName``.
+    public static func invalidSetName(name: String, problem: NameProblem) -> TabStoreError { TabStoreError(.invalidSetName(name: name, problem: problem)) }
+    /// An error of code ``Code/emptySet``.
+    public static func emptySet(set: String) -> TabStoreError { TabStoreError(.emptySet(set: set)) }
+    /// An error of code ``Code/revisionMismatch``.
+    public static func revisionMismatch(set: String, expected: Int, actual: Int) -> TabStoreError { TabStoreError(.revisionMismatch(set: set, expected: expected, actual: actual)) }
+    /// An error of code ``Code/missingSetRevision``.
+    public static func missingSetRevision(set: String, expected: Int, actual: Int) -> TabStoreError { TabStoreError(.missingSetRevision(set: set, expected: expected, actual: actual)) }
+    /// An error of code ``Code/noClosedTabs``.
+    public static func noClosedTabs(set: String) -> TabStoreError { TabStoreError(.noClosedTabs(set: set)) }
+    /// An error of code ``Code/payloadTooLarge``.
+    public static func payloadTooLarge(bytes: Int, limit: Int) -> TabStoreError { TabStoreError(.payloadTooLarge(bytes: bytes, limit: limit)) }
+    /// An error of code ``Code/emptyPayloadKey``.
+    public static var emptyPayloadKey: TabStoreError { TabStoreError(.emptyPayloadKey) }
+    /// An error of code ``Code/invalidPayload``.
+    public static func invalidPayload(reason: String) -> TabStoreError { TabStoreError(.invalidPayload(reason: reason)) }
+    /// An error of code ``Code/payloadContainsNUL``.
+    public static func payloadContainsNUL(key: String, inValue: Bool) -> TabStoreError { TabStoreError(.payloadContainsNUL(key: key, inValue: inValue)) }
+    /// An error of code ``Code/invalidDocument``.
+    public static func invalidDocument(reason: String) -> TabStoreError { TabStoreError(.invalidDocument(reason: reason)) }
+    /// An error of code ``Code/tabIDInUse``.
+    public static func tabIDInUse(id: TabID, set: String, place: String) -> TabStoreError { TabStoreError(.tabIDInUse(id: id, set: set, place: place)) }
+    /// An error of code ``Code/backupNeedsFile``.
+    public static func backupNeedsFile(database: String) -> TabStoreError { TabStoreError(.backupNeedsFile(database: database)) }
+    /// An error of code ``Code/schemaTooNew``.
+    public static func schemaTooNew(path: String, found: Int, supported: Int) -> TabStoreError { TabStoreError(.schemaTooNew(path: path, found: found, supported: supported)) }
+    /// An error of code ``Code/notATabStore``.
+    public static func notATabStore(path: String) -> TabStoreError { TabStoreError(.notATabStore(path: path)) }
+    /// An error of code ``Code/foreignSchema``.
+    public static func foreignSchema(path: String, version: Int, difference: SchemaDifference) -> TabStoreError { TabStoreError(.foreignSchema(path: path, version: version, difference: difference)) }
+    /// An error of code ``Code/notADatabase``.
+    public static func notADatabase(path: String) -> TabStoreError { TabStoreError(.notADatabase(path: path)) }
+    /// An error of code ``Code/corrupt``.
+    public static func corrupt(path: String) -> TabStoreError { TabStoreError(.corrupt(path: path)) }
+    /// An error of code ``Code/readOnly``.
+    public static func readOnly(path: String) -> TabStoreError { TabStoreError(.readOnly(path: path)) }
+    /// An error of code ``Code/folderNotWritable``.
+    public static func folderNotWritable(path: String, folder: String, forWriting: Bool) -> TabStoreError { TabStoreError(.folderNotWritable(path: path, folder: folder, forWriting: forWriting)) }
+    /// An error of code ``Code/sideFilesNotWritable``.
+    public static func sideFilesNotWritable(path: String, walIsEmpty: Bool) -> TabStoreError { TabStoreError(.sideFilesNotWritable(path: path, walIsEmpty: walIsEmpty)) }
+    /// An error of code ``Code/cannotFollowChanges``.
+    public static func cannotFollowChanges(path: String, reason: String) -> TabStoreError { TabStoreError(.cannotFollowChanges(path: path, reason: reason)) }
+    /// An error of code ``Code/diskFull``.
+    public static func diskFull(path: String) -> TabStoreError { TabStoreError(.diskFull(path: path)) }
+    /// An error of code ``Code/busy``.
+    public static func busy(path: String) -> TabStoreError { TabStoreError(.busy(path: path)) }
+    /// An error of code ``Code/cannotOpen``.
+    public static func cannotOpen(path: String, reason: String) -> TabStoreError { TabStoreError(.cannotOpen(path: path, reason: reason)) }
+    /// An error of code ``Code/damagedSet``.
+    public static func damagedSet(set: String, damage: SetDamage) -> TabStoreError { TabStoreError(.damagedSet(set: set, damage: damage)) }
+    /// An error of code ``Code/fileExists``.
+    public static func fileExists(path: String) -> TabStoreError { TabStoreError(.fileExists(path: path)) }
+    /// An error of code ``Code/notARegularFile``.
+    public static func notARegularFile(path: String, kind: FileKind) -> TabStoreError { TabStoreError(.notARegularFile(path: path, kind: kind)) }
+    /// An error of code ``Code/fileIsTheDatabase``.
+    public static func fileIsTheDatabase(path: String) -> TabStoreError { TabStoreError(.fileIsTheDatabase(path: path)) }
+    /// An error of code ``Code/cannotWrite``.
+    public static func cannotWrite(path: String, reason: String) -> TabStoreError { TabStoreError(.cannotWrite(path: path, reason: reason)) }
+    /// An error of code ``Code/databaseNotFound``.
+    public static func databaseNotFound(path: String) -> TabStoreError { TabStoreError(.databaseNotFound(path: path)) }
+    /// An error of code ``Code/invalidOption``.
+    public static func invalidOption(name: String, reason: String) -> TabStoreError { TabStoreError(.invalidOption(name: name, reason: reason)) }
+    /// An error of code ``Code/sqlite``.
+    public static func sqlite(path: String, code: Int32, message: String, sql: String?) -> TabStoreError { TabStoreError(.sqlite(path: path, code: code, message: message, sql: sql)) }
+    /// An error of code ``Code/postgresLibraryMissing``.
+    public static func postgresLibraryMissing(reason: String) -> TabStoreError { TabStoreError(.postgresLibraryMissing(reason: reason)) }
+    /// An error of code ``Code/invalidDatabaseURL``.
+    public static func invalidDatabaseURL(url: String, reason: String) -> TabStoreError { TabStoreError(.invalidDatabaseURL(url: url, reason: reason)) }
+    /// An error of code ``Code/serverUnavailable``.
+    public static func serverUnavailable(server: String, reason: String) -> TabStoreError { TabStoreError(.serverUnavailable(server: server, reason: reason)) }
+    /// An error of code ``Code/connectionLost``.
+    public static func connectionLost(server: String, outcomeUnknown: Bool) -> TabStoreError { TabStoreError(.connectionLost(server: server, outcomeUnknown: outcomeUnknown)) }
+    /// An error of code ``Code/server``.
+    public static func server(server: String, sqlState: String, message: String, sql: String?) -> TabStoreError { TabStoreError(.server(server: server, sqlState: sqlState, message: message, sql: sql)) }
+    /// An error of code ``Code/serverNotAnswering``.
+    public static func serverNotAnswering(server: String, seconds: Int, outcomeUnknown: Bool) -> TabStoreError { TabStoreError(.serverNotAnswering(server: server, seconds: seconds, outcomeUnknown: outcomeUnknown)) }
+    /// An error of code ``Code/standby``.
+    public static func standby(server: String) -> TabStoreError { TabStoreError(.standby(server: server)) }
+    /// An error of code ``Code/permissionDenied``.
+    public static func permissionDenied(server: String, role: String, privilege: String, object: String) -> TabStoreError { TabStoreError(.permissionDenied(server: server, role: role, privilege: privilege, object: object)) }
+    public static func notUTF8(server: String, encoding: String) -> TabStoreError { TabStoreError(.notUTF8(server: server, encoding: encoding)) }
+    /// An error of code ``Code/schemaNotFound``.
+    public static func schemaNotFound(server: String, schema: String) -> TabStoreError { TabStoreError(.schemaNotFound(server: server, schema: schema)) }
+    /// An error of code ``Code/internalFailure``.
+    public static func internalFailure(database: String, reason: String) -> TabStoreError { TabStoreError(.internalFailure(database: database, reason: reason)) }
+    /// An error of code ``Code/editCancelled``.
+    public static func editCancelled(set: String) -> TabStoreError { TabStoreError(.editCancelled(set: set)) }
+    /// An error of code ``Code/tooManyPendingEdits``.
+    public static func tooManyPendingEdits(set: String, limit: Int) -> TabStoreError { TabStoreError(.tooManyPendingEdits(set: set, limit: limit)) }
+}
+
+extension TabStoreError.Reason {
+    var code: TabStoreError.Code {
+        switch self {
+        case .setNotFound: .setNotFound
+        case .setAlreadyExists: .setAlreadyExists
+        case .tabNotFound: .tabNotFound
+        case .tabIDNotFound: .tabIDNotFound
+        case .indexOutOfRange: .indexOutOfRange
+        case .indexTextOutOfRange: .indexTextOutOfRange
+        case .ambiguousTab: .ambiguousTab
+        case .insertionIndexOutOfRange: .insertionIndexOutOfRange
+        case .insertionIndexTextOutOfRange: .insertionIndexTextOutOfRange
+        case .duplicateTitle: .duplicateTitle
+        case .repeatedTitle: .repeatedTitle
+        case .invalidTitle: .invalidTitle
+        case .invalidSetName: .invalidSetName
+        case .emptySet: .emptySet
+        case .revisionMismatch: .revisionMismatch
+        case .missingSetRevision: .missingSetRevision
+        case .noClosedTabs: .noClosedTabs
+        case .payloadTooLarge: .payloadTooLarge
+        case .emptyPayloadKey: .emptyPayloadKey
+        case .invalidPayload: .invalidPayload
+        case .payloadContainsNUL: .payloadContainsNUL
+        case .invalidDocument: .invalidDocument
+        case .tabIDInUse: .tabIDInUse
+        case .backupNeedsFile: .backupNeedsFile
+        case .schemaTooNew: .schemaTooNew
+        case .notATabStore: .notATabStore
+        case .foreignSchema: .foreignSchema
+        case .notADatabase: .notADatabase
+        case .corrupt: .corrupt
+        case .readOnly: .readOnly
+        case .folderNotWritable: .folderNotWritable
+        case .sideFilesNotWritable: .sideFilesNotWritable
+        case .cannotFollowChanges: .cannotFollowChanges
+        case .diskFull: .diskFull
+        case .busy: .busy
+        case .cannotOpen: .cannotOpen
+        case .damagedSet: .damagedSet
+        case .fileExists: .fileExists
+        case .notARegularFile: .notARegularFile
+        case .fileIsTheDatabase: .fileIsTheDatabase
+        case .cannotWrite: .cannotWrite
+        case .databaseNotFound: .databaseNotFound
+        case .invalidOption: .invalidOption
+        case .sqlite: .sqlite
+        case .postgresLibraryMissing: .postgresLibraryMissing
+        case .invalidDatabaseURL: .invalidDatabaseURL
+        case .serverUnavailable: .serverUnavailable
+        case .connectionLost: .connectionLost
+        case .server: .server
+        case .serverNotAnswering: .serverNotAnswering
+        case .standby: .standby
+        case .permissionDenied: .permissionDenied
+        case .notUTF8: .notUTF8
+        case .schemaNotFound: .schemaNotFound
+        case .internalFailure: .internalFailure
+        case .editCancelled: .editCancelled
+        case .tooManyPendingEdits: .tooManyPendingEdits
         }
     }
 }

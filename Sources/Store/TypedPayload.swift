@@ -13,7 +13,7 @@
 extension Tab {
     /// The tab's payload read as `type`.
     ///
-    /// - Throws: `TabStoreError.invalidPayload` naming the key that is missing or does not
+    /// - Throws: `TabStoreError.Code.invalidPayload` naming the key that is missing or does not
     ///   hold a value of its property's type.
     public func payload<Payload: Decodable>(as type: Payload.Type) throws(TabStoreError) -> Payload {
         try decodePayload(type, from: payload)
@@ -23,7 +23,7 @@ extension Tab {
 extension NewTab {
     /// A tab to add whose payload is `payload`, one key per property.
     ///
-    /// - Throws: `TabStoreError.invalidPayload` for a value that is not flat;
+    /// - Throws: `TabStoreError.Code.invalidPayload` for a value that is not flat;
     ///   `.payloadTooLarge` over ``TabStore/payloadLimit``.
     public init<Payload: Encodable>(_ title: String, payload: Payload) throws(TabStoreError) {
         self.init(title, payload: try encodePayload(payload))
@@ -34,7 +34,7 @@ extension TabStore {
     /// Replaces a tab's payload with `payload`, one key per property; as
     /// ``setPayload(_:for:in:ifRevision:)-zt4x`` does with a dictionary.
     ///
-    /// - Throws: `TabStoreError.invalidPayload` for a value that is not flat, or what the
+    /// - Throws: `TabStoreError.Code.invalidPayload` for a value that is not flat, or what the
     ///   dictionary form throws.
     @discardableResult
     public func setPayload<Payload: Encodable>(

@@ -39,8 +39,10 @@ print("\(StoreName) \(CLIName): selected \(change.selectedIndex) in \(change.set
     print("\(ModelName): \(selected.selectedTab.title) \(bar.lastSelectedIndex)")
     do throws(TabStoreError) {
         for try await _ in store.observe("main") { try await store.select(9, in: "main") }
-    } catch {
+    } catch let error where error.code == .indexOutOfRange {
         print(error.localizedDescription)
+    } catch {
+        print("another error: \(error)")
     }
 }
 try await tapHome()

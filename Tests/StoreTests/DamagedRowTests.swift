@@ -142,7 +142,7 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
 
     /// The error a damaged set "s" must give.
     private func isDamaged(_ error: TabStoreError?, saying damage: String) -> Bool {
-        guard case let .damagedSet(set, found)? = error else { return false }
+        guard case let .damagedSet(set, found)? = error?.reason else { return false }
         return set == "s" && found.description == damage
     }
 
@@ -224,7 +224,7 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
             let store = try database.open()
             let error = thrownError { () throws(TabStoreError) in try call(store) }
             if let damage {
-                guard case let .damagedSet(set, found)? = error else {
+                guard case let .damagedSet(set, found)? = error?.reason else {
                     Issue.record("\(name): \(String(describing: error))")
                     continue
                 }

@@ -61,7 +61,7 @@ import TabStoreTestSupport
         let mount = try #require(TemporaryMount.tmpfs(kilobytes: 64))
         #expect(mount.remountReadOnly())
         let path = mount.path + "/tabs.sqlite"
-        guard case .cannotOpen(path, _)? = thrownError({ () throws(TabStoreError) in try TabStore(path: path) }) else {
+        guard case .cannotOpen(path, _)? = thrownError({ () throws(TabStoreError) in try TabStore(path: path) })?.reason else {
             Issue.record("expected cannotOpen")
             return
         }

@@ -65,7 +65,7 @@ import Testing
         } catch {
             caught = error
         }
-        guard case let .sqlite(_, _, message, _)? = caught else {
+        guard case let .sqlite(_, _, message, _)? = caught?.reason else {
             Issue.record("expected an SQLite error, got \(String(describing: caught))")
             return
         }

@@ -27,7 +27,7 @@ import TabStoreSQLite
             for try await change in changes { received.append(change.event) }
         }
         #expect(received == [.added(titles: ["A"], index: 0)])
-        guard case let .sqlite(_, _, message, sql)? = error else {
+        guard case let .sqlite(_, _, message, sql)? = error?.reason else {
             Issue.record("expected an SQLite error, got \(String(describing: error))")
             return
         }
@@ -76,7 +76,7 @@ import TabStoreSQLite
         #expect(sqlite3_exec(handle, "DROP TABLE change", nil, nil, nil) == SQLITE_OK)
         sqlite3_close(handle)
         let error = await #expect(throws: TabStoreError.self) { _ = try await values.next() }
-        guard case let .sqlite(_, _, message, _)? = error else {
+        guard case let .sqlite(_, _, message, _)? = error?.reason else {
             Issue.record("expected an SQLite error, got \(String(describing: error))")
             return
         }

@@ -61,7 +61,7 @@ import Testing
         await #expect(throws: TabStoreError.self) { try await TabBarModel.load(store: store, setName: "main") }
         let broken = TabBarModel(store: store, setName: "main")
         #expect(broken.tabs.isEmpty)
-        guard case let .sqlite(_, _, message, _)? = broken.observationError else {
+        guard case let .sqlite(_, _, message, _)? = broken.observationError?.reason else {
             Issue.record("expected an SQLite error, got \(String(describing: broken.observationError))")
             return
         }

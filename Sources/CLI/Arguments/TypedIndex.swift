@@ -19,7 +19,7 @@ struct TypedIndex: Sendable, Equatable {
             return try call()
         } catch {
             guard Int(text) == nil else { throw error }
-            switch error {
+            switch error.reason {
             case let .indexOutOfRange(index, count, set) where index == value:
                 throw .indexTextOutOfRange(index: text, count: count, set: set)
             case let .insertionIndexOutOfRange(index, count, set) where index == value:

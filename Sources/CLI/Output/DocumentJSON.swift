@@ -10,7 +10,7 @@ import TabStoreKit
 extension TabStoreDocument {
     /// Reads and checks a document.
     ///
-    /// - Throws: `TabStoreError.invalidDocument` naming the first problem and where it is.
+    /// - Throws: `TabStoreError.Code.invalidDocument` naming the first problem and where it is.
     package init(json bytes: [UInt8]) throws(TabStoreError) {
         if let encoding = wideEncoding(of: bytes) {
             throw .invalidDocument(reason: "it is \(encoding) text; tabstore reads UTF-8 (convert it, for example with iconv -f \(encoding) -t UTF-8)")

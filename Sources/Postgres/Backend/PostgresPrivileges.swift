@@ -20,7 +20,7 @@ enum PostgresPrivileges {
     /// the refused statement was a migration step, which needs to create tables in the
     /// schema and own the tables it alters.
     static func named(_ error: TabStoreError, on connection: PostgresConnection, migrating: Bool = false) -> TabStoreError {
-        guard case let .permissionDenied(server, role, "", _) = error, !connection.isBroken else { return error }
+        guard case let .permissionDenied(server, role, "", _) = error.reason, !connection.isBroken else { return error }
         guard let rows = try? connection.execute(query(migrating: migrating), [connection.schema]), rows.count > 0 else {
             return error
         }

@@ -41,7 +41,7 @@ final class PostgresServerStatus: Sendable {
     /// Whether `error` says the server is away for now (it may come back), rather than
     /// refusing for good (the database dropped, the login or a privilege revoked).
     static func isAway(_ error: TabStoreError) -> Bool {
-        switch error {
+        switch error.reason {
         case .connectionLost, .serverNotAnswering:
             return true
         case let .serverUnavailable(_, reason):

@@ -43,7 +43,7 @@ struct PostgresSlot: ~Copyable {
             do {
                 return try PostgresConnection(url: url, session: session)
             } catch {
-                guard case .serverUnavailable(_, let reason) = error, ConnectFailure.kind(of: reason) == .transient else { throw error }
+                guard case .serverUnavailable(_, let reason) = error.reason, ConnectFailure.kind(of: reason) == .transient else { throw error }
                 guard window.allowsAnotherTry() else { throw window.tried(error) }
                 pause = min(pause * 2, 250)
                 sleep(milliseconds: pause + Int.random(in: 0...pause / 5))
@@ -88,7 +88,7 @@ struct FailoverWindow {
 
     /// `error` as the last try's: a connection refused after retries says for how long.
     func tried(_ error: TabStoreError) -> TabStoreError {
-        guard end != nil, length > .zero, case let .serverUnavailable(server, reason) = error else { return error }
+        guard end != nil, length > .zero, case let .serverUnavailable(server, reason) = error.reason else { return error }
         let seconds = Double(length.milliseconds) / 1000
         let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
         return .serverUnavailable(server: server, reason: reason + " (tried for \(shown) s)")

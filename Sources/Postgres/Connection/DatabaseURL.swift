@@ -45,7 +45,7 @@ package struct DatabaseURL: Sendable, Hashable {
         return nil
     }
 
-    /// - Throws: `TabStoreError.postgresLibraryMissing` when libpq cannot be loaded;
+    /// - Throws: `TabStoreError.Code.postgresLibraryMissing` when libpq cannot be loaded;
     ///   `.invalidDatabaseURL` (URL shown without its password) when libpq refuses it.
     package init(_ original: String) throws(TabStoreError) {
         guard let text = Self.normalizedScheme(original) else {

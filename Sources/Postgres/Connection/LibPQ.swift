@@ -11,7 +11,7 @@ package struct LibPQ: @unchecked Sendable {
 
     /// The process's libpq, loaded once; every later call returns the same outcome.
     ///
-    /// - Throws: `TabStoreError.postgresLibraryMissing` with the loader's reason.
+    /// - Throws: `TabStoreError.Code.postgresLibraryMissing` with the loader's reason.
     package static func load() throws(TabStoreError) -> LibPQ {
         try loaded.get()
     }

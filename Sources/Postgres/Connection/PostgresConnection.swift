@@ -32,7 +32,7 @@ package final class PostgresConnection {
     private var statementNames: [String: String] = [:]
     private var statementsPrepared = 0
 
-    /// - Throws: `TabStoreError.postgresLibraryMissing`, `.invalidDatabaseURL`, or
+    /// - Throws: `TabStoreError.Code.postgresLibraryMissing`, `.invalidDatabaseURL`, or
     ///   `.serverUnavailable` with each server's reason.
     package convenience init(url: String, session: PostgresSession = PostgresSession()) throws(TabStoreError) {
         try self.init(url: DatabaseURL(url), session: session)
@@ -41,7 +41,7 @@ package final class PostgresConnection {
     /// Connects with `session`'s settings; `application_name` is `tabstore` unless the URL
     /// (or libpq's environment) says otherwise.
     ///
-    /// - Throws: `TabStoreError.postgresLibraryMissing`, or `.serverUnavailable` with
+    /// - Throws: `TabStoreError.Code.postgresLibraryMissing`, or `.serverUnavailable` with
     ///   each server's reason.
     package init(url: DatabaseURL, session: PostgresSession = PostgresSession()) throws(TabStoreError) {
         let pq = try LibPQ.load().functions

@@ -73,7 +73,7 @@ package enum RuleCheck {
 }
 
 /// How a set's rows break the tab rules, as `info` says it (after `set "name": `) and as
-/// ``TabStoreError/damagedSet(set:damage:)`` carries it. New cases may be added.
+/// ``TabStoreError/Code/damagedSet`` carries it. New cases may be added.
 public enum SetDamage: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Its tabs' positions are not `base`, `base + 1`, ... without a gap or a repeat.
     case positionsNotContiguous

@@ -180,7 +180,7 @@ package struct SetSnapshot: Sendable {
     /// tab's index, and the revisions names were left at, which new revisions go on from.
     /// Every snapshot passes here before a rule reads it, whichever backend took it.
     ///
-    /// - Throws: `TabStoreError.damagedSet`, naming the set and the first thing wrong.
+    /// - Throws: `TabStoreError.Code.damagedSet`, naming the set and the first thing wrong.
     func requireSound() throws(TabStoreError) {
         if let shape {
             try shape.requireSound()

@@ -26,7 +26,7 @@ extension TabStore {
     /// - Parameter replacing: whether an existing regular file at `path` may be replaced;
     ///   the copy then keeps that file's permission bits (and, where allowed, its owner).
     /// - Parameter progress: called after each batch of pages, from the calling thread.
-    /// - Throws: `TabStoreError.fileExists` when `path` exists and `replacing` is false,
+    /// - Throws: `TabStoreError.Code.fileExists` when `path` exists and `replacing` is false,
     ///   `.notARegularFile` when something else is at `path` (a symbolic link, a
     ///   directory, a device, a named pipe, a socket), which is never replaced,
     ///   `.fileIsTheDatabase` when `path` is this store's own file (never replaced),
@@ -92,7 +92,7 @@ extension AtomicFile.Failure {
 private extension TabStoreError {
     /// A failure of the temporary copy, told about the file the user named.
     func aboutWriting(_ path: String) -> TabStoreError {
-        switch self {
+        switch reason {
         case .diskFull: .cannotWrite(path: path, reason: String(cString: strerror(ENOSPC)))
         case .readOnly: .cannotWrite(path: path, reason: String(cString: strerror(EROFS)))
         case let .cannotOpen(_, reason), let .sqlite(_, _, reason, _): .cannotWrite(path: path, reason: reason)
