@@ -14,7 +14,7 @@ public struct Tab: Sendable, Hashable, Codable, Identifiable {
     /// read the set (an edit's `set`) for it.
     public let payload: [String: String]
 
-    /// A tab value, for fakes and previews; the store makes its own with ``TabStore/add(_:to:at:payload:ifRevision:creatingSet:)-9b5m6``.
+    /// A tab value, for fakes and previews; the store makes its own with ``TabStore/add(_:to:at:payload:ifRevision:creatingSet:)-61dyf``.
     public init(id: TabID = TabID(), title: String, isSelected: Bool, payload: [String: String] = [:]) {
         self.id = id
         self.title = title

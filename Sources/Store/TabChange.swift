@@ -35,7 +35,7 @@ public enum TabEvent: Sendable, Hashable, Codable {
     case reopened(TabUpdate)
     case setRenamed(from: String, to: String)
     case setRemoved
-    /// A tab's payload was set (``TabStore/setPayload(_:for:in:ifRevision:)-zt4x``); read the set for it.
+    /// A tab's payload was set (``TabStore/setPayload(_:for:in:ifRevision:)-3xy1g``); read the set for it.
     case payloadChanged(TabUpdate)
 }
 

@@ -3,7 +3,7 @@
 extension TabStore {
     /// Adds tabs to a set. Into an empty set, the first added tab becomes selected.
     /// A missing set is `.setNotFound`, so a misspelled name makes no set, unless
-    /// `creatingSet` is true (or the set was made with ``createSet(_:)-6jcu5``).
+    /// `creatingSet` is true (or the set was made with ``createSet(_:)-23w88``).
     ///
     /// For example:
     /// ```swift
@@ -31,13 +31,13 @@ extension TabStore {
         ))
     }
 
-    /// Adds tabs with a payload each, in one write; otherwise as ``add(_:to:at:payload:ifRevision:creatingSet:)-9b5m6``.
+    /// Adds tabs with a payload each, in one write; otherwise as ``add(_:to:at:payload:ifRevision:creatingSet:)-61dyf``.
     ///
     /// For example:
     /// ```swift
     /// try store.add([NewTab("Home", payload: ["route": "/home"]), NewTab("Map", payload: ["route": "/map"])], to: "main", creatingSet: true)
     /// ```
-    /// - Throws: what ``add(_:to:at:payload:ifRevision:creatingSet:)-9b5m6`` throws.
+    /// - Throws: what ``add(_:to:at:payload:ifRevision:creatingSet:)-61dyf`` throws.
     @discardableResult
     public func add(
         _ tabs: [NewTab], to setName: String, at index: Int = -1, ifRevision: Int? = nil, creatingSet: Bool = false

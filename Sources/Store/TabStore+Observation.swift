@@ -95,7 +95,7 @@ extension TabStore {
         return try database.tabSet(of: record)
     }
 
-    /// The list of sets now (as ``tabSets()-704um`` gives it), then again after each commit that
+    /// The list of sets now (as ``tabSets()-8wjxc`` gives it), then again after each commit that
     /// changed it, coalesced like ``observe(_:)``.
     public func observeSets() -> TabStoreStream<[TabSetSummary]> {
         hub.subscribeValue(setName: nil) { database, _ throws(TabStoreError) in try database.setSummaries().map(\.withinItsSet) }

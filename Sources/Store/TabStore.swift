@@ -15,7 +15,7 @@ import Synchronization
 /// connection; reads use a second, read-only connection, so they never wait behind a
 /// write (WAL lets readers and one writer work at once). Several processes may open the
 /// same file at once: every write takes SQLite's write lock up front and waits up to the
-/// busy timeout for it. Every call has an `async` twin (``TabStore/select(_:in:ifRevision:)-7joqm``)
+/// busy timeout for it. Every call has an `async` twin (``TabStore/select(_:in:ifRevision:)-tvao``)
 /// that waits on the store's own queues, never on the cooperative thread pool.
 /// Every method throws only `TabStoreError`, and a call that throws changes nothing.
 public final class TabStore: Sendable {

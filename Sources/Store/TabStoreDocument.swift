@@ -14,7 +14,7 @@
 /// tab's id, which an import keeps; `payloads`, when present, each tab's payload.
 /// Version 1 documents (no `ids`, no `payloads`) still decode and import: their tabs get
 /// fresh ids. Decoding checks the `format` and `version` header; ``validate()`` (which
-/// ``TabStore/importDocument(_:replace:progress:)-84w29`` runs first) checks the content.
+/// ``TabStore/importDocument(_:replace:progress:)-9x86t`` runs first) checks the content.
 public struct TabStoreDocument: Sendable, Hashable, Codable {
     /// One set: its name, its tabs in order and the index of its selected tab.
     public struct Entry: Sendable, Hashable, Codable {

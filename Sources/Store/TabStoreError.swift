@@ -106,7 +106,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         /// The set's rows break the tab rules, or hold an integer no tabstore writes (`info`
         /// lists each thing wrong; this is the first): edited around tabstore. No write builds
         /// on such a set, and no read of it answers, since any index it gave could be wrong
-        /// (``TabStore/tabSets()-704um`` still lists it, with no selection outside it).
+        /// (``TabStore/tabSets()-8wjxc`` still lists it, with no selection outside it).
         case damagedSet(set: String, damage: SetDamage)
         /// A file a backup or export writes already exists, and replacing it was not asked for.
         case fileExists(path: String)

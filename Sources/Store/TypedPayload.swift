@@ -32,7 +32,7 @@ extension NewTab {
 
 extension TabStore {
     /// Replaces a tab's payload with `payload`, one key per property; as
-    /// ``setPayload(_:for:in:ifRevision:)-zt4x`` does with a dictionary.
+    /// ``setPayload(_:for:in:ifRevision:)-3xy1g`` does with a dictionary.
     ///
     /// - Throws: `TabStoreError.Code.invalidPayload` for a value that is not flat, or what the
     ///   dictionary form throws.
