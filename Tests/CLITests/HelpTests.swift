@@ -93,11 +93,11 @@ import Testing
     @Test func helpForAnUnknownSubcommandIsAUsageErrorWithASuggestion() {
         let sandbox = Sandbox()
         #expect(sandbox.runWithoutDatabase(["help", "nope"]) == .failure(2, """
-            tabstore: error: Unknown subcommand 'nope' (see 'tabstore help help')
+            tabstore: error: Unknown subcommand 'nope' (see 'tabstore help')
 
             """))
         #expect(sandbox.runWithoutDatabase(["help", "slect"]) == .failure(2, """
-            tabstore: error: Unknown subcommand 'slect'; did you mean 'select'? (see 'tabstore help help')
+            tabstore: error: Unknown subcommand 'slect'; did you mean 'select'? (see 'tabstore help')
 
             """))
     }

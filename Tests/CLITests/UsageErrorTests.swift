@@ -10,7 +10,7 @@ import Testing
         (["list", "--json=yes"], "tabstore help list"), (["add", "main", "-x"], "tabstore help add"),
         (["add", "main", "x", "--at", "one"], "tabstore help add"), (["move", "main", "0", "far"], "tabstore help move"),
         (["history", "main", "--limit", "-1"], "tabstore help history"), (["completions", "csh"], "tabstore help completions"),
-        (["help", "nope"], "tabstore help help"), (["help", "select", "--man"], "tabstore help help"),
+        (["help", "nope"], "tabstore help"), (["help", "select", "--man"], "tabstore help help"),
         (["show", "main", "--width", "0"], "tabstore help show"), (["select", "main", "--title"], "tabstore help select"),
     ]
 

@@ -33,7 +33,8 @@ enum HelpCommand: TextCommand {
         if let topic = program.topic(named: name) { return HelpText.help(for: topic) }
         guard let command = program.command(named: name), !command.isHidden else {
             let suggestion = Suggestion.clause(for: name, in: program.visibleCommands.map(\.name) + program.topics.map(\.name))
-            throw .usage(UsageError(message: "Unknown subcommand \(shown(name))\(suggestion)", command: spec.name))
+            // Pointing to the list of commands, as for `tabstore bogus`: help's own help lists none.
+            throw .usage(UsageError(message: "Unknown subcommand \(shown(name))\(suggestion)", command: nil))
         }
         return HelpText.help(for: command, program: program)
     }
