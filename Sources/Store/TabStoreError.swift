@@ -26,146 +26,67 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case setNotFound(set: String)
         case setAlreadyExists(set: String)
         case tabNotFound(title: String, set: String)
-        /// `TabRef.id` named no tab of the set.
         case tabIDNotFound(id: TabID, set: String)
-        /// `count` is the number of tabs; valid indices are `0..<count` and `-count...-1`.
         case indexOutOfRange(index: Int, count: Int, set: String)
-        /// An index typed as text (`TabRef.typed`) too large for any set, even for `Int`.
         case indexTextOutOfRange(index: String, count: Int, set: String)
-        /// A typed integer that is an index (of the tab titled `indexedTitle`, `nil` when out
-        /// of range) and also the title of the tab at `titledIndex`.
         case ambiguousTab(text: String, indexedTitle: String?, titledIndex: Int, set: String)
-        /// `count` is the number of tabs; valid insertion indices are `0...count` and `-(count + 1)...-1`.
         case insertionIndexOutOfRange(index: Int, count: Int, set: String)
-        /// An insertion index typed as text, too large for any set, even for `Int`.
         case insertionIndexTextOutOfRange(index: String, count: Int, set: String)
         case duplicateTitle(title: String, set: String)
-        /// The same title given twice in one call.
         case repeatedTitle(title: String)
         case invalidTitle(title: String, problem: NameProblem)
         case invalidSetName(name: String, problem: NameProblem)
-        /// `select` and `restore` need a tab to work on.
         case emptySet(set: String)
-        /// A write made with `ifRevision:` found the set at another revision.
         case revisionMismatch(set: String, expected: Int, actual: Int)
-        /// A write made with `ifRevision:` to a set that does not exist, whose name is at
-        /// revision `actual` (0 when never used; else where its last set left it).
         case missingSetRevision(set: String, expected: Int, actual: Int)
-        /// `reopen` found no removed tab to bring back.
         case noClosedTabs(set: String)
-        /// A payload over ``TabStore/payloadLimit`` bytes (keys and values, UTF-8).
         case payloadTooLarge(bytes: Int, limit: Int)
-        /// A payload key that is empty.
         case emptyPayloadKey
-        /// A typed payload that cannot be stored (not a flat value) or read as the type asked.
         case invalidPayload(reason: String)
-        /// A payload key, or the value of `key` when `inValue`, holds U+0000, which a
-        /// PostgreSQL server cannot store: refused by every backend alike.
         case payloadContainsNUL(key: String, inValue: Bool)
-        /// An import document that is not the export format.
         case invalidDocument(reason: String)
-        /// An import document gives a tab (at `place`, as `sets[0].ids[2]`) an id that a tab
-        /// of another set already has: a document exported from this database and imported
-        /// under another name, say. Without its `ids` the document's tabs get new ones.
         case tabIDInUse(id: TabID, set: String, place: String)
-        /// `backup` copies a database file; `database` is a server.
         case backupNeedsFile(database: String)
 
         // The database file cannot serve the request.
         case schemaTooNew(path: String, found: Int, supported: Int)
-        /// A SQLite database, but some other program's.
         case notATabStore(path: String)
-        /// A file with tabstore's mark whose schema is not tabstore's schema `version`: it
-        /// holds a trigger, view, table or index that version does not have, lacks one it
-        /// has, or holds one defined otherwise. Such a file could run another's SQL on every
-        /// write, or show rows that are not there: nothing is read from it or written to it.
         case foreignSchema(path: String, version: Int, difference: SchemaDifference)
         case notADatabase(path: String)
         case corrupt(path: String)
-        /// The database takes no writes. `path` is the store's location: a file's path, or on
-        /// a server its URL without the password (a database set read-only). The label stays
-        /// `path`: an enum case's label cannot be renamed with the old one kept for a while.
         case readOnly(path: String)
-        /// The file could be used, but its folder is not writable, and SQLite needs to create
-        /// the database's `-wal` and `-shm` files there: to write (`forWriting`), or to read
-        /// changes still waiting in its `-wal` file. Reads of a file without such changes work.
         case folderNotWritable(path: String, folder: String, forWriting: Bool)
-        /// The file is writable, but its `-wal` or `-shm` file is not: made by another user's
-        /// read (SQLite makes them with the reader as owner), they stay until every connection
-        /// is closed and a writer removes them. `walIsEmpty`: nothing is waiting in the `-wal`
-        /// file, so removing both while no process has the database open loses nothing.
         case sideFilesNotWritable(path: String, walIsEmpty: Bool)
-        /// Observing (`changes`, `observe`, a ``TabBarModel``) a database whose other
-        /// processes' changes cannot be seen here: reads show it as it was when opened.
         case cannotFollowChanges(path: String, reason: String)
         case diskFull(path: String)
-        /// Still locked by another connection after the busy timeout. `path` is the store's
-        /// location, as for ``readOnly(path:)``.
         case busy(path: String)
         case cannotOpen(path: String, reason: String)
-        /// The set's rows break the tab rules, or hold an integer no tabstore writes (`info`
-        /// lists each thing wrong; this is the first): edited around tabstore. No write builds
-        /// on such a set, and no read of it answers, since any index it gave could be wrong
-        /// (``TabStore/tabSets()-8wjxc`` still lists it, with no selection outside it).
         case damagedSet(set: String, damage: SetDamage)
-        /// A file a backup or export writes already exists, and replacing it was not asked for.
         case fileExists(path: String)
-        /// Something other than a regular file is where a backup or export would write (a
-        /// symbolic link, even to a regular file, a directory, a device, a named pipe, a
-        /// socket): it is never replaced, even when replacing was asked for.
         case notARegularFile(path: String, kind: FileKind)
-        /// A backup or export was asked to replace the database being read (or its WAL files).
         case fileIsTheDatabase(path: String)
-        /// A file a backup or export writes could not be written; the old file, if any, is intact.
         case cannotWrite(path: String, reason: String)
-        /// No file at `path`, when opened with `createsMissingDatabase: false`.
         case databaseNotFound(path: String)
-        /// A `TabStore.Options` value no store can work with (a negative `closedTabLimit`, a
-        /// poll interval of zero): nothing was opened.
         case invalidOption(name: String, reason: String)
-        /// Any other SQLite failure, with its extended result code and message.
-        /// `sql` is the statement that failed, for debugging: `description` leaves it out.
         case sqlite(path: String, code: Int32, message: String, sql: String?)
 
         // A PostgreSQL server cannot serve the request. `server` names it as
         // `postgresql://user@host:port/database`, never with a password.
-        /// libpq (Debian `libpq5`) could not be loaded; `reason` is the loader's.
         case postgresLibraryMissing(reason: String)
-        /// A database URL that cannot be used; `url` is shown without its password.
         case invalidDatabaseURL(url: String, reason: String)
-        /// No connection could be made: the server is down or unreachable, refused the
-        /// login, or has no such database. `reason` is libpq's first line.
         case serverUnavailable(server: String, reason: String)
-        /// The connection broke during a call. When `outcomeUnknown` is false the call's
-        /// transaction had not been committed, so nothing changed; when true the commit had
-        /// been sent and the server may or may not have applied it.
         case connectionLost(server: String, outcomeUnknown: Bool)
-        /// Any other server error, with its SQLSTATE and message. `sql` is the statement,
-        /// for debugging: `description` leaves it out.
         case server(server: String, sqlState: String, message: String, sql: String?)
-        /// The server did not answer within `seconds` (the busy timeout and the server
-        /// timeout); the connection was given up. `outcomeUnknown` as for `connectionLost`.
         case serverNotAnswering(server: String, seconds: Int, outcomeUnknown: Bool)
-        /// The server is a standby (a read-only replica): writes need the primary.
         case standby(server: String)
-        /// The role lacks a privilege tabstore needs: `privilege` (`SELECT`, `CREATE`...) on
-        /// `object` (`table public.tab_set`); both empty when no missing privilege was found.
         case permissionDenied(server: String, role: String, privilege: String, object: String)
-        /// The database's encoding is not UTF8, which tabstore needs.
         case notUTF8(server: String, encoding: String)
-        /// The schema chosen for tabstore's tables (the URL's search_path, else `public`) does
-        /// not exist.
         case schemaNotFound(server: String, schema: String)
 
-        /// tabstore broke one of its own promises (a defect to report); nothing was changed.
         case internalFailure(database: String, reason: String)
-        /// A ``TabBarModel`` edit cancelled (``TabBarModel/cancel(_:)``) before it was written.
         case editCancelled(set: String)
-        /// A ``TabBarModel`` already holds `limit` edits waiting to be written (another process
-        /// has held the write lock that long, or the store is suspended); this one was not made.
         case tooManyPendingEdits(set: String, limit: Int)
 
-        /// What is at a path instead of a regular file (see ``notARegularFile(path:kind:)``).
     }
 
     public enum FileKind: Sendable, Hashable, Codable {
@@ -405,59 +326,137 @@ extension TabStoreError {
         public static let setNotFound = Code(rawValue: "setNotFound")
         public static let setAlreadyExists = Code(rawValue: "setAlreadyExists")
         public static let tabNotFound = Code(rawValue: "tabNotFound")
+        /// `TabRef.id` named no tab of the set.
         public static let tabIDNotFound = Code(rawValue: "tabIDNotFound")
+        /// `count` is the number of tabs; valid indices are `0..<count` and `-count...-1`.
         public static let indexOutOfRange = Code(rawValue: "indexOutOfRange")
+        /// An index typed as text (`TabRef.typed`) too large for any set, even for `Int`.
         public static let indexTextOutOfRange = Code(rawValue: "indexTextOutOfRange")
+        /// A typed integer that is an index (of the tab titled `indexedTitle`, `nil` when out
+        /// of range) and also the title of the tab at `titledIndex`.
         public static let ambiguousTab = Code(rawValue: "ambiguousTab")
+        /// `count` is the number of tabs; valid insertion indices are `0...count` and `-(count + 1)...-1`.
         public static let insertionIndexOutOfRange = Code(rawValue: "insertionIndexOutOfRange")
+        /// An insertion index typed as text, too large for any set, even for `Int`.
         public static let insertionIndexTextOutOfRange = Code(rawValue: "insertionIndexTextOutOfRange")
         public static let duplicateTitle = Code(rawValue: "duplicateTitle")
+        /// The same title given twice in one call.
         public static let repeatedTitle = Code(rawValue: "repeatedTitle")
         public static let invalidTitle = Code(rawValue: "invalidTitle")
         public static let invalidSetName = Code(rawValue: "invalidSetName")
+        /// `select` and `restore` need a tab to work on.
         public static let emptySet = Code(rawValue: "emptySet")
+        /// A write made with `ifRevision:` found the set at another revision.
         public static let revisionMismatch = Code(rawValue: "revisionMismatch")
+        /// A write made with `ifRevision:` to a set that does not exist, whose name is at
+        /// revision `actual` (0 when never used; else where its last set left it).
         public static let missingSetRevision = Code(rawValue: "missingSetRevision")
+        /// `reopen` found no removed tab to bring back.
         public static let noClosedTabs = Code(rawValue: "noClosedTabs")
+        /// A payload over ``TabStore/payloadLimit`` bytes (keys and values, UTF-8).
         public static let payloadTooLarge = Code(rawValue: "payloadTooLarge")
+        /// A payload key that is empty.
         public static let emptyPayloadKey = Code(rawValue: "emptyPayloadKey")
+        /// A typed payload that cannot be stored (not a flat value) or read as the type asked.
         public static let invalidPayload = Code(rawValue: "invalidPayload")
+        /// A payload key, or the value of `key` when `inValue`, holds U+0000, which a
+        /// PostgreSQL server cannot store: refused by every backend alike.
         public static let payloadContainsNUL = Code(rawValue: "payloadContainsNUL")
+        /// An import document that is not the export format.
         public static let invalidDocument = Code(rawValue: "invalidDocument")
+        /// An import document gives a tab (at `place`, as `sets[0].ids[2]`) an id that a tab
+        /// of another set already has: a document exported from this database and imported
+        /// under another name, say. Without its `ids` the document's tabs get new ones.
         public static let tabIDInUse = Code(rawValue: "tabIDInUse")
+        /// `backup` copies a database file; `database` is a server.
         public static let backupNeedsFile = Code(rawValue: "backupNeedsFile")
         public static let schemaTooNew = Code(rawValue: "schemaTooNew")
+        /// A SQLite database, but some other program's.
         public static let notATabStore = Code(rawValue: "notATabStore")
+        /// A file with tabstore's mark whose schema is not tabstore's schema `version`: it
+        /// holds a trigger, view, table or index that version does not have, lacks one it
+        /// has, or holds one defined otherwise. Such a file could run another's SQL on every
+        /// write, or show rows that are not there: nothing is read from it or written to it.
         public static let foreignSchema = Code(rawValue: "foreignSchema")
         public static let notADatabase = Code(rawValue: "notADatabase")
         public static let corrupt = Code(rawValue: "corrupt")
+        /// The database takes no writes. `path` is the store's location: a file's path, or on
+        /// a server its URL without the password (a database set read-only). The label stays
+        /// `path`: an enum case's label cannot be renamed with the old one kept for a while.
         public static let readOnly = Code(rawValue: "readOnly")
+        /// The file could be used, but its folder is not writable, and SQLite needs to create
+        /// the database's `-wal` and `-shm` files there: to write (`forWriting`), or to read
+        /// changes still waiting in its `-wal` file. Reads of a file without such changes work.
         public static let folderNotWritable = Code(rawValue: "folderNotWritable")
+        /// The file is writable, but its `-wal` or `-shm` file is not: made by another user's
+        /// read (SQLite makes them with the reader as owner), they stay until every connection
+        /// is closed and a writer removes them. `walIsEmpty`: nothing is waiting in the `-wal`
+        /// file, so removing both while no process has the database open loses nothing.
         public static let sideFilesNotWritable = Code(rawValue: "sideFilesNotWritable")
+        /// Observing (`changes`, `observe`, a ``TabBarModel``) a database whose other
+        /// processes' changes cannot be seen here: reads show it as it was when opened.
         public static let cannotFollowChanges = Code(rawValue: "cannotFollowChanges")
         public static let diskFull = Code(rawValue: "diskFull")
+        /// Still locked by another connection after the busy timeout. `path` is the store's
+        /// location, as for ``readOnly(path:)``.
         public static let busy = Code(rawValue: "busy")
         public static let cannotOpen = Code(rawValue: "cannotOpen")
+        /// The set's rows break the tab rules, or hold an integer no tabstore writes (`info`
+        /// lists each thing wrong; this is the first): edited around tabstore. No write builds
+        /// on such a set, and no read of it answers, since any index it gave could be wrong
+        /// (``TabStore/tabSets()-8wjxc`` still lists it, with no selection outside it).
         public static let damagedSet = Code(rawValue: "damagedSet")
+        /// A file a backup or export writes already exists, and replacing it was not asked for.
         public static let fileExists = Code(rawValue: "fileExists")
+        /// Something other than a regular file is where a backup or export would write (a
+        /// symbolic link, even to a regular file, a directory, a device, a named pipe, a
+        /// socket): it is never replaced, even when replacing was asked for.
         public static let notARegularFile = Code(rawValue: "notARegularFile")
+        /// A backup or export was asked to replace the database being read (or its WAL files).
         public static let fileIsTheDatabase = Code(rawValue: "fileIsTheDatabase")
+        /// A file a backup or export writes could not be written; the old file, if any, is intact.
         public static let cannotWrite = Code(rawValue: "cannotWrite")
+        /// No file at `path`, when opened with `createsMissingDatabase: false`.
         public static let databaseNotFound = Code(rawValue: "databaseNotFound")
+        /// A `TabStore.Options` value no store can work with (a negative `closedTabLimit`, a
+        /// poll interval of zero): nothing was opened.
         public static let invalidOption = Code(rawValue: "invalidOption")
+        /// Any other SQLite failure, with its extended result code and message.
+        /// `sql` is the statement that failed, for debugging: `description` leaves it out.
         public static let sqlite = Code(rawValue: "sqlite")
+        /// libpq (Debian `libpq5`) could not be loaded; `reason` is the loader's.
         public static let postgresLibraryMissing = Code(rawValue: "postgresLibraryMissing")
+        /// A database URL that cannot be used; `url` is shown without its password.
         public static let invalidDatabaseURL = Code(rawValue: "invalidDatabaseURL")
+        /// No connection could be made: the server is down or unreachable, refused the
+        /// login, or has no such database. `reason` is libpq's first line.
         public static let serverUnavailable = Code(rawValue: "serverUnavailable")
+        /// The connection broke during a call. When `outcomeUnknown` is false the call's
+        /// transaction had not been committed, so nothing changed; when true the commit had
+        /// been sent and the server may or may not have applied it.
         public static let connectionLost = Code(rawValue: "connectionLost")
+        /// Any other server error, with its SQLSTATE and message. `sql` is the statement,
+        /// for debugging: `description` leaves it out.
         public static let server = Code(rawValue: "server")
+        /// The server did not answer within `seconds` (the busy timeout and the server
+        /// timeout); the connection was given up. `outcomeUnknown` as for `connectionLost`.
         public static let serverNotAnswering = Code(rawValue: "serverNotAnswering")
+        /// The server is a standby (a read-only replica): writes need the primary.
         public static let standby = Code(rawValue: "standby")
+        /// The role lacks a privilege tabstore needs: `privilege` (`SELECT`, `CREATE`...) on
+        /// `object` (`table public.tab_set`); both empty when no missing privilege was found.
         public static let permissionDenied = Code(rawValue: "permissionDenied")
+        /// The database's encoding is not UTF8, which tabstore needs.
         public static let notUTF8 = Code(rawValue: "notUTF8")
+        /// The schema chosen for tabstore's tables (the URL's search_path, else `public`) does
+        /// not exist.
         public static let schemaNotFound = Code(rawValue: "schemaNotFound")
+        /// tabstore broke one of its own promises (a defect to report); nothing was changed.
         public static let internalFailure = Code(rawValue: "internalFailure")
+        /// A ``TabBarModel`` edit cancelled (``TabBarModel/cancel(_:)``) before it was written.
         public static let editCancelled = Code(rawValue: "editCancelled")
+        /// A ``TabBarModel`` already holds `limit` edits waiting to be written (another process
+        /// has held the write lock that long, or the store is suspended); this one was not made.
         public static let tooManyPendingEdits = Code(rawValue: "tooManyPendingEdits")
     }
 
