@@ -121,7 +121,8 @@ let package = Package(
             swiftSettings: fuzzSettings, linkerSettings: fuzzerLibrary.map { [.unsafeFlags(["-sanitize=address", "-Xlinker", $0, "-lstdc++"])] } ?? []
         ),
         // What both test targets use: a seeded generator and tmpfs mounts.
-        .target(name: "TabStoreTestSupport", path: "Tests/TestSupport"),
+        // TabStoreKit only for the lock a ThreadSanitizer build uses (ThreadSanitizedMutex).
+        .target(name: "TabStoreTestSupport", dependencies: ["TabStoreKit"], path: "Tests/TestSupport"),
         .testTarget(
             name: "TabStoreKitTests",
             dependencies: ["TabStoreKit", "TabStoreFoundation", "TabStorePostgres", "TabStoreSQLite", "TabStoreTestSupport"],
