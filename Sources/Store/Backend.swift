@@ -55,11 +55,29 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// lock stops waiting at once and fails with `.busy`, having changed nothing: a
     /// suspending app's (see `SuspensionGate`), a cancelled ``TabBarModel`` edit's.
     func holdBackLockWaits(_ on: Bool)
+
+    /// Whether a store of this backend can be a device that syncs (a file can).
+    var keepsSyncDevice: Bool { get }
+
+    /// One write transaction in which `body` runs plans one after another (`run` plans one
+    /// on the state the plans before it left, and executes it), reading through `records`
+    /// in between: what a device's pull does, replaying its mutations on the server's sets.
+    func writeSeries(
+        _ body: (_ records: any TabRecords, _ run: (_ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+    ) throws(TabStoreError)
 }
 
 extension TabStoreBackend {
     /// A server's lock waits are not cut short: a suspended app holds no lock of a server.
     package func holdBackLockWaits(_ on: Bool) {}
+
+    package var keepsSyncDevice: Bool { false }
+
+    package func writeSeries(
+        _ body: (_ records: any TabRecords, _ run: (_ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+    ) throws(TabStoreError) {
+        throw .syncNeedsAFile(database: location)
+    }
 }
 
 /// Something that calls the change hub back until cancelled.
@@ -235,4 +253,26 @@ package protocol TabRecords: AnyObject {
     /// The names left at a revision outside `range` (by a set removed or renamed away), by
     /// name: what the rule check finds of names no set has.
     func nameRevisions(outside range: ClosedRange<Int>) throws(TabStoreError) -> [(name: String, revision: Int)]
+
+    // Sync (Sources/Store/Sync): a device's side, which only a file has.
+    /// The device's row; nil when the file does not sync.
+    func syncDevice() throws(TabStoreError) -> SyncDeviceRow?
+    /// The oldest pending mutations, at most `limit`.
+    func pendingMutations(limit: Int) throws(TabStoreError) -> [TabSyncPush.Numbered]
+    func pendingMutationCount() throws(TabStoreError) -> Int
+    /// Every refusal the device heard of (or those no sync's report has told yet), oldest first.
+    func refusedMutations(unreportedOnly: Bool) throws(TabStoreError) -> [TabSyncRefusal]
+    /// The device's last mutation the server settled, as far as the device knows.
+    func settledThrough() throws(TabStoreError) -> Int
+    /// The sets of pending mutations, and of refused ones whose sets no pull has brought
+    /// back since: what a pull asks for whole.
+    func setsAwaitingTheServer() throws(TabStoreError) -> [String]
+    /// Those of `refusals` through `number` whose mutations are still pending here, with them.
+    func newRefusals(_ refusals: [TabSyncRefusal], through number: Int) throws(TabStoreError) -> [TabSyncRefusal]
+
+    // A server's side, which every store has.
+    /// The last settled mutation of `device` (0: none), and its refusals from `number` on.
+    func settledMutations(of device: String, refusedFrom number: Int) throws(TabStoreError) -> (last: Int, refusals: [TabSyncRefusal])
+    /// The journal position of the oldest change kept; nil when there is none.
+    func oldestJournalPosition() throws(TabStoreError) -> Int?
 }

@@ -163,12 +163,19 @@ extension TabStore {
         // Moved into the plan, not shared: the write changes its tabs in place. A write
         // run again (a server's retry) finds none and reads the tabs.
         var known = wantsResult ? rule.editedSet.flatMap { name in knownSets.withLock { $0.take(name) } } : nil
-        let context = RuleContext(options: options, wantsResults: wantsResult)
         var outcome: R.Outcome?
         let plan = try backend.write(progress: progress) { reader throws(TabStoreError) in
             var plan = WritePlan()
             if let held = known.take() { plan.hold(held) }
+            // A device that syncs records the edit's mutations, worked out from the sets
+            // as the plan leaves them, in the same transaction.
+            let recording = try reader.recordsMutations()
+            let context = RuleContext(options: options, wantsResults: wantsResult || recording)
             outcome = try rule.plan(reading: reader, into: &plan, context: context)
+            if recording, !plan.isEmpty {
+                let mutations = rule.mutations(in: plan)
+                if !mutations.isEmpty { plan.append(.recordMutations(mutations)) }
+            }
             return plan
         }
         knownSets.withLock { $0.update(from: plan) }

@@ -47,6 +47,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case invalidDocument(reason: String)
         case tabIDInUse(id: TabID, set: String, place: String)
         case backupNeedsFile(database: String)
+        case syncNeedsAFile(database: String)
+        case syncNotStarted(path: String)
 
         // The database file cannot serve the request.
         case schemaTooNew(path: String, found: Int, supported: Int)
@@ -86,7 +88,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case internalFailure(database: String, reason: String)
         case editCancelled(set: String)
         case tooManyPendingEdits(set: String, limit: Int)
-
+        case invalidSyncMessage(reason: String)
     }
 
     public enum FileKind: Sendable, Hashable, Codable {
@@ -142,12 +144,12 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .insertionIndexTextOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
-             .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled:
+             .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted:
             return false
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .damagedSet, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
-             .schemaNotFound, .internalFailure, .tooManyPendingEdits:
+             .schemaNotFound, .internalFailure, .tooManyPendingEdits, .invalidSyncMessage:
             return true
         }
     }
@@ -300,6 +302,12 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return "the edit of set \(quoted(set)) was cancelled before it was written"
         case let .tooManyPendingEdits(set, limit):
             return "\(limit) edits of set \(quoted(set)) are already waiting to be written; this one was not made"
+        case let .syncNeedsAFile(database):
+            return "\(quoted(database)) is a server: a device that syncs keeps its tabs in a file"
+        case let .syncNotStarted(path):
+            return "\(quoted(path)) does not sync: 'tabstore sync SERVER' (TabStore.startSync) starts it"
+        case let .invalidSyncMessage(reason):
+            return "invalid sync message: \(reason)"
         }
     }
 }
@@ -458,6 +466,13 @@ extension TabStoreError {
         /// A ``TabBarModel`` already holds `limit` edits waiting to be written (another process
         /// has held the write lock that long, or the store is suspended); this one was not made.
         public static let tooManyPendingEdits = Code(rawValue: "tooManyPendingEdits")
+        /// A server's store was asked to act as a syncing device: a device keeps its tabs in a file.
+        public static let syncNeedsAFile = Code(rawValue: "syncNeedsAFile")
+        /// A sync call on a file that has not started syncing (``TabStore/startSync(device:)``).
+        public static let syncNotStarted = Code(rawValue: "syncNotStarted")
+        /// A sync message (``TabSyncPush``, ``TabSyncPull`` or their results) of a format or
+        /// version this library does not read, or that contradicts itself; nothing was applied.
+        public static let invalidSyncMessage = Code(rawValue: "invalidSyncMessage")
     }
 
     /// An error of code ``Code/setNotFound``.
@@ -573,6 +588,12 @@ extension TabStoreError {
     public static func editCancelled(set: String) -> TabStoreError { TabStoreError(.editCancelled(set: set)) }
     /// An error of code ``Code/tooManyPendingEdits``.
     public static func tooManyPendingEdits(set: String, limit: Int) -> TabStoreError { TabStoreError(.tooManyPendingEdits(set: set, limit: limit)) }
+    /// An error of code ``Code/syncNeedsAFile``.
+    public static func syncNeedsAFile(database: String) -> TabStoreError { TabStoreError(.syncNeedsAFile(database: database)) }
+    /// An error of code ``Code/syncNotStarted``.
+    public static func syncNotStarted(path: String) -> TabStoreError { TabStoreError(.syncNotStarted(path: path)) }
+    /// An error of code ``Code/invalidSyncMessage``.
+    public static func invalidSyncMessage(reason: String) -> TabStoreError { TabStoreError(.invalidSyncMessage(reason: reason)) }
 }
 
 extension TabStoreError.Reason {
@@ -635,6 +656,9 @@ extension TabStoreError.Reason {
         case .internalFailure: .internalFailure
         case .editCancelled: .editCancelled
         case .tooManyPendingEdits: .tooManyPendingEdits
+        case .syncNeedsAFile: .syncNeedsAFile
+        case .syncNotStarted: .syncNotStarted
+        case .invalidSyncMessage: .invalidSyncMessage
         }
     }
 }

@@ -51,7 +51,7 @@ struct PostgresStoreTests {
         // One version row at the latest version; each table once; each step's effects once.
         #expect(try server.psql(database, "SELECT count(*), max(version) FROM tabstore_schema") == "1|\(latest)\n")
         #expect(try server.psql(database, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
-            == "change\nclosed_tab\nname_revision\ntab\ntab_set\ntabstore_schema\n")
+            == "change\nclosed_tab\nname_revision\nsync_client\nsync_refusal\ntab\ntab_set\ntabstore_schema\n")
         #expect(try server.psql(database, "SELECT count(*) FROM pg_trigger WHERE tgname = 'tab_inserted_check_set'") == "1\n")
         #expect(try server.psql(database, "SELECT count(*) FROM tab_set") == "16\n")
         #expect(try TabStore(postgresURL: url).info().schemaVersion == latest)

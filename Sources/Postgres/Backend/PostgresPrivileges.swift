@@ -13,6 +13,8 @@ enum PostgresPrivileges {
         ("closed_tab", ["SELECT", "INSERT", "UPDATE", "DELETE"]),
         ("change", ["SELECT", "INSERT", "UPDATE", "DELETE"]),
         ("name_revision", ["SELECT", "INSERT", "UPDATE", "DELETE"]),
+        ("sync_client", ["SELECT", "INSERT", "UPDATE"]),
+        ("sync_refusal", ["SELECT", "INSERT"]),
     ]
 
     /// `error` with the privilege and the role named, when it is a refused privilege

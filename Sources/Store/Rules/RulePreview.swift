@@ -30,6 +30,9 @@ final class SetPreview: SnapshotReader {
         }
     }
 
+    /// A set in memory settles no device's mutations.
+    func lastSettledMutation(of device: String) throws(TabStoreError) -> Int { 0 }
+
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         guard sameBytes(request.setName, set.name) else { return SetSnapshot(missing: request.setName) }
         let selected = set.selectedIndex.map { tabs[$0] }

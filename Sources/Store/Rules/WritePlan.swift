@@ -154,6 +154,24 @@ package enum PlannedWrite: Sendable {
     /// Counts `tabs` as done for an import's progress without writing them (already as
     /// the document has them).
     case skipTabs(Int)
+    /// A device's edit's mutations, numbered on from its last (see migrations/0010_sync.sql).
+    case recordMutations([TabMutation])
+    /// A server's record that a device's mutation `number` was applied (`refusal` nil) or refused.
+    case settleMutation(device: String, number: Int, refusal: TabSyncRefusal?)
+    /// A device's own bookkeeping of its sync.
+    case updateSyncDevice(SyncDeviceUpdate)
+}
+
+/// What a device writes of its sync state.
+package enum SyncDeviceUpdate: Sendable {
+    /// The file starts syncing as `device` with `server`.
+    case start(device: String, server: String)
+    /// The server has settled every mutation through `number`; `refusals` are those of them it refused.
+    case settled(through: Int, refusals: [TabSyncRefusal])
+    /// A pull ended at `cookie`, at `time` (ms since 1970): the refused mutations' sets are the server's again.
+    case pulled(cookie: Int, time: Int)
+    /// A sync's report told the refusals through `number`.
+    case reported(through: Int)
 }
 
 extension PlannedWrite {

@@ -74,6 +74,23 @@ final class SQLiteBackend: TabStoreBackend {
         }
     }
 
+    var keepsSyncDevice: Bool { true }
+
+    func writeSeries(
+        _ body: (_ records: any TabRecords, _ run: (_ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+    ) throws(TabStoreError) {
+        if let writeRefusal { throw writeRefusal }
+        try writer.withDatabase { database throws(TabStoreError) in
+            try database.writeTransaction { () throws(TabStoreError) in
+                try body(database) { planning throws(TabStoreError) in
+                    let plan = try planning(database)
+                    try database.execute(plan, progress: nil)
+                    return plan
+                }
+            }
+        }
+    }
+
     func holdBackLockWaits(_ on: Bool) {
         writerLockWait?.holdBack(on)
     }

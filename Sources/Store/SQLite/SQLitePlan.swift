@@ -77,6 +77,8 @@ extension Database {
             case let .skipTabs(count):
                 tabsDone += count
                 if count > 0 { progress?(tabsDone) }
+            case .recordMutations, .settleMutation, .updateSyncDevice:
+                try executeSync(plan.writes[place])
             }
         }
     }

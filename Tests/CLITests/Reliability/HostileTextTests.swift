@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TabStoreCLI
+import TabStoreKit
 
 /// Set names, titles and paths that would drive a terminal, in a file another program
 /// wrote (tabstore refuses to write them): every text output shows them escaped, on a
@@ -117,7 +118,7 @@ struct HostileTextTests {
             "removed set \(s)", "[0]",
             "[0]",
             "added 1 tab to plain", "[0]",
-            "path:            \(folder)/\(s).sqlite", "schema version:  9", "sets:            1", "check:           ok", "[0]",
+            "path:            \(folder)/\(s).sqlite", "schema version:  \(Migration.latestVersion)", "sets:            1", "check:           ok", "[0]",
             "backed up to \(folder)/\(s).bak", "[0]",
             "exported 1 set to \(folder)/\(s).json", "[0]",
         ].map { $0 + "\r\n" }.joined()

@@ -1,0 +1,342 @@
+/// Sync (<doc:Sync>): a device keeps its tabs in its own file and records each edit's
+/// mutation there; `sync(with:)` pushes them to a server store, which applies each once,
+/// and pulls the server's changes, on which the device's pending mutations are planned
+/// again. The server side is `push(_:)` and `pull(_:)`, on any store: the tabs, their
+/// order, payloads and the selected tab are the server's, shared by every device.
+extension TabStore {
+    /// How many mutations one push carries at most.
+    public static let pushBatchLimit = 500
+
+    // MARK: The device
+
+    /// Makes this file a device that syncs with `server` (a name for people: `info` shows
+    /// it; the transport is given to each ``sync(with:)``): from now on every edit records
+    /// its mutation in the same transaction. The sets already here are recorded as sets to
+    /// make when missing, so that their tabs reach a server that lacks them; a server that
+    /// has a set of the same name keeps its own, which the first pull brings here.
+    /// A file that already syncs is left as it is.
+    ///
+    /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store, or a database error.
+    @discardableResult
+    public func startSync(server: String, device: String? = nil) throws(TabStoreError) -> TabSyncStatus {
+        guard backend.keepsSyncDevice else { throw .syncNeedsAFile(database: location) }
+        if let device { try validDeviceID(device) }
+        let names = try backend.read { records throws(TabStoreError) in try records.setNames() }
+        let context = RuleContext(options: options, wantsResults: true)
+        try backend.writeSeries { _, run throws(TabStoreError) in
+            _ = try run { reader throws(TabStoreError) in
+                var plan = WritePlan()
+                guard try !reader.recordsMutations() else { return plan }
+                var mutations: [TabMutation] = []
+                for name in names {
+                    var request = SnapshotRequest(setName: name)
+                    request.allTabs = true
+                    let snapshot = try context.snapshot(request, from: reader, into: &plan)
+                    guard let record = snapshot.record, let tabs = snapshot.tabs else { continue }
+                    let synced = tabs.map { SyncedTab(id: $0.uuid, title: $0.title, payload: $0.payload) }
+                    mutations.append(.ensureSet(set: name, tabs: synced))
+                    // Its selection too, when it is not the first tab an ensure selects.
+                    if let selected = record.selected, selected.index != 0 {
+                        mutations.append(.select(set: name, id: selected.uuid))
+                    }
+                }
+                plan.append(.updateSyncDevice(.start(device: device ?? TabID().uuidString, server: server)))
+                plan.append(.recordMutations(mutations))
+                return plan
+            }
+        }
+        return try syncStatus()
+    }
+
+    /// Where this device's sync stands.
+    ///
+    /// - Throws: `TabStoreError.Code.syncNotStarted` when the file does not sync.
+    public func syncStatus() throws(TabStoreError) -> TabSyncStatus {
+        try backend.read { records throws(TabStoreError) in
+            try records.readTransaction { () throws(TabStoreError) in
+                guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
+                return TabSyncStatus(
+                    device: device.id, server: device.server, pending: try records.pendingMutationCount(),
+                    lastSynced: device.syncedAt, refusals: try records.refusedMutations(unreportedOnly: false)
+                )
+            }
+        }
+    }
+
+    /// Pushes this device's pending mutations to `server` (at most ``pushBatchLimit`` a
+    /// round trip) and pulls what changed there: afterwards this file holds the server's
+    /// sets with the mutations still pending planned again on top. A mutation the server
+    /// refused is in ``syncStatus()`` from then on, and in the report of the first sync to
+    /// end after it was heard (one that failed leaves it to the next); its set is the
+    /// server's again. A transport that fails leaves every mutation pending: nothing is
+    /// lost, and the next sync goes on from there.
+    ///
+    /// - Throws: `TabStoreError.Code.syncNotStarted`, the transport's error, `.invalidSyncMessage`
+    ///   for an answer that is not one, or a database error.
+    @discardableResult
+    public func sync(with server: some TabSyncServer) throws(TabStoreError) -> TabSyncReport {
+        var pushed = 0, roundTrips = 0
+        while let push = try pushRequest() {
+            let result = try server.push(push)
+            roundTrips += 1
+            let before = try settledThrough()
+            try acknowledge(result)
+            let after = try settledThrough()
+            pushed += after - before
+            // The server took no more than it had (a gap it waits to see filled, a
+            // mutation it could not write): the pull comes next, the rest another time.
+            if after < push.mutations.last?.number ?? 0 { break }
+        }
+        var setsPulled = 0
+        // A local edit between the request and its answer touches a set the answer may
+        // not hold: the pull is asked again (rare: it takes a write while syncing).
+        for _ in 0..<3 {
+            let request = try pullRequest()
+            let result = try server.pull(request)
+            roundTrips += 1
+            guard try apply(result).done else { continue }
+            setsPulled = result.sets.count + result.removed.count
+            break
+        }
+        let refusals = try takeUnreportedRefusals()
+        return TabSyncReport(pushed: pushed, refusals: refusals, setsPulled: setsPulled, pending: try syncStatus().pending, roundTrips: roundTrips)
+    }
+
+    /// The next push: the oldest pending mutations, at most ``pushBatchLimit``; nil when
+    /// none is pending. For a transport of an app's own; ``sync(with:)`` does it all.
+    public func pushRequest() throws(TabStoreError) -> TabSyncPush? {
+        try backend.read { records throws(TabStoreError) in
+            try records.readTransaction { () throws(TabStoreError) in
+                guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
+                let pending = try records.pendingMutations(limit: Self.pushBatchLimit)
+                return pending.isEmpty ? nil : TabSyncPush(device: device.id, mutations: pending)
+            }
+        }
+    }
+
+    /// Records what the server did with a push: settled mutations leave the log, refused
+    /// ones are kept with their reasons. Returns the refusals new to this device.
+    @discardableResult
+    public func acknowledge(_ result: TabSyncPushResult) throws(TabStoreError) -> [TabSyncRefusal] {
+        try requireVersion(result.version)
+        var heard: [TabSyncRefusal] = []
+        try backend.writeSeries { records, run throws(TabStoreError) in
+            heard = try records.newRefusals(result.refusals, through: result.lastMutation)
+            _ = try run { _ in
+                var plan = WritePlan()
+                plan.append(.updateSyncDevice(.settled(through: result.lastMutation, refusals: heard)))
+                return plan
+            }
+        }
+        return heard
+    }
+
+    /// The next pull: from the last one's cookie, asking whole for the sets of pending and
+    /// refused mutations.
+    public func pullRequest() throws(TabStoreError) -> TabSyncPull {
+        try backend.read { records throws(TabStoreError) in
+            try records.readTransaction { () throws(TabStoreError) in
+                guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
+                return TabSyncPull(
+                    device: device.id, cookie: device.cookie, settled: try records.settledThrough(),
+                    sets: try records.setsAwaitingTheServer()
+                )
+            }
+        }
+    }
+
+    /// Makes this file the server's state of the pulled sets with the pending mutations
+    /// planned again on top, in one transaction. `done` is false when a mutation pending
+    /// now touches a set the pull does not hold (an edit made since the request): then
+    /// nothing was changed and the pull is to be asked again.
+    @discardableResult
+    public func apply(_ result: TabSyncPullResult) throws(TabStoreError) -> (done: Bool, refusals: [TabSyncRefusal]) {
+        try requireVersion(result.version)
+        let localNames = result.complete ? try backend.read { records throws(TabStoreError) in try records.setNames() } : []
+        let pulled = Set((result.sets.map(\.name) + result.removed).map(ExactName.init))
+        if pulled.count != result.sets.count + result.removed.count {
+            throw .invalidSyncMessage(reason: "a set is named twice in a pull's answer")
+        }
+        try TabStoreDocument(sets: result.sets).validate()
+        let context = RuleContext(options: options, wantsResults: true)
+        var done = true
+        var heard: [TabSyncRefusal] = []
+        var plans: [WritePlan] = []
+        try backend.writeSeries { records, run throws(TabStoreError) in
+            heard = try records.newRefusals(result.refusals, through: result.lastMutation)
+            plans.append(try run { _ in
+                var plan = WritePlan()
+                plan.append(.updateSyncDevice(.settled(through: result.lastMutation, refusals: heard)))
+                return plan
+            })
+            let pending = try records.pendingMutations(limit: Int.max)
+            if !result.complete, pending.contains(where: { $0.mutation.setNames.contains { !pulled.contains(ExactName($0)) } }) {
+                done = false
+                return
+            }
+            // Sets gone first: a set renamed on the server is gone under its old name, and
+            // its tabs' ids are free for the new one.
+            let gone = result.removed + localNames.filter { !pulled.contains(ExactName($0)) }
+            for name in gone {
+                plans.append(try run { reader throws(TabStoreError) in
+                    var plan = WritePlan()
+                    try MutationRule(.removeSet(set: name)).plan(reading: reader, into: &plan, context: context)
+                    return plan
+                })
+            }
+            for entry in result.sets {
+                plans.append(try run { reader throws(TabStoreError) in
+                    var plan = WritePlan()
+                    _ = try ImportRule(TabStoreDocument(sets: [entry]), replace: true).plan(reading: reader, into: &plan, context: context)
+                    return plan
+                })
+            }
+            for numbered in pending {
+                do throws(TabStoreError) {
+                    plans.append(try run { reader throws(TabStoreError) in
+                        var plan = WritePlan()
+                        try MutationRule(numbered.mutation).plan(reading: reader, into: &plan, context: context)
+                        return plan
+                    })
+                } catch where !error.isDatabaseProblem {
+                    // It no longer applies here either; the server will say why it refused it.
+                }
+            }
+            plans.append(try run { _ in
+                var plan = WritePlan()
+                plan.append(.updateSyncDevice(.pulled(cookie: result.cookie, time: currentTimestamp())))
+                return plan
+            })
+        }
+        guard done else { return (false, heard) }
+        knownSets.withLock { known in for plan in plans { known.update(from: plan) } }
+        hub.publish()
+        return (true, heard)
+    }
+
+    /// The refusals no sync's report has told yet, marked as told.
+    private func takeUnreportedRefusals() throws(TabStoreError) -> [TabSyncRefusal] {
+        var refusals: [TabSyncRefusal] = []
+        try backend.writeSeries { records, run throws(TabStoreError) in
+            refusals = try records.refusedMutations(unreportedOnly: true)
+            guard let last = refusals.last else { return }
+            _ = try run { _ in
+                var plan = WritePlan()
+                plan.append(.updateSyncDevice(.reported(through: last.number)))
+                return plan
+            }
+        }
+        return refusals
+    }
+
+    private func settledThrough() throws(TabStoreError) -> Int {
+        try backend.read { records throws(TabStoreError) in try records.settledThrough() }
+    }
+
+    // MARK: The server
+
+    /// Applies a device's pushed mutations, each in its own transaction, in order of their
+    /// numbers, each once: the store records the device's last settled mutation with it, so
+    /// a push sent again, duplicated or overtaken by a later one applies nothing twice. A
+    /// mutation after a gap (an earlier push lost) waits for the gap to be filled. A
+    /// mutation its rule refuses here is settled as refused, with the rule's error.
+    ///
+    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, or a database error (the mutations
+    ///   before it are applied; the answer of the next push says so).
+    public func push(_ request: TabSyncPush) throws(TabStoreError) -> TabSyncPushResult {
+        try requireVersion(request.version)
+        try validDeviceID(request.device)
+        let device = request.device
+        let context = RuleContext(options: options, wantsResults: false)
+        let mutations = request.mutations.sorted { $0.number < $1.number }
+        for numbered in mutations {
+            let plan = try backend.write(progress: nil) { reader throws(TabStoreError) in
+                var plan = WritePlan()
+                let last = try reader.lastSettledMutation(of: device)
+                guard numbered.number == last + 1 else { return plan }
+                do throws(TabStoreError) {
+                    try MutationRule(numbered.mutation).plan(reading: reader, into: &plan, context: context)
+                    plan.append(.settleMutation(device: device, number: numbered.number, refusal: nil))
+                } catch where !error.isDatabaseProblem {
+                    plan = WritePlan()
+                    let refusal = TabSyncRefusal(number: numbered.number, code: error.code, reason: error.description)
+                    plan.append(.settleMutation(device: device, number: numbered.number, refusal: refusal))
+                }
+                return plan
+            }
+            knownSets.withLock { $0.update(from: plan) }
+            if !plan.isEmpty { hub.publish() }
+        }
+        let first = mutations.first?.number ?? Int.max
+        return try backend.read { records throws(TabStoreError) in
+            let settled = try records.settledMutations(of: device, refusedFrom: first)
+            return TabSyncPushResult(lastMutation: settled.last, refusals: settled.refusals)
+        }
+    }
+
+    /// The sets that changed since the pull's cookie, and those it asks for, as they stand;
+    /// every set when the journal was trimmed past the cookie (or the cookie is 0).
+    ///
+    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, or a database error.
+    public func pull(_ request: TabSyncPull) throws(TabStoreError) -> TabSyncPullResult {
+        try requireVersion(request.version)
+        try validDeviceID(request.device)
+        guard request.cookie >= 0 else { throw .invalidSyncMessage(reason: "cookie \(request.cookie) is negative") }
+        // The journal first: every change up to the new cookie has committed, so the sets
+        // read after it hold it (and perhaps later ones, which the next pull reads again).
+        let oldest = try backend.read { records throws(TabStoreError) in try records.oldestJournalPosition() }
+        let complete = request.cookie == 0 || oldest.map { $0 > request.cookie } ?? true
+        var cookie = request.cookie
+        var names: [String] = []
+        if complete {
+            cookie = try backend.read { records throws(TabStoreError) in try records.lastChangeID() }
+        } else {
+            let changes = try backend.readJournal(after: request.cookie, unlessVersionIs: nil).changes
+            cookie = changes.last?.id ?? request.cookie
+            for (_, change) in changes {
+                names.append(change.setName)
+                if case let .setRenamed(_, to) = change.event { names.append(to) }
+            }
+        }
+        names += request.sets
+        return try backend.read { records throws(TabStoreError) in
+            try records.readTransaction { () throws(TabStoreError) in
+                if complete { names = try records.setNames() }
+                var seen = Set<ExactName>()
+                var sets: [TabStoreDocument.Entry] = []
+                var removed: [String] = []
+                for name in names where seen.insert(ExactName(name)).inserted {
+                    guard let record = try records.setRecord(named: name) else {
+                        removed.append(name)
+                        continue
+                    }
+                    let tabs = try records.tabs(in: record)
+                    sets.append(TabStoreDocument.Entry(
+                        name: name, selectedIndex: record.selected?.index, tabs: tabs.map(\.title),
+                        ids: tabs.map(\.uuid), payloads: tabs.map(\.payload)
+                    ))
+                }
+                let settled = try records.settledMutations(of: request.device, refusedFrom: request.settled + 1)
+                return TabSyncPullResult(
+                    cookie: cookie, complete: complete, sets: sets, removed: removed,
+                    lastMutation: settled.last, refusals: settled.refusals
+                )
+            }
+        }
+    }
+}
+
+extension TabStore: TabSyncServer {}
+
+private func requireVersion(_ version: Int) throws(TabStoreError) {
+    guard version == TabSyncFormat.version else {
+        throw .invalidSyncMessage(reason: "version \(version); this tabstore reads version \(TabSyncFormat.version)")
+    }
+}
+
+/// A device id is a name a server keys on: 1 to 200 bytes, no control characters.
+private func validDeviceID(_ id: String) throws(TabStoreError) {
+    guard !id.isEmpty, id.utf8.count <= 200, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        throw .invalidSyncMessage(reason: "a device id is 1 to 200 bytes without control characters")
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TabStoreTestSupport
+@testable import TabStoreKit
+@testable import TabStorePostgres
+
+/// Sync between device files and a server store (a file, or a PostgreSQL database).
+@Suite struct SyncTests {
+    /// Every set of a store, whole: what two stores must agree on after a sync.
+    private func everySet(_ store: TabStore) throws -> [TabSet] {
+        try store.tabSets().map { try store.tabSet(named: $0.name) }
+    }
+
+    /// A set's tabs as (id, title, payload, selected), ignoring revisions (each store has its own).
+    private func shape(_ sets: [TabSet]) -> [String: [String]] {
+        Dictionary(uniqueKeysWithValues: sets.map { set in
+            (set.name, set.tabs.map { "\($0.isSelected ? "*" : "")\($0.title) \($0.id) \($0.payload.sorted { $0.key < $1.key })" })
+        })
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func twoDevicesEditOfflineAndAgreeAfterSyncing(backend: StoreBackend) throws {
+        let folder = TemporaryFolder()
+        let server = try backend.makeDatabase(in: folder).open()
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        let laptop = try TabStore(path: folder.file("laptop.sqlite"))
+        try phone.startSync(server: "test")
+        try laptop.startSync(server: "test")
+        try phone.add([NewTab("Home"), NewTab("Map", payload: ["icon": "map"]), NewTab("Reviews")], to: "main", creatingSet: true)
+        let first = try phone.sync(with: server)
+        #expect(first.pushed == 1 && first.pending == 0 && first.refusals == [] && first.roundTrips == 2)
+        #expect(try laptop.sync(with: server).setsPulled == 1)
+        #expect(shape(try everySet(laptop)) == shape(try everySet(server)))
+        #expect(picture(try laptop.tabSet(named: "main")) == ["*Home", "Map", "Reviews"])
+        // Offline, each edits the same set its own way.
+        try phone.move("Reviews", to: 0, in: "main")
+        try phone.select("Map", in: "main")
+        try laptop.rename("Home", to: "Start", in: "main")
+        try laptop.add(["Photos"], to: "main", at: 1)
+        try phone.sync(with: server)
+        try laptop.sync(with: server)
+        try phone.sync(with: server)
+        let expected = ["Reviews", "Start", "Photos", "*Map"]
+        for store in [server, phone, laptop] { #expect(picture(try store.tabSet(named: "main")) == expected) }
+        #expect(shape(try everySet(phone)) == shape(try everySet(server)))
+        #expect(shape(try everySet(laptop)) == shape(try everySet(server)))
+        #expect(try phone.syncStatus().pending == 0 && laptop.syncStatus().pending == 0)
+    }
+
+    /// Two devices take one title while apart: the second is refused on the server, the
+    /// device hears why (in the sync's report and its status), and its set is the server's.
+    @Test(arguments: StoreBackend.allCases)
+    func anEditThatNoLongerAppliesIsRefusedWithItsReasonOnItsDevice(backend: StoreBackend) throws {
+        let folder = TemporaryFolder()
+        let server = try backend.makeDatabase(in: folder).open()
+        try server.add(["Home"], to: "main", creatingSet: true)
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        let laptop = try TabStore(path: folder.file("laptop.sqlite"))
+        for device in [phone, laptop] {
+            try device.startSync(server: "test")
+            try device.sync(with: server)
+        }
+        try phone.add(["Map"], to: "main")
+        try laptop.add(["Map"], to: "main")
+        try phone.sync(with: server)
+        let report = try laptop.sync(with: server)
+        #expect(report.refusals.map(\.code) == [.duplicateTitle])
+        #expect(report.refusals.first?.reason == #"set "main" already has a tab titled "Map""#)
+        let laptopMap = try #require(report.refusals.first?.mutation)
+        guard case let .add("main", tabs, nil, false) = laptopMap else { Issue.record("refused \(laptopMap)"); return }
+        #expect(tabs.map(\.title) == ["Map"])
+        #expect(try laptop.syncStatus().refusals == report.refusals)
+        // The laptop shows the server's Map, the phone's, not its own.
+        let serverMap = try server.tabSet(named: "main").tabs[1]
+        #expect(try laptop.tabSet(named: "main").tabs[1] == serverMap)
+        #expect(serverMap.id != tabs[0].id)
+        // Told once: the next sync brings no refusal again.
+        #expect(try laptop.sync(with: server).refusals == [])
+    }
+
+    /// A push sent twice, or an old push after a newer one, applies nothing twice; a push
+    /// after a gap waits for it.
+    @Test(arguments: StoreBackend.allCases)
+    func aPushSentAgainOrOutOfOrderAppliesEachMutationOnce(backend: StoreBackend) throws {
+        let folder = TemporaryFolder()
+        let server = try backend.makeDatabase(in: folder).open()
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        try phone.startSync(server: "test")
+        try phone.add(["Home"], to: "main", creatingSet: true)
+        let early = try #require(try phone.pushRequest())
+        try phone.add(["Map"], to: "main")
+        try phone.add(["Reviews"], to: "main")
+        let all = try #require(try phone.pushRequest())
+        #expect(all.mutations.map(\.number) == [1, 2, 3])
+        let late = TabSyncPush(device: all.device, mutations: Array(all.mutations.suffix(1)))
+        // Mutation 3 before 1 and 2: it waits.
+        #expect(try server.push(late).lastMutation == 0)
+        #expect(try server.push(all).lastMutation == 3)
+        #expect(try server.push(all).lastMutation == 3)
+        #expect(try server.push(early).lastMutation == 3)
+        #expect(picture(try server.tabSet(named: "main")) == ["*Home", "Map", "Reviews"])
+        #expect(try server.history(of: "main", limit: 10).count == 3)
+        try phone.acknowledge(try server.push(all))
+        #expect(try phone.syncStatus().pending == 0)
+    }
+
+    /// The messages are the documented JSON: an app's backend decodes what a device encodes.
+    @Test func theMessagesRoundTripThroughJSON() throws {
+        let id = try #require(TabID("0f8fad5b-d9cb-469f-a165-70867728950e"))
+        let push = TabSyncPush(device: "phone", mutations: [
+            .init(number: 1, mutation: .add(set: "main", tabs: [SyncedTab(id: id, title: "Home", payload: ["icon": "house"])], before: nil, creatingSet: true)),
+            .init(number: 2, mutation: .select(set: "main", id: id)),
+        ])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(push), as: UTF8.self)
+        #expect(json == #"{"device":"phone","mutations":[{"mutation":{"add":{"creatingSet":true,"set":"main","tabs":[{"id":"0f8fad5b-d9cb-469f-a165-70867728950e","payload":{"icon":"house"},"title":"Home"}]}},"number":1},{"mutation":{"select":{"id":"0f8fad5b-d9cb-469f-a165-70867728950e","set":"main"}},"number":2}],"version":1}"#)
+        #expect(try JSONDecoder().decode(TabSyncPush.self, from: Data(json.utf8)) == push)
+    }
+
+    /// Every mutation reads back from a device's log as it was written, whatever its text.
+    @Test func everyMutationReadsBackFromTheLog() throws {
+        var random = SplitMix64(seed: 7)
+        let texts = ["", "a", "1:x", "12:", "홈 🍕", "\u{7F}", "a:b:c", String(repeating: "z", count: 300)]
+        func text() -> String { texts[random.below(texts.count)] }
+        func tabs() -> [SyncedTab] {
+            (0..<random.below(4)).map { _ in SyncedTab(id: TabID(), title: text(), payload: random.below(2) == 0 ? [:] : [text(): text(), "k": text()]) }
+        }
+        for _ in 0..<500 {
+            let id = TabID()
+            let mutations: [TabMutation] = [
+                .add(set: text(), tabs: tabs(), before: random.below(2) == 0 ? nil : id, creatingSet: random.below(2) == 0),
+                .remove(set: text(), ids: tabs().map(\.id)), .move(set: text(), id: id, before: nil), .move(set: text(), id: id, before: TabID()),
+                .rename(set: text(), id: id, title: text()), .select(set: text(), id: id), .setPayload(set: text(), id: id, payload: [text(): text()]),
+                .ensureSet(set: text(), tabs: tabs()), .put(set: text(), tabs: tabs(), selectedIndex: random.below(2) == 0 ? nil : random.below(5)),
+                .renameSet(set: text(), to: text()), .removeSet(set: text()),
+            ]
+            for mutation in mutations { #expect(TabMutation(stored: mutation.stored) == mutation) }
+        }
+        for broken in ["", "3:add", "3:add4:main", "9:remove", "6:remove4:main3:xyz", "4:nope4:main", "x:add", "999999999999:a"] {
+            #expect(TabMutation(stored: broken) == nil, "\(broken)")
+        }
+    }
+}
