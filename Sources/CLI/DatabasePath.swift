@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where the database lives: `--db`, else `$TABSTORE_DB`, else
 /// `$XDG_DATA_HOME/tabstore/tabs.sqlite`, else `$HOME/.local/share/tabstore/tabs.sqlite`.
 enum DatabasePath {
@@ -42,6 +48,18 @@ enum DatabasePath {
     /// starts with `postgresql:` or `postgres:`, in any case. The same rule as
     /// `TabStore.isPostgresURL`, which lives in TabStorePostgres, a module `tabstore` does not
     /// link; `DatabasePathTests` holds the two to the same answers.
+    /// `path` from the root: as given when it starts with `/`, else under the current folder.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let folder = currentFolder() else { return path }
+        return folder + "/" + path
+    }
+
+    private static func currentFolder() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     static func isServerURL(_ location: String) -> Bool {
         let scheme = String(location.prefix(11)).lowercased()
         return scheme.hasPrefix("postgresql:") || scheme.hasPrefix("postgres:")

@@ -6,7 +6,7 @@ enum Program {
     static let commands: [any TabstoreCommand.Type] = [
         AddCommand.self, SelectCommand.self, ListCommand.self, ShowCommand.self, RestoreCommand.self,
         RemoveCommand.self, MoveCommand.self, RenameCommand.self, ReopenCommand.self, SetDataCommand.self,
-        HistoryCommand.self, WatchCommand.self,
+        HistoryCommand.self, WatchCommand.self, SyncCommand.self,
         RenameSetCommand.self, RemoveSetCommand.self, ExportCommand.self, ImportCommand.self, BackupCommand.self,
         InfoCommand.self, CompletionsCommand.self, HelpCommand.self, CompleteCommand.self,
     ]

@@ -54,7 +54,7 @@ package enum Runner {
                 program: program, json: json, databaseOption: arguments.textOption("db"),
                 environment: environment, command: arguments.command, servers: servers
             )
-            if let companion = context.companion(for: command.spec) {
+            if let companion = context.companion(for: command.spec, arguments: arguments) {
                 return RunResult(handOver: companion)
             }
             do {

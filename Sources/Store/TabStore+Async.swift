@@ -190,6 +190,59 @@ extension TabStore {
         try await onWriteQueue { () throws(TabStoreError) in try self.backup(to: path, replacing: replacing, progress: progress) }
     }
 
+    // MARK: Sync
+
+    /// Makes this file a device that syncs with `server`; as the synchronous call does.
+    @discardableResult
+    public func startSync(server: String, device: String? = nil) async throws(TabStoreError) -> TabSyncStatus {
+        try await onWriteQueue { () throws(TabStoreError) in try self.startSync(server: server, device: device) }
+    }
+
+    /// Where this device's sync stands; as the synchronous call does.
+    public func syncStatus() async throws(TabStoreError) -> TabSyncStatus {
+        try await onReadQueue { () throws(TabStoreError) in try self.syncStatus() }
+    }
+
+    /// Pushes pending mutations and pulls the server's changes; as the synchronous call does.
+    @discardableResult
+    public func sync(with server: some TabSyncServer & Sendable) async throws(TabStoreError) -> TabSyncReport {
+        try await onWriteQueue { () throws(TabStoreError) in try self.sync(with: server) }
+    }
+
+    /// The next push; as the synchronous call does. With `acknowledge(_:)`, `pullRequest()`
+    /// and `apply(_:)`, what a transport of an app's own (an `async` HTTP client, say)
+    /// calls in turn.
+    public func pushRequest() async throws(TabStoreError) -> TabSyncPush? {
+        try await onReadQueue { () throws(TabStoreError) in try self.pushRequest() }
+    }
+
+    /// Records what the server did with a push; as the synchronous call does.
+    @discardableResult
+    public func acknowledge(_ result: TabSyncPushResult) async throws(TabStoreError) -> [TabSyncRefusal] {
+        try await onWriteQueue { () throws(TabStoreError) in try self.acknowledge(result) }
+    }
+
+    /// The next pull; as the synchronous call does.
+    public func pullRequest() async throws(TabStoreError) -> TabSyncPull {
+        try await onReadQueue { () throws(TabStoreError) in try self.pullRequest() }
+    }
+
+    /// Applies a pull's answer; as the synchronous call does.
+    @discardableResult
+    public func apply(_ result: TabSyncPullResult) async throws(TabStoreError) -> (done: Bool, refusals: [TabSyncRefusal]) {
+        try await onWriteQueue { () throws(TabStoreError) in try self.apply(result) }
+    }
+
+    /// A server applies a device's push; as the synchronous call does.
+    public func push(_ request: TabSyncPush) async throws(TabStoreError) -> TabSyncPushResult {
+        try await onWriteQueue { () throws(TabStoreError) in try self.push(request) }
+    }
+
+    /// A server answers a device's pull; as the synchronous call does.
+    public func pull(_ request: TabSyncPull) async throws(TabStoreError) -> TabSyncPullResult {
+        try await onReadQueue { () throws(TabStoreError) in try self.pull(request) }
+    }
+
     // MARK: Queues
 
     /// Runs `work` on the write queue and resumes the caller from there; while the store is

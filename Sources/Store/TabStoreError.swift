@@ -49,6 +49,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case backupNeedsFile(database: String)
         case syncNeedsAFile(database: String)
         case syncNotStarted(path: String)
+        case syncsWithAnotherServer(path: String, server: String)
 
         // The database file cannot serve the request.
         case schemaTooNew(path: String, found: Int, supported: Int)
@@ -144,7 +145,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .insertionIndexTextOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
-             .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted:
+             .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted, .syncsWithAnotherServer:
             return false
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .damagedSet, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
@@ -308,6 +309,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return "\(quoted(path)) does not sync: 'tabstore sync SERVER' (TabStore.startSync) starts it"
         case let .invalidSyncMessage(reason):
             return "invalid sync message: \(reason)"
+        case let .syncsWithAnotherServer(path, server):
+            return "\(quoted(path)) syncs with \(quoted(server)); a device syncs with one server"
         }
     }
 }
@@ -473,6 +476,9 @@ extension TabStoreError {
         /// A sync message (``TabSyncPush``, ``TabSyncPull`` or their results) of a format or
         /// version this library does not read, or that contradicts itself; nothing was applied.
         public static let invalidSyncMessage = Code(rawValue: "invalidSyncMessage")
+        /// ``TabStore/startSync(server:device:)`` on a file that syncs with another server
+        /// already: its cookie and mutation numbers are that server's.
+        public static let syncsWithAnotherServer = Code(rawValue: "syncsWithAnotherServer")
     }
 
     /// An error of code ``Code/setNotFound``.
@@ -594,6 +600,8 @@ extension TabStoreError {
     public static func syncNotStarted(path: String) -> TabStoreError { TabStoreError(.syncNotStarted(path: path)) }
     /// An error of code ``Code/invalidSyncMessage``.
     public static func invalidSyncMessage(reason: String) -> TabStoreError { TabStoreError(.invalidSyncMessage(reason: reason)) }
+    /// An error of code ``Code/syncsWithAnotherServer``.
+    public static func syncsWithAnotherServer(path: String, server: String) -> TabStoreError { TabStoreError(.syncsWithAnotherServer(path: path, server: server)) }
 }
 
 extension TabStoreError.Reason {
@@ -659,6 +667,7 @@ extension TabStoreError.Reason {
         case .syncNeedsAFile: .syncNeedsAFile
         case .syncNotStarted: .syncNotStarted
         case .invalidSyncMessage: .invalidSyncMessage
+        case .syncsWithAnotherServer: .syncsWithAnotherServer
         }
     }
 }

@@ -52,8 +52,17 @@ import Testing
             let context = CommandContext(
                 program: Program.spec, json: false, databaseOption: database.last, environment: environment,
                 command: command.spec.name, servers: .handedOver(toCompanion: Self.companion))
-            #expect(context.companion(for: command.spec) == nil, "\(command.spec.name) \(database)")
+            let arguments = ParsedArguments(command: command.spec.name, values: [:], options: [:])
+            #expect(context.companion(for: command.spec, arguments: arguments) == nil, "\(command.spec.name) \(database)")
         }
+    }
+
+    /// `sync`'s server is a database too: a server URL there hands the run over, with the
+    /// device a file.
+    @Test(arguments: ["postgresql://app@db.example/tabs", "postgres://db.example/tabs"])
+    func aSyncWithAServerIsHandedOver(url: String) {
+        #expect(Self.handingOver(["--db", "/nonexistent-folder/phone.sqlite", "sync", url]) == RunResult(handOver: Self.companion))
+        #expect(Self.handingOver(["--db", "/nonexistent-folder/phone.sqlite", "sync", "/nonexistent-folder/server.sqlite"]).handOver == nil)
     }
 
     /// Help, a completion script and completing a word print what they print with a file,

@@ -17,6 +17,9 @@ struct CommandSpec: Sendable {
     /// Whether the command opens the database: a server URL then hands the run to the
     /// executable that serves servers. Help and completion scripts never need one.
     var opensDatabase = true
+    /// The argument that names a second database (`sync`'s server): a server URL there
+    /// hands the run over too.
+    var databaseArgument: String? = nil
 }
 
 /// A positional argument.

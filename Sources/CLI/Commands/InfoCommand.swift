@@ -16,8 +16,12 @@ enum InfoCommand: TabstoreCommand {
         exist yet (on a server: has no tabstore tables yet) exits 1, so 'tabstore info && \
         echo healthy' says healthy only for a sound database.
 
-        With --json ("path" for a file, "server" for a server, as the text says):
-          {"path","schemaVersion","setCount","check"}
+        A file that syncs ('tabstore sync') has a 'sync:' line: its server, how many \
+        edits are pending, when it last synced and how many edits the server refused.
+
+        With --json ("path" for a file, "server" for a server, as the text says; "sync" \
+        only for a file that syncs):
+          {"path","schemaVersion","setCount","check","sync":{"server","pending","lastSynced","refused"}}
         """,
         options: [
             OptionSpec(name: "verbose", kind: .flag, help: "Print the details even when the check finds the file damaged."),
@@ -26,8 +30,8 @@ enum InfoCommand: TabstoreCommand {
 
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let store = try context.openExistingStore()
-        let info = try storeCall { () throws(TabStoreError) in try store.info() }
-        let details = context.json ? json(info) : text(info)
+        let (info, sync) = try storeCall { () throws(TabStoreError) in (try store.info(), try store.syncStatusIfStarted()) }
+        let details = context.json ? json(info, sync: sync) : text(info, sync: sync)
         if info.consistencyCheck == "ok" {
             return RunResult(standardOutput: details)
         }
@@ -50,13 +54,27 @@ enum InfoCommand: TabstoreCommand {
         return String(first.prefix { $0 != ";" })
     }
 
-    private static func json(_ info: StoreInfo) -> String {
-        JSONValue.object([
+    private static func json(_ info: StoreInfo, sync: TabSyncStatus?) -> String {
+        var fields: [(String, JSONValue)] = [
             (locationName(info), .string(info.location)),
             ("schemaVersion", .int(info.schemaVersion)),
             ("setCount", .int(info.setCount)),
             ("check", .string(info.consistencyCheck)),
-        ]).line
+        ]
+        if let sync {
+            fields.append(("sync", .object([
+                ("server", .string(sync.server)), ("pending", .int(sync.pending)),
+                ("lastSynced", sync.lastSynced.map { .string(UTCTime.iso8601(milliseconds: $0)) } ?? .null),
+                ("refused", .int(sync.refusals.count)),
+            ])))
+        }
+        return JSONValue.object(fields).line
+    }
+
+    /// `SERVER, N pending, last TIME, N refused`.
+    private static func syncLine(_ sync: TabSyncStatus) -> String {
+        let last = sync.lastSynced.map { "last synced " + UTCTime.iso8601(milliseconds: $0) } ?? "never synced"
+        return "with \(sync.server), \(sync.pending) pending, \(last), \(sync.refusals.count) refused"
     }
 
     /// A file is a `path`, a server its URL, `server`: one name in text and in JSON.
@@ -64,14 +82,14 @@ enum InfoCommand: TabstoreCommand {
         DatabasePath.isServerURL(info.location) ? "server" : "path"
     }
 
-    private static func text(_ info: StoreInfo) -> String {
+    private static func text(_ info: StoreInfo, sync: TabSyncStatus?) -> String {
         // A server is named by its URL (user, host, port, database; never a password).
         let rows = [
             (locationName(info), info.location),
             ("schema version", String(info.schemaVersion)),
             ("sets", String(info.setCount)),
             ("check", info.consistencyCheck),
-        ]
+        ] + (sync.map { [("sync", syncLine($0))] } ?? [])
         let keyWidth = rows.map { $0.0.count + 1 }.max() ?? 0
         // Each line made visible on its own: SQLite's check reports on several lines.
         return rows.map { key, value in

@@ -90,11 +90,26 @@ struct CommandContext {
     /// The companion to hand this run to: the command opens a database, the database is on
     /// a server, and this executable hands those over. A location that cannot be resolved
     /// stays here, to be reported as this executable would.
-    func companion(for spec: CommandSpec) -> String? {
-        guard spec.opensDatabase, case let .handedOver(companion) = servers,
-              let location = try? resolvedPath(), DatabasePath.isServerURL(location)
-        else { return nil }
-        return companion
+    func companion(for spec: CommandSpec, arguments: ParsedArguments) -> String? {
+        guard spec.opensDatabase, case let .handedOver(companion) = servers else { return nil }
+        let second = spec.databaseArgument.flatMap { try? arguments.text($0) }
+        let locations = [try? resolvedPath(), second].compactMap { $0 }
+        return locations.contains(where: DatabasePath.isServerURL) ? companion : nil
+    }
+
+    /// A database as messages name it: a file by its absolute path, a server by its URL
+    /// without the password.
+    func shownLocation(_ location: String) -> String {
+        guard DatabasePath.isServerURL(location) else { return DatabasePath.absolute(location) }
+        if case let .opened(server) = servers { return server.withoutPassword(location) }
+        return location
+    }
+
+    /// Opens a second database, `location` as a command line gives it (`sync`'s server),
+    /// creating it when missing.
+    func openSecondStore(_ location: String) throws(CLIError) -> TabStore {
+        let options = try serverOptions(Self.runOptions(createsMissingDatabase: true), for: location)
+        return try open(location, options: options)
     }
 
     /// `options` with the server settings of the environment, for a `postgresql://` URL.

@@ -1,5 +1,5 @@
 /// One edit as a device recorded it for sync: the rule it ran, with tabs named by id, so
-/// that the server can plan the same rule on its own state (<doc:Sync>). A device records
+/// that the server can plan the same rule on its own state (<doc:OfflineSync>). A device records
 /// one or more in the transaction of each edit; the server applies each once, in order.
 ///
 /// Its `Codable` form is part of the sync message format (``TabSyncPush``): an object
@@ -179,5 +179,27 @@ extension TabMutation {
             place += length
         }
         return fields
+    }
+}
+
+extension TabMutation: CustomStringConvertible {
+    /// The edit for a person: what it did, naming the set (and a title where it has one).
+    public var description: String {
+        func titles(_ tabs: [SyncedTab]) -> String {
+            tabs.count == 1 ? "\(quoted(tabs[0].title).shown)" : "\(tabs.count) tabs"
+        }
+        let set = { (name: String) in "set \(quoted(name).shown)" }
+        switch self {
+        case let .add(name, tabs, _, _): return "add \(titles(tabs)) to \(set(name))"
+        case let .remove(name, ids): return "remove \(ids.count == 1 ? "a tab" : "\(ids.count) tabs") from \(set(name))"
+        case let .move(name, _, _): return "move a tab of \(set(name))"
+        case let .rename(name, _, title): return "rename a tab of \(set(name)) to \(quoted(title).shown)"
+        case let .select(name, _): return "select a tab of \(set(name))"
+        case let .setPayload(name, _, _): return "set a tab's data in \(set(name))"
+        case let .ensureSet(name, _): return "make \(set(name))"
+        case let .put(name, tabs, _): return "set the \(tabs.count) tabs of \(set(name))"
+        case let .renameSet(name, to): return "rename \(set(name)) to \(quoted(to).shown)"
+        case let .removeSet(name): return "remove \(set(name))"
+        }
     }
 }

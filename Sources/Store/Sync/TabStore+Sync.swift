@@ -1,4 +1,4 @@
-/// Sync (<doc:Sync>): a device keeps its tabs in its own file and records each edit's
+/// Sync (<doc:OfflineSync>): a device keeps its tabs in its own file and records each edit's
 /// mutation there; `sync(with:)` pushes them to a server store, which applies each once,
 /// and pulls the server's changes, on which the device's pending mutations are planned
 /// again. The server side is `push(_:)` and `pull(_:)`, on any store: the tabs, their
@@ -14,13 +14,18 @@ extension TabStore {
     /// its mutation in the same transaction. The sets already here are recorded as sets to
     /// make when missing, so that their tabs reach a server that lacks them; a server that
     /// has a set of the same name keeps its own, which the first pull brings here.
-    /// A file that already syncs is left as it is.
+    /// A file that already syncs with `server` is left as it is.
     ///
-    /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store, or a database error.
+    /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store, `.syncsWithAnotherServer`
+    ///   for a file that syncs with another, or a database error.
     @discardableResult
     public func startSync(server: String, device: String? = nil) throws(TabStoreError) -> TabSyncStatus {
         guard backend.keepsSyncDevice else { throw .syncNeedsAFile(database: location) }
         if let device { try validDeviceID(device) }
+        if let current = try backend.read({ records throws(TabStoreError) in try records.syncDevice() }) {
+            guard sameBytes(current.server, server) else { throw .syncsWithAnotherServer(path: location, server: current.server) }
+            return try syncStatus()
+        }
         let names = try backend.read { records throws(TabStoreError) in try records.setNames() }
         let context = RuleContext(options: options, wantsResults: true)
         try backend.writeSeries { _, run throws(TabStoreError) in
@@ -52,9 +57,15 @@ extension TabStore {
     ///
     /// - Throws: `TabStoreError.Code.syncNotStarted` when the file does not sync.
     public func syncStatus() throws(TabStoreError) -> TabSyncStatus {
+        guard let status = try syncStatusIfStarted() else { throw .syncNotStarted(path: location) }
+        return status
+    }
+
+    /// Where this device's sync stands; nil for a file that does not sync (or a server's store).
+    package func syncStatusIfStarted() throws(TabStoreError) -> TabSyncStatus? {
         try backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
-                guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
+                guard let device = try records.syncDevice() else { return nil }
                 return TabSyncStatus(
                     device: device.id, server: device.server, pending: try records.pendingMutationCount(),
                     lastSynced: device.syncedAt, refusals: try records.refusedMutations(unreportedOnly: false)

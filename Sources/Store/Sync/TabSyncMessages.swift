@@ -1,4 +1,4 @@
-/// The messages of sync (<doc:Sync>): plain `Codable` values, so that an app's own backend
+/// The messages of sync (<doc:OfflineSync>): plain `Codable` values, so that an app's own backend
 /// can carry them (as JSON over HTTPS, say) to a server store and hand them to
 /// ``TabStore/push(_:)`` and ``TabStore/pull(_:)`` there. Each has a `version`: a side
 /// refuses a version it does not know (``TabStoreError/Code/invalidSyncMessage``).

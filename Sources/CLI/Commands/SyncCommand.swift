@@ -1,0 +1,67 @@
+import TabStoreKit
+
+enum SyncCommand: TextCommand {
+    static let spec = CommandSpec(
+        name: "sync",
+        abstract: "Push this database's edits to a server and pull the server's.",
+        discussion: """
+        The database (--db, a file) is a device of SERVER: a postgresql:// URL, or a \
+        tabstore file that devices share. Its first sync starts it: from then on every \
+        edit, by any program, records its mutation in the file with the edit, and each \
+        sync pushes those still pending and pulls what changed on the server. The server \
+        applies each mutation once, in order, on its own sets; one that no longer applies \
+        there (its tab removed on another device, its title taken) is refused, printed \
+        with the reason, and the set is the server's again. Tabs, their order, data and \
+        the selected tab are the server's, shared by every device. A sync that cannot \
+        reach the server exits 3 and loses nothing: the edits stay pending for the next. \
+        'tabstore info' shows what is pending and when the last sync was.
+
+        Prints 'synced with SERVER: pushed N, pulled N sets, N pending', then one line per \
+        refusal: 'refused: EDIT: REASON'. With --json:
+          {"server","pushed","pulled","pending","refusals":[{"edit","code","reason"}]}
+        """,
+        arguments: [
+            ArgumentSpec(name: "server", kind: .text, help: "The server database: a postgresql:// URL, or a file.", completion: .files),
+        ],
+        savesChanges: true,
+        databaseArgument: "server"
+    )
+
+    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+        let location = try arguments.text("server")
+        if location.isEmpty {
+            throw .usage(UsageError(message: "The value '' is invalid for '<server>'", command: spec.name))
+        }
+        let device = try context.openOrCreateStore { _ in }
+        // The device knows its server by this name: a file by its absolute path, so that
+        // it is the same from any folder; a URL without its password. Checked before the
+        // server is opened (or made): a device syncs with one server.
+        let shownServer = context.shownLocation(location)
+        try storeCall { () throws(TabStoreError) in
+            let current = try device.syncStatusIfStarted()?.server
+            if let current, !sameBytes(current, shownServer) { throw .syncsWithAnotherServer(path: device.location, server: current) }
+        }
+        let server = try context.openSecondStore(location)
+        let report = try storeCall { () throws(TabStoreError) in
+            try device.startSync(server: shownServer)
+            return try device.sync(with: server)
+        }
+        if context.json {
+            return JSONValue.object([
+                ("server", .string(shownServer)), ("pushed", .int(report.pushed)), ("pulled", .int(report.setsPulled)),
+                ("pending", .int(report.pending)),
+                ("refusals", .array(report.refusals.map { refusal in
+                    .object([
+                        ("edit", .string(refusal.mutation?.description ?? "mutation \(refusal.number)")),
+                        ("code", .string(refusal.code.rawValue)), ("reason", .string(refusal.reason)),
+                    ])
+                })),
+            ]).line
+        }
+        var text = "synced with \(VisibleText.shown(shownServer)): pushed \(report.pushed), pulled \(report.setsPulled) \(report.setsPulled == 1 ? "set" : "sets"), \(report.pending) pending\n"
+        for refusal in report.refusals {
+            text += "refused: \(VisibleText.shown(refusal.mutation?.description ?? "mutation \(refusal.number)")): \(VisibleText.shown(refusal.reason))\n"
+        }
+        return text
+    }
+}

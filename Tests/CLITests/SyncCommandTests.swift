@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TabStoreKit
+
+/// `tabstore sync` as people and scripts run it: a device file, a server file.
+@Suite struct SyncCommandTests {
+    private func sync(_ sandbox: Sandbox, device: String, _ arguments: String...) -> Output {
+        sandbox.runWithoutDatabase(["--db", sandbox.folder + "/" + device, "sync", sandbox.folder + "/server.sqlite"] + arguments)
+    }
+
+    private func on(_ sandbox: Sandbox, _ device: String, _ arguments: String...) -> Output {
+        sandbox.runWithoutDatabase(["--db", sandbox.folder + "/" + device] + arguments)
+    }
+
+    @Test func twoDevicesShareTheirTabsAndARefusalIsPrintedWithItsReason() {
+        let sandbox = Sandbox()
+        let server = sandbox.folder + "/server.sqlite"
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Home", "Map").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite") == Output(code: 0, stdout: "synced with \(server): pushed 1, pulled 1 set, 0 pending\n", stderr: ""))
+        #expect(sync(sandbox, device: "laptop.sqlite").stdout == "synced with \(server): pushed 0, pulled 1 set, 0 pending\n")
+        #expect(on(sandbox, "laptop.sqlite", "list", "main").stdout == "* 0  Home\n  1  Map\n")
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Photos").code == 0)
+        #expect(on(sandbox, "laptop.sqlite", "add", "main", "Photos").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").code == 0)
+        #expect(sync(sandbox, device: "laptop.sqlite") == Output(code: 0, stdout: """
+            synced with \(server): pushed 1, pulled 1 set, 0 pending
+            refused: add "Photos" to set "main": set "main" already has a tab titled "Photos"
+
+            """, stderr: ""))
+        let json = on(sandbox, "laptop.sqlite", "--json", "info").stdout
+        #expect(json.contains(#""sync":{"server":"\#(server)","pending":0,"lastSynced":"#) && json.hasSuffix(#","refused":1}}"# + "\n"))
+        #expect(on(sandbox, "laptop.sqlite", "export").stdout == on(sandbox, "phone.sqlite", "export").stdout)
+        #expect(on(sandbox, "laptop.sqlite", "export").stdout == sandbox.runWithoutDatabase(["--db", server, "export"]).stdout)
+    }
+
+    @Test func aDeviceSyncsWithOneServerAndAnotherIsNeitherOpenedNorMade() {
+        let sandbox = Sandbox()
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Home").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").code == 0)
+        let other = sandbox.folder + "/other.sqlite"
+        let output = on(sandbox, "phone.sqlite", "sync", other)
+        // Paths are shortened to 60 characters in a message; the sandbox's are longer.
+        #expect(output.code == 1 && output.stdout == "")
+        #expect(output.stderr.hasPrefix("tabstore: error: \"/") && output.stderr.contains("/phone") && output.stderr.contains("\" syncs with \"/"))
+        #expect(output.stderr.hasSuffix("\"; a device syncs with one server\n"), "\(output)")
+        #expect(!sandbox.exists(other))
+    }
+
+    @Test func aServerThatCannotBeReachedExitsThreeAndKeepsTheEditsPending() {
+        let sandbox = Sandbox()
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Home").code == 0)
+        let unreachable = "postgresql://nobody@127.0.0.1:1/none"
+        let output = on(sandbox, "phone.sqlite", "sync", unreachable)
+        #expect(output.code == 3 && output.stdout == "" && output.stderr.hasPrefix("tabstore: error: "), "\(output)")
+        // Nothing started: the device can still choose its server.
+        #expect(sync(sandbox, device: "phone.sqlite").stdout.hasSuffix("pushed 1, pulled 1 set, 0 pending\n"))
+    }
+
+    /// `tabstore sync` killed at random moments, pushes half applied and answers never
+    /// heard: after one more sync the device is the server, and each edit is there once.
+    @Test func aSyncKilledAtAnyMomentLosesNothingAndAppliesNothingTwice() {
+        let sandbox = Sandbox()
+        let script = #"""
+            T="$0"; D="$1/phone.sqlite"; S="$1/server.sqlite"
+            for i in $(seq 1 120); do "$T" --db "$D" add main "tab $i" >/dev/null || exit 9; done
+            "$T" --db "$D" sync "$S" --json >/dev/null 2>&1 &
+            wait
+            for i in $(seq 121 240); do "$T" --db "$D" add main "tab $i" >/dev/null || exit 9; done
+            for round in $(seq 1 12); do
+                "$T" --db "$D" sync "$S" >/dev/null 2>&1 &
+                sleep 0.0$(( (round * 7) % 10 ))
+                kill -9 $! 2>/dev/null
+                wait
+            done
+            "$T" --db "$D" sync "$S"
+            """#
+        let output = sandbox.runProcess("/bin/bash", ["-c", script, TabstoreBinary.path, sandbox.folder])
+        #expect(output.code == 0 && output.stdout.hasSuffix(", 0 pending\n"), "\(output)")
+        let server = sandbox.folder + "/server.sqlite"
+        #expect(on(sandbox, "phone.sqlite", "export").stdout == sandbox.runWithoutDatabase(["--db", server, "export"]).stdout)
+        let history = sandbox.runWithoutDatabase(["--db", server, "history", "main", "--limit", "1000"]).stdout
+        // The tabs there before the first sync come as one set to make; each later add is one.
+        let added = history.split(separator: "\n").compactMap { line -> Int? in
+            guard let match = line.firstMatch(of: /\sadded (\d+) tabs? at\s/) else { return nil }
+            return Int(match.1)
+        }
+        #expect(added.count == 121 && added.reduce(0, +) == 240)
+        #expect(on(sandbox, "phone.sqlite", "list", "main").stdout.split(separator: "\n").count == 240)
+    }
+}
