@@ -2,8 +2,9 @@
 -- store can be a device, a server, or neither (the tables stay empty).
 --
 -- A device: its one row says this file syncs; every edit then records its mutation in
--- sync_mutation in the edit's own transaction, numbered by last_mutation, until the server
--- has applied or refused it. cookie is where the device's last pull ended in the server's
+-- sync_mutation in the edit's own transaction, until the server has applied or refused it.
+-- Mutations are numbered on from the newest pending one, else from last_mutation, the
+-- newest the server settled. cookie is where the device's last pull ended in the server's
 -- journal; refusals stay in sync_refused for the device's people to read, each told by
 -- one sync's report (the first to end after it was heard).
 CREATE TABLE sync_device (

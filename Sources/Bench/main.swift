@@ -19,7 +19,7 @@ let usage = """
                         not tmpfs: there fsync costs nothing.
       --only <group>    Run one group (for profiling): memory, select, peers,
                         processes, large, import, open, observe, app,
-                        postgres or fleet.
+                        sync, postgres or fleet.
       --keep            Leave the database files behind, to inspect them.
       -h, --help        Show this help.
     """
@@ -77,6 +77,7 @@ let groups: [(name: String, run: () throws -> [Row])] = [
     ("open", { try LargeSets(size: size, folder: folder).openAndMigrate() }),
     ("observe", { try Observing(size: size, folder: folder).run() }),
     ("app", { try AppRows(size: size, folder: folder).run() }),
+    ("sync", { try SyncRows(size: size, folder: folder).run() }),
     ("postgres", { PostgresGroup(size: size).run() }),
     ("fleet", { FleetGroup(size: size).run() }),
 ]

@@ -471,12 +471,12 @@ extension TabStoreError {
         public static let tooManyPendingEdits = Code(rawValue: "tooManyPendingEdits")
         /// A server's store was asked to act as a syncing device: a device keeps its tabs in a file.
         public static let syncNeedsAFile = Code(rawValue: "syncNeedsAFile")
-        /// A sync call on a file that has not started syncing (``TabStore/startSync(device:)``).
+        /// A sync call on a file that has not started syncing (``TabStore/startSync(server:device:)-4hhw0``).
         public static let syncNotStarted = Code(rawValue: "syncNotStarted")
         /// A sync message (``TabSyncPush``, ``TabSyncPull`` or their results) of a format or
         /// version this library does not read, or that contradicts itself; nothing was applied.
         public static let invalidSyncMessage = Code(rawValue: "invalidSyncMessage")
-        /// ``TabStore/startSync(server:device:)`` on a file that syncs with another server
+        /// ``TabStore/startSync(server:device:)-4hhw0`` on a file that syncs with another server
         /// already: its cookie and mutation numbers are that server's.
         public static let syncsWithAnotherServer = Code(rawValue: "syncsWithAnotherServer")
     }

@@ -46,11 +46,31 @@ import Testing
         }
     }
 
+    /// The sync tour (the fourth block): two device files and a database of the test
+    /// server, each shown as the README's.
+    @Test(.enabled(if: PostgresServer.shouldRun, Comment(rawValue: PostgresServer.skipReason)))
+    func theSyncTourPrintsWhatTheReadmeSays() throws {
+        let server = try ServerSandbox()
+        let lines = try Self.tour(block: 3)
+        let readmeURL = "postgresql://app@db.example/tabs"
+        let folder = server.sandbox.folder
+        let files = ["phone.sqlite", "laptop.sqlite"]
+        let ownWord = { (word: String) in
+            word == readmeURL ? server.url : files.contains(word) ? folder + "/" + word : word
+        }
+        try Self.run(lines, in: server.sandbox, rewriting: ownWord) { database in
+            (folder + "/" + database, { text in
+                files.reduce(text.replacingOccurrences(of: server.url, with: readmeURL)) { $0.replacingOccurrences(of: folder + "/" + $1, with: $1) }
+            })
+        }
+    }
+
     /// Runs a tour's commands, `export TABSTORE_DB=...` giving the database (as `located`
     /// makes it, with how to show its output as the README does), and checks each command
-    /// prints what the lines after it say.
+    /// prints what the lines after it say. `rewriting` turns each word of a command into
+    /// what this run uses.
     static func run(
-        _ lines: [String], in sandbox: Sandbox,
+        _ lines: [String], in sandbox: Sandbox, rewriting: (String) -> String = { $0 },
         located: (String) throws -> (database: String, shownAsInReadme: (String) -> String)
     ) throws {
         var database: (database: String, shownAsInReadme: (String) -> String)?
@@ -78,7 +98,7 @@ import Testing
                 actual.append(String(lastExit))
             case "tabstore":
                 let (location, shown) = try #require(database)
-                let output = sandbox.runWithoutDatabase(Array(words.dropFirst()), environment: ["TABSTORE_DB": location])
+                let output = sandbox.runWithoutDatabase(words.dropFirst().map(rewriting), environment: ["TABSTORE_DB": location])
                 lastExit = output.code
                 let text = shown(output.stdout + output.stderr)
                 actual += text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { Self.masked(String($0)) }

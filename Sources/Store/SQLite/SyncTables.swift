@@ -88,9 +88,15 @@ extension Database {
     func executeSync(_ write: PlannedWrite) throws(TabStoreError) {
         switch write {
         case let .recordMutations(mutations):
+            // Numbered after the newest pending one, or the last settled when none is: one
+            // row written, and the device's row only when the server settles them.
             for mutation in mutations {
-                try execute("UPDATE sync_device SET last_mutation = last_mutation + 1")
-                try execute("INSERT INTO sync_mutation (id, body) SELECT last_mutation, ? FROM sync_device", [.text(mutation.stored)])
+                try execute(
+                    """
+                    INSERT INTO sync_mutation (id, body)
+                    SELECT max(last_mutation, coalesce((SELECT max(id) FROM sync_mutation), 0)) + 1, ? FROM sync_device
+                    """, [.text(mutation.stored)]
+                )
             }
         case let .settleMutation(device, number, refusal):
             try execute(
@@ -117,6 +123,7 @@ extension Database {
                     [.text(refusal.code.rawValue), .text(refusal.reason), .int(refusal.number)]
                 )
             }
+            try execute("UPDATE sync_device SET last_mutation = max(last_mutation, ?)", [.int(through)])
             try execute("DELETE FROM sync_mutation WHERE id <= ?", [.int(through)])
         case let .updateSyncDevice(.reported(through)):
             try execute("UPDATE sync_refused SET reported = 1 WHERE id <= ?", [.int(through)])

@@ -18,7 +18,7 @@ public enum TabMutation: Sendable, Hashable, Codable {
     /// The tab's whole payload.
     case setPayload(set: String, id: TabID, payload: [String: String])
     /// Makes the set with these tabs (the first selected) when it is missing; leaves it as
-    /// it is when it exists (``TabStore/ensureSet(_:defaultTabs:)``, and a device's sets
+    /// it is when it exists (``TabStore/ensureSet(_:defaultTabs:)-9nw0t``, and a device's sets
     /// when it starts syncing).
     case ensureSet(set: String, tabs: [SyncedTab])
     /// The set as a whole: its tabs, their order and the selected one (nil: none). What an

@@ -6,11 +6,14 @@
 extension TabStore {
     /// How many mutations one push carries at most.
     public static let pushBatchLimit = 500
+    /// How many sets one pull asks for by name at most (a device's pending mutations
+    /// touch fewer: a pull past it asks for every set).
+    public static let pullSetLimit = 10_000
 
     // MARK: The device
 
     /// Makes this file a device that syncs with `server` (a name for people: `info` shows
-    /// it; the transport is given to each ``sync(with:)``): from now on every edit records
+    /// it; the transport is given to each ``sync(with:)-(TabSyncServer)``): from now on every edit records
     /// its mutation in the same transaction. The sets already here are recorded as sets to
     /// make when missing, so that their tabs reach a server that lacks them; a server that
     /// has a set of the same name keeps its own, which the first pull brings here.
@@ -77,7 +80,7 @@ extension TabStore {
     /// Pushes this device's pending mutations to `server` (at most ``pushBatchLimit`` a
     /// round trip) and pulls what changed there: afterwards this file holds the server's
     /// sets with the mutations still pending planned again on top. A mutation the server
-    /// refused is in ``syncStatus()`` from then on, and in the report of the first sync to
+    /// refused is in ``syncStatus()-5ux3a`` from then on, and in the report of the first sync to
     /// end after it was heard (one that failed leaves it to the next); its set is the
     /// server's again. A transport that fails leaves every mutation pending: nothing is
     /// lost, and the next sync goes on from there.
@@ -114,7 +117,7 @@ extension TabStore {
     }
 
     /// The next push: the oldest pending mutations, at most ``pushBatchLimit``; nil when
-    /// none is pending. For a transport of an app's own; ``sync(with:)`` does it all.
+    /// none is pending. For a transport of an app's own; ``sync(with:)-(TabSyncServer)`` does it all.
     public func pushRequest() throws(TabStoreError) -> TabSyncPush? {
         try backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
@@ -148,9 +151,12 @@ extension TabStore {
         try backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
                 guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
+                let sets = try records.setsAwaitingTheServer()
+                // More sets than a pull names: the whole store (cookie 0) instead.
+                let tooMany = sets.count > Self.pullSetLimit
                 return TabSyncPull(
-                    device: device.id, cookie: device.cookie, settled: try records.settledThrough(),
-                    sets: try records.setsAwaitingTheServer()
+                    device: device.id, cookie: tooMany ? 0 : device.cookie, settled: try records.settledThrough(),
+                    sets: tooMany ? [] : sets
                 )
             }
         }
@@ -158,8 +164,9 @@ extension TabStore {
 
     /// Makes this file the server's state of the pulled sets with the pending mutations
     /// planned again on top, in one transaction. `done` is false when a mutation pending
-    /// now touches a set the pull does not hold (an edit made since the request): then
-    /// nothing was changed and the pull is to be asked again.
+    /// now touches a set the pull does not hold (an edit made since the request): then only
+    /// what the server settled is recorded, no set is changed, and the pull is to be asked
+    /// again.
     @discardableResult
     public func apply(_ result: TabSyncPullResult) throws(TabStoreError) -> (done: Bool, refusals: [TabSyncRefusal]) {
         try requireVersion(result.version)
@@ -181,7 +188,7 @@ extension TabStore {
                 return plan
             })
             let pending = try records.pendingMutations(limit: Int.max)
-            if !result.complete, pending.contains(where: { $0.mutation.setNames.contains { !pulled.contains(ExactName($0)) } }) {
+            if pending.contains(where: { $0.mutation.setNames.contains { !pulled.contains(ExactName($0)) } }) {
                 done = false
                 return
             }
@@ -257,6 +264,9 @@ extension TabStore {
     public func push(_ request: TabSyncPush) throws(TabStoreError) -> TabSyncPushResult {
         try requireVersion(request.version)
         try validDeviceID(request.device)
+        guard request.mutations.count <= Self.pushBatchLimit else {
+            throw .invalidSyncMessage(reason: "a push of \(request.mutations.count) mutations; at most \(Self.pushBatchLimit) go in one")
+        }
         let device = request.device
         let context = RuleContext(options: options, wantsResults: false)
         let mutations = request.mutations.sorted { $0.number < $1.number }
@@ -293,6 +303,9 @@ extension TabStore {
         try requireVersion(request.version)
         try validDeviceID(request.device)
         guard request.cookie >= 0 else { throw .invalidSyncMessage(reason: "cookie \(request.cookie) is negative") }
+        guard request.sets.count <= Self.pullSetLimit else {
+            throw .invalidSyncMessage(reason: "a pull asking for \(request.sets.count) sets; at most \(Self.pullSetLimit) go in one")
+        }
         // The journal first: every change up to the new cookie has committed, so the sets
         // read after it hold it (and perhaps later ones, which the next pull reads again).
         let oldest = try backend.read { records throws(TabStoreError) in try records.oldestJournalPosition() }

@@ -1,6 +1,6 @@
 /// The messages of sync (<doc:OfflineSync>): plain `Codable` values, so that an app's own backend
 /// can carry them (as JSON over HTTPS, say) to a server store and hand them to
-/// ``TabStore/push(_:)`` and ``TabStore/pull(_:)`` there. Each has a `version`: a side
+/// ``TabStore/push(_:)-696g7`` and ``TabStore/pull(_:)-5qpun`` there. Each has a `version`: a side
 /// refuses a version it does not know (``TabStoreError/Code/invalidSyncMessage``).
 public enum TabSyncFormat {
     /// The version of the messages this library writes and reads.
@@ -123,11 +123,11 @@ public protocol TabSyncServer {
     func pull(_ request: TabSyncPull) throws(TabStoreError) -> TabSyncPullResult
 }
 
-/// Where a device's sync stands (``TabStore/syncStatus()``).
+/// Where a device's sync stands (``TabStore/syncStatus()-5ux3a``).
 public struct TabSyncStatus: Sendable, Hashable {
     /// The device's id, made when it started syncing.
     public let device: String
-    /// The server it syncs with, as given to ``TabStore/startSync(server:device:)``.
+    /// The server it syncs with, as given to ``TabStore/startSync(server:device:)-4hhw0``.
     public let server: String
     /// Mutations not yet settled by the server.
     public let pending: Int
@@ -137,7 +137,7 @@ public struct TabSyncStatus: Sendable, Hashable {
     public let refusals: [TabSyncRefusal]
 }
 
-/// What one ``TabStore/sync(with:)`` did.
+/// What one ``TabStore/sync(with:)-(TabSyncServer)`` did.
 public struct TabSyncReport: Sendable, Hashable {
     /// Mutations the server settled in this sync (applied or refused).
     public let pushed: Int
