@@ -46,6 +46,18 @@ import TabStoreKit
         #expect(!sandbox.exists(other))
     }
 
+    @Test func aDeviceIsNotItsOwnServer() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home")
+        let before = sandbox.run("export").stdout
+        #expect(sandbox.run("sync", sandbox.database) == Output(code: 2, stdout: "", stderr: """
+            tabstore: error: The server '\(sandbox.database)' is the database itself (see 'tabstore help sync')
+
+            """))
+        #expect(sandbox.run("info").stdout.contains("sync:") == false)
+        #expect(sandbox.run("export").stdout == before)
+    }
+
     @Test func aServerThatCannotBeReachedExitsThreeAndKeepsTheEditsPending() {
         let sandbox = Sandbox()
         #expect(on(sandbox, "phone.sqlite", "add", "main", "Home").code == 0)

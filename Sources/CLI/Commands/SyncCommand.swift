@@ -32,6 +32,9 @@ enum SyncCommand: TextCommand {
         if location.isEmpty {
             throw .usage(UsageError(message: "The value '' is invalid for '<server>'", command: spec.name))
         }
+        if context.shownLocation(location) == context.shownLocation(try context.resolvedPath()) {
+            throw .usage(UsageError(message: "The server '\(location)' is the database itself", command: spec.name))
+        }
         let device = try context.openOrCreateStore { _ in }
         // The device knows its server by this name: a file by its absolute path, so that
         // it is the same from any folder; a URL without its password. Checked before the

@@ -49,7 +49,7 @@ extension SetRule {
 package protocol SnapshotReader: AnyObject {
     /// Locks the set `request` names (when it exists) and reads what the request asks.
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot
-    /// Whether this write's edits are recorded for sync: a device's file (see `SyncRecords`).
+    /// Whether this write's edits are recorded for sync: a device's file (migrations/0010_sync.sql).
     func recordsMutations() throws(TabStoreError) -> Bool
     /// The last mutation of `device` this store settled (0: none), held until the write
     /// ends, so that two pushes of one device settle each mutation once.
