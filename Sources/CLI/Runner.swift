@@ -11,6 +11,8 @@ package struct RunResult: Sendable, Equatable {
     package var json = false
     /// Set by `watch`: after printing the above, the process runs this until a signal.
     var watch: WatchSession?
+    /// Set by `sync --watch`: after printing the above, the process syncs until a signal.
+    var sync: SyncSession?
     /// The companion executable this run belongs to (a server URL where this executable
     /// hands them over): nothing was printed or read, and the process becomes that one.
     var handOver: String?

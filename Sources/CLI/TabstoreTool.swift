@@ -22,6 +22,7 @@ public enum TabstoreTool {
             result = Runner.failure(error, json: result.json, program: Program.spec)
         }
         if let watch = result.watch { watch.run(printingFirst: result) }
+        if let sync = result.sync { sync.run(printingFirst: result) }
         ProcessOutput.finish(result, json: result.json)
     }
 }

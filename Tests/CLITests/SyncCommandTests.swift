@@ -68,6 +68,32 @@ import TabStoreKit
         #expect(sync(sandbox, device: "phone.sqlite").stdout.hasSuffix("pushed 1, pulled 1 set, 0 pending\n"))
     }
 
+    /// `sync --watch` follows both sides: the server's change reaches the device, the
+    /// device's edit reaches the server, each without another command; Ctrl-C ends it with 0.
+    @Test func aWatchingSyncFollowsTheServerAndTheDevice() throws {
+        let sandbox = Sandbox()
+        let server = sandbox.folder + "/server.sqlite"
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Home").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").code == 0)
+        let watching = try RunningTabstore(sandbox, ["sync", server, "--watch"], database: sandbox.folder + "/laptop.sqlite")
+        #expect(watching.wait { $0.stdoutLines.count == 1 }, "got: \(watching.stdout)")
+        #expect(watching.stdoutLines == ["synced with \(server): pushed 0, pulled 1 set, 0 pending"])
+        // Another device's edit, once on the server, comes to the laptop's file.
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Map").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").code == 0)
+        #expect(watching.wait { _ in on(sandbox, "laptop.sqlite", "list", "main").stdout == "* 0  Home\n  1  Map\n" })
+        // The laptop's own edit goes to the server.
+        #expect(on(sandbox, "laptop.sqlite", "add", "main", "Photos").code == 0)
+        #expect(watching.wait { _ in sandbox.runWithoutDatabase(["--db", server, "list", "main"]).stdout == "* 0  Home\n  1  Map\n  2  Photos\n" })
+        watching.send(SIGINT)
+        let exit = watching.exit()
+        #expect(exit?.status == 0 && exit?.bySignal == false)
+        #expect(watching.stderr == "")
+        // Both files closed on the way out: the last process to have them open leaves no -wal.
+        #expect(!sandbox.exists(sandbox.folder + "/laptop.sqlite-wal") && !sandbox.exists(server + "-wal"))
+        #expect(on(sandbox, "laptop.sqlite", "info").stdout.contains(", 0 pending, last synced "))
+    }
+
     /// `tabstore sync` killed at random moments, pushes half applied and answers never
     /// heard: after one more sync the device is the server, and each edit is there once.
     @Test func aSyncKilledAtAnyMomentLosesNothingAndAppliesNothingTwice() {

@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum SyncCommand: TextCommand {
+enum SyncCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "sync",
         abstract: "Push this database's edits to a server and pull the server's.",
@@ -16,6 +16,12 @@ enum SyncCommand: TextCommand {
         reach the server exits 3 and loses nothing: the edits stay pending for the next. \
         'tabstore info' shows what is pending and when the last sync was.
 
+        With --watch, it goes on: each edit of the database and each change on the \
+        server (a server's notifications, a file's changes) starts a sync, whose lines \
+        are printed when it moved something; a sync that fails says so once and is tried \
+        again every 2 seconds. Ctrl-C (SIGINT) or SIGTERM ends it with exit 0; an edit \
+        not yet pushed then stays pending.
+
         Prints 'synced with SERVER: pushed N, pulled N sets, N pending', then one line per \
         refusal: 'refused: EDIT: REASON'. With --json:
           {"server","pushed","pulled","pending","refusals":[{"edit","code","reason"}]}
@@ -23,11 +29,14 @@ enum SyncCommand: TextCommand {
         arguments: [
             ArgumentSpec(name: "server", kind: .text, help: "The server database: a postgresql:// URL, or a file.", completion: .files),
         ],
+        options: [
+            OptionSpec(name: "watch", kind: .flag, help: "Keep syncing as the database and the server change, until Ctrl-C."),
+        ],
         savesChanges: true,
         databaseArgument: "server"
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let location = try arguments.text("server")
         if location.isEmpty {
             throw .usage(UsageError(message: "The value '' is invalid for '<server>'", command: spec.name))
@@ -49,7 +58,16 @@ enum SyncCommand: TextCommand {
             try device.startSync(server: shownServer)
             return try device.sync(with: server)
         }
-        if context.json {
+        var result = RunResult(standardOutput: output(report, server: shownServer, json: context.json))
+        if arguments.flag("watch") {
+            result.sync = SyncSession(device: device, server: server, shownServer: shownServer, json: context.json)
+        }
+        return result
+    }
+
+    /// A sync's lines: what it moved, then each refusal; or one line of JSON.
+    static func output(_ report: TabSyncReport, server shownServer: String, json: Bool) -> String {
+        if json {
             return JSONValue.object([
                 ("server", .string(shownServer)), ("pushed", .int(report.pushed)), ("pulled", .int(report.setsPulled)),
                 ("pending", .int(report.pending)),

@@ -1,0 +1,99 @@
+// `sync --watch`: syncs again whenever the device or the server changes, until a signal.
+import Dispatch
+import Synchronization
+import TabStoreKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A device kept in sync: the device's own edits and the server's changes (a server's
+/// notifications, a file's watch) each start a sync; a failed one is tried again.
+struct SyncSession: Sendable, Equatable {
+    let device: TabStore
+    let server: TabStore
+    let shownServer: String
+    let json: Bool
+
+    static func == (lhs: SyncSession, rhs: SyncSession) -> Bool {
+        lhs.device === rhs.device && lhs.server === rhs.server && lhs.json == rhs.json
+    }
+
+    /// How long a sync that failed waits before it is tried again.
+    static let retryDelay: Duration = .seconds(2)
+
+    /// Prints `first` (the first sync's lines), then the lines of each later sync that
+    /// moved something, until SIGINT or SIGTERM; then closes both stores (after the write
+    /// under way, if any) and exits 0.
+    func run(printingFirst first: RunResult) -> Never {
+        guard let wakeUp = SignalPipe.install(for: [SIGINT, SIGTERM]) else {
+            let failure = Runner.failure(
+                .resourceRefused("cannot sync: no file descriptor is free for its signal pipe (this process has too many files open)"),
+                json: json, program: Program.spec
+            )
+            ProcessOutput.printStandardError(failure.standardError)
+            _exit(failure.exitCode)
+        }
+        WatchSession.endIfNotWritten(ProcessOutput.printStandardOutput(first.standardOutput), json: json)
+        ProcessOutput.printStandardError(first.standardError)
+        let due = SyncDue()
+        let session = self
+        for changes in [device.changes(), server.changes()] {
+            Task {
+                do {
+                    for try await _ in changes { due.mark() }
+                } catch {
+                    // A stream that cannot read ends; the retries and the other stream go on.
+                }
+            }
+        }
+        DispatchQueue(label: "tabstore.sync").async { session.keepSyncing(due) }
+        SignalPipe.waitForSignal(on: wakeUp)
+        // Closed as a watch's store is: a file's last connection removes its -wal and -shm.
+        device.closeAndEnd { server.closeAndEnd { _exit(ExitCode.success) } }
+    }
+
+    /// Syncs each time something is due: changes that came during a sync make one more.
+    private func keepSyncing(_ due: SyncDue) {
+        var failing = false
+        while true {
+            due.wait(orAfter: failing ? Self.retryDelay : nil)
+            do throws(TabStoreError) {
+                let report = try device.sync(with: server)
+                failing = false
+                guard report.pushed > 0 || report.setsPulled > 0 || !report.refusals.isEmpty else { continue }
+                WatchSession.endIfNotWritten(ProcessOutput.printStandardOutput(SyncCommand.output(report, server: shownServer, json: json)), json: json)
+            } catch {
+                // Said once a failing streak: the next success is printed when it moves something.
+                if !failing { ProcessOutput.printStandardError(Runner.failure(.store(error), json: json, program: Program.spec).standardError) }
+                failing = true
+            }
+        }
+    }
+}
+
+/// Whether a sync is due, and a wait for one.
+private final class SyncDue: Sendable {
+    private let state = Mutex(false)
+    private let signal = DispatchSemaphore(value: 0)
+
+    func mark() {
+        let wasDue = state.withLock { due in
+            defer { due = true }
+            return due
+        }
+        if !wasDue { signal.signal() }
+    }
+
+    /// Returns once a sync is due (or `timeout` passed), taking it.
+    func wait(orAfter timeout: Duration?) {
+        if let timeout {
+            let (seconds, attoseconds) = timeout.components
+            _ = signal.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        } else {
+            signal.wait()
+        }
+        state.withLock { $0 = false }
+    }
+}
