@@ -104,6 +104,46 @@ import TabStoreTestSupport
         #expect(try phone.syncStatus().pending == 0)
     }
 
+    /// A device whose cookie the server's journal no longer reaches (trimmed past it)
+    /// gets every set: a set removed meanwhile goes, one made meanwhile comes, and its
+    /// pending edit is planned again on top.
+    @Test func aDeviceBehindATrimmedJournalGetsEverySet() throws {
+        let folder = TemporaryFolder()
+        let server = try TabStore(path: folder.file("server.sqlite"))
+        try server.add(["Home"], to: "main", creatingSet: true)
+        try server.add(["Inbox"], to: "old", creatingSet: true)
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        try phone.startSync(server: "test")
+        try phone.sync(with: server)
+        #expect(try phone.tabSets().map(\.name) == ["main", "old"])
+        try server.removeSet("old")
+        try server.add(["Notes"], to: "new", creatingSet: true)
+        try phone.add(["Map"], to: "main")
+        // The trim deletes the oldest rows; here every row before the newest goes.
+        let last = try server.backend.read { records throws(TabStoreError) in try records.lastChangeID() }
+        let trimmed = try Self.deleteJournal(through: last - 1, of: folder.file("server.sqlite"))
+        #expect(trimmed > 0)
+        let pull = try server.pull(try phone.pullRequest())
+        #expect(pull.complete && Set(pull.sets.map(\.name)) == ["main", "new"])
+        let report = try phone.sync(with: server)
+        let names = try phone.tabSets().map(\.name)
+        #expect(names == ["main", "new"], "\(report)")
+        #expect(picture(try phone.tabSet(named: "main")) == ["*Home", "Map"])
+        #expect(picture(try server.tabSet(named: "main")) == ["*Home", "Map"])
+    }
+
+    /// Deletes the journal rows of a file through `id`, as its trim does; returns how many.
+    private static func deleteJournal(through id: Int, of path: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, "DELETE FROM change WHERE id <= \(id); SELECT changes();"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        return Int(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     /// The messages are the documented JSON: an app's backend decodes what a device encodes.
     @Test func theMessagesRoundTripThroughJSON() throws {
         let id = try #require(TabID("0f8fad5b-d9cb-469f-a165-70867728950e"))
