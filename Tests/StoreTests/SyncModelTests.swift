@@ -208,7 +208,7 @@ final class FaultyTransport: TabSyncServer {
         for device in devices { try device.store.startSync(server: "test") }
         let sets = ["main", "work"]
         var edits = 0, kills = 0, refusedLocally = 0
-        let steps = 2_400
+        let steps = 4_000
         for step in 0..<steps {
             let device = devices[random.below(devices.count)]
             let setName = sets[random.below(sets.count)]
@@ -264,7 +264,7 @@ final class FaultyTransport: TabSyncServer {
         for kind in ["partitioned", "push lost", "push answer lost", "push duplicated", "push delayed", "reordered", "pull answer lost"] {
             #expect(faults[kind, default: 0] > 0, "\(kind) never happened")
         }
-        #expect(kills > 10 && edits > 1_500)
+        #expect(kills > 20 && edits > 2_500)
         #expect(devices.contains { !$0.told.isEmpty })
     }
 }
