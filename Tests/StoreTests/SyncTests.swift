@@ -132,11 +132,30 @@ import TabStoreTestSupport
         #expect(picture(try server.tabSet(named: "main")) == ["*Home", "Map"])
     }
 
+    /// A server set whose rows break the rules (written around tabstore) is not sent to a
+    /// device: its pull fails with `.damagedSet`, and the device is left as it was.
+    @Test func aDamagedServerSetIsRefusedNotSent() throws {
+        let folder = TemporaryFolder()
+        let server = try TabStore(path: folder.file("server.sqlite"))
+        try server.add(["Home", "Map"], to: "main", creatingSet: true)
+        #expect(try Self.sqlite(folder.file("server.sqlite"), "UPDATE tab SET position = position + 5 WHERE title = 'Map'; SELECT changes();") == 1)
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        try phone.startSync(server: "test")
+        let refused = thrownError { () throws(TabStoreError) in try phone.sync(with: server) }
+        #expect(refused?.code == .damagedSet)
+        #expect(try phone.tabSets().isEmpty)
+    }
+
     /// Deletes the journal rows of a file through `id`, as its trim does; returns how many.
     private static func deleteJournal(through id: Int, of path: String) throws -> Int {
+        try sqlite(path, "DELETE FROM change WHERE id <= \(id); SELECT changes();")
+    }
+
+    /// Runs `sql` on a file with the sqlite3 shell; the integer it prints last.
+    private static func sqlite(_ path: String, _ sql: String) throws -> Int {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path, "DELETE FROM change WHERE id <= \(id); SELECT changes();"]
+        process.arguments = [path, sql]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

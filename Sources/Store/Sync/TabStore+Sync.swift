@@ -330,14 +330,16 @@ extension TabStore {
                 var sets: [TabStoreDocument.Entry] = []
                 var removed: [String] = []
                 for name in names where seen.insert(ExactName(name)).inserted {
-                    guard let record = try records.setRecord(named: name) else {
+                    guard try records.setRecord(named: name) != nil else {
                         removed.append(name)
                         continue
                     }
-                    let tabs = try records.tabs(in: record)
+                    // Read as every read of a set is, after the rule check: a damaged set
+                    // is refused here, not sent to the devices.
+                    let set = try records.loadTabSet(named: name)
                     sets.append(TabStoreDocument.Entry(
-                        name: name, selectedIndex: record.selected?.index, tabs: tabs.map(\.title),
-                        ids: tabs.map(\.uuid), payloads: tabs.map(\.payload)
+                        name: name, selectedIndex: set.selectedIndex, tabs: set.tabs.map(\.title),
+                        ids: set.tabs.map(\.id), payloads: set.tabs.map(\.payload)
                     ))
                 }
                 let settled = try records.settledMutations(of: request.device, refusedFrom: request.settled + 1)
