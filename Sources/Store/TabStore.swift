@@ -42,7 +42,7 @@ public final class TabStore: Sendable {
         /// inotify watch left, a `-wal` file that cannot be opened) or that is read-only to
         /// this process. Each look is one cheap read, and the journal is read only when it
         /// moved. A watched file and a store in memory never poll; a server's `LISTEN` has a
-        /// look once a second beside it.
+        /// look every 30 seconds beside it.
         public var changePollInterval: Duration
         /// Whether opening a database that does not exist yet (no file, or an empty one;
         /// on a server, no tabstore tables) creates it (a file with the folders above it).

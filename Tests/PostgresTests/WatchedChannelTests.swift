@@ -72,4 +72,27 @@ struct WatchedChannelTests {
         #expect(try await seen.waitFor(count: 1).map { $0.setName + " " + ConcurrentWritersTests.entry($0) } == ["gone 7 set-removed"])
         withExtendedLifetime(watcher) {}
     }
+    /// An idle watcher asks the server nothing: it reads the journal when notified (and
+    /// once every 30 s), so a fleet of idle watchers is no load on the server; a change
+    /// still reaches it at once.
+    @Test func anIdleWatcherSendsTheServerNothingAndStillGetsAChange() async throws {
+        let url = try PostgresServer.shared().createDatabase()
+        let writer = try TabStore(postgresURL: url)
+        try await writer.add(["a", "b"], to: "quiet", creatingSet: true)
+        let watcher = try TabStore(postgresURL: url)
+        let seen = ConcurrentWritersTests.Collector(watcher.changes(in: "quiet"))
+        // Listening once its listener holds the set's watch lock; then it reads the journal once.
+        let observer = try PostgresConnection(url: url)
+        let holding = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try observer.execute(holding).int(0, 0) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try observer.execute(holding).int(0, 0) == 1)
+        try await Task.sleep(for: .milliseconds(300))
+        let before = try #require(watcher.postgresRoundTrips)
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(watcher.postgresRoundTrips == before)
+        try await writer.select(.index(1), in: "quiet")
+        #expect(try await seen.waitFor(count: 1).map(ConcurrentWritersTests.entry) == ["2 selected"])
+        withExtendedLifetime(watcher) {}
+    }
 }

@@ -253,6 +253,8 @@ final class PostgresBackend: TabStoreBackend {
             let followed = journal.followed.withLock { $0 }
             let read = try reading { records throws(TabStoreError) in try records.changes(after: id, inSets: followed) }
             journal.heldBack.store(read.heldBack, ordering: .relaxed)
+            // A listener asleep until the next notification must read again soon instead.
+            if read.heldBack { journal.bell.withLock { $0 }?.ring() }
             status.answered()
             return JournalRead(dataVersion: nil, changes: read.changes)
         } catch {

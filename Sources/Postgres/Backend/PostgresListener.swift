@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Synchronization
 import TabStoreKit
@@ -10,7 +15,8 @@ import TabStoreKit
 /// set; every write notifies both for each set it changes, so an idle watcher of one set
 /// is never woken by writes to others. A standby cannot LISTEN: there the journal is read
 /// every `standbyInterval` instead, and a standby promoted meanwhile is listened to from
-/// then on. After the connection drops (the server restarted, the backend was terminated)
+/// then on. An idle listener sleeps in poll() until a notification comes or its store
+/// rings its bell (new sets followed, a read held back, the store closed). After the connection drops (the server restarted, the backend was terminated)
 /// it reconnects with a growing pause and wakes the hub once at once, which reads the
 /// journal from the last change it handed out: nothing committed meanwhile is lost, and
 /// nothing is handed out twice. While it cannot reconnect the server counts as away; a
@@ -18,8 +24,11 @@ import TabStoreKit
 /// then fails and ends its observers.
 final class PostgresListener: Wakeup {
     static let channel = PostgresChannel.everySet
-    /// How often the hub reads the journal anyway while notifications work.
-    static let safetyInterval = Duration.seconds(1)
+    /// How often the hub reads the journal anyway while notifications work: a dead link is
+    /// found by the connection's keepalives (about 11 s), so this is only a bound on what
+    /// an unforeseen loss could hide. A read a second per watcher made 64 idle watchers a
+    /// load on the server.
+    static let safetyInterval = Duration.seconds(30)
     /// How often the journal is read on a standby (at least the store's poll interval):
     /// a change shows up this long after the standby replayed it, at the most.
     static let standbyInterval = Duration.milliseconds(250)
@@ -44,6 +53,10 @@ final class PostgresListener: Wakeup {
 
     private let flags = Flags()
     private let journal: PostgresJournalState
+    /// Wakes the loop from its wait; nil when no pipe could be made (the loop then looks
+    /// every `bellessWait`).
+    private let bell = ListenerBell()
+    static let bellessWait = Duration.milliseconds(200)
 
     var isWatching: Bool { flags.listening.load(ordering: .relaxed) }
 
@@ -54,12 +67,13 @@ final class PostgresListener: Wakeup {
         self.journal = journal
         // Every set until the hub says which.
         journal.followed.withLock { $0 = nil }
+        journal.bell.withLock { [bell] in $0 = bell }
         let interval = max(pollInterval, Self.safetyInterval).milliseconds
         let standby = max(pollInterval, Self.standbyInterval).milliseconds
         // A thread of its own: the loop blocks in poll() between notifications.
-        DispatchQueue(label: "tabstore.listen").async { [flags] in
+        DispatchQueue(label: "tabstore.listen").async { [flags, bell] in
             Self.listen(url: url, session: session, status: status, journal: journal, intervals: (interval, standby), flags: flags,
-                        wake: { queue.async(execute: handler) })
+                        bell: bell, wake: { queue.async(execute: handler) })
         }
     }
 
@@ -68,15 +82,18 @@ final class PostgresListener: Wakeup {
         flags.followed.withLock { followed in
             followed = (setNames, followed.version + 1)
         }
+        bell?.ring()
     }
 
     func cancel() {
         flags.cancelled.store(true, ordering: .relaxed)
+        journal.bell.withLock { $0 = nil }
+        bell?.ring()
     }
 
     private static func listen(
         url: DatabaseURL, session: PostgresSession, status: PostgresServerStatus, journal: PostgresJournalState,
-        intervals: (safety: Int, standby: Int), flags: Flags, wake: () -> Void
+        intervals: (safety: Int, standby: Int), flags: Flags, bell: ListenerBell?, wake: () -> Void
     ) {
         var connection: PostgresConnection?
         /// The channels LISTENed to on `connection`, and the version of the followed sets they are for.
@@ -133,12 +150,14 @@ final class PostgresListener: Wakeup {
                     }
                 }
                 flags.listening.store(!isStandby, ordering: .relaxed)
-                // Short waits, so that a cancelled listener ends soon.
                 let heldBack = journal.heldBack.load(ordering: .relaxed)
                 let soon = heldBack || registered != channels
-                let wait = soon ? heldBackInterval.milliseconds : isStandby ? min(intervals.standby, 200) : 200
-                let hints = try current.waitForNotifications(timeout: wait)
-                sinceWake += wait
+                let idle = bell == nil ? Self.bellessWait.milliseconds : max(intervals.safety - sinceWake, 1)
+                let wait = soon ? heldBackInterval.milliseconds : isStandby ? min(intervals.standby, idle) : idle
+                let started = monotonicMilliseconds()
+                let hints = try current.waitForNotifications(timeout: wait, orReadable: bell?.descriptor)
+                bell?.drain()
+                sinceWake += max(monotonicMilliseconds() - started, 0)
                 if !hints.isEmpty || heldBack || sinceWake >= (isStandby ? intervals.standby : intervals.safety) {
                     wake()
                     sinceWake = 0
@@ -158,6 +177,47 @@ final class PostgresJournalState: Sendable {
     let heldBack = Atomic<Bool>(false)
     /// The sets the hub's observers follow (nil: every set): a read asks for theirs only.
     let followed = Mutex<[String]?>(nil)
+    /// The listener's bell, rung when a read was held back so that it reads again soon.
+    let bell = Mutex<ListenerBell?>(nil)
+}
+
+/// A pipe a listener's wait also watches: writing a byte ends the wait at once.
+final class ListenerBell: Sendable {
+    let descriptor: Int32
+    private let writeEnd: Int32
+
+    /// nil when no pipe can be made (no descriptor free).
+    init?() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        (descriptor, writeEnd) = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(descriptor)
+        close(writeEnd)
+    }
+
+    /// A full pipe has rung already: the byte that could not go is not needed.
+    func ring() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(descriptor, &bytes, bytes.count) > 0 {}
+    }
+}
+
+private func monotonicMilliseconds() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
 }
 
 extension PostgresConnection {

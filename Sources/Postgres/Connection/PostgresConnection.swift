@@ -336,20 +336,22 @@ package final class PostgresConnection {
     }
 
     /// The payloads of the notifications that arrived, waiting up to `milliseconds` for
-    /// the first when none has yet (0: do not wait); empty when none came.
+    /// the first when none has yet (0: do not wait); empty when none came, or when `other`
+    /// became readable first.
     ///
     /// - Throws: `PostgresFailure` when the connection breaks.
-    package func waitForNotifications(timeout milliseconds: Int) throws(PostgresFailure) -> [String] {
+    package func waitForNotifications(timeout milliseconds: Int, orReadable other: Int32? = nil) throws(PostgresFailure) -> [String] {
         guard let connection, pq.PQstatus(connection) == TABSTORE_PQ_CONNECTION_OK else { throw brokenFailure() }
         try consumeInput(connection)
         var payloads = takeNotifications(connection)
         guard payloads.isEmpty, milliseconds > 0 else { return payloads }
-        var descriptor = pollfd(fd: pq.PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        var descriptors = [pollfd(fd: pq.PQsocket(connection), events: Int16(POLLIN), revents: 0)]
+        if let other { descriptors.append(pollfd(fd: other, events: Int16(POLLIN), revents: 0)) }
         var ready: Int32
         repeat {
-            ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
+            ready = poll(&descriptors, nfds_t(descriptors.count), Int32(clamping: milliseconds))
         } while ready < 0 && errno == EINTR
-        if ready > 0 {
+        if ready > 0, descriptors[0].revents != 0 {
             try consumeInput(connection)
             payloads = takeNotifications(connection)
         }

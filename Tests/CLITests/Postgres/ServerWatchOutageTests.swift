@@ -56,6 +56,8 @@ struct ServerWatchOutageTests {
         let watch = try RunningTabstore(server.sandbox, ["watch", "s"], database: url)
         #expect(watch.wait { $0.stderr == "watching s (Ctrl-C to stop)\n" })
         try server.psql("REVOKE SELECT ON public.change FROM \(role)")
+        // An idle watch asks the server nothing; its next read, on the next change, fails.
+        server.succeed("add", "s", "b")
         #expect(watch.exit()?.status == 3)
         #expect(watch.stderr == """
             watching s (Ctrl-C to stop)
