@@ -47,9 +47,10 @@ enum SyncCommand: TabstoreCommand {
         let device = try context.openOrCreateStore { _ in }
         // The device knows its server by this name: a file by its absolute path, so that
         // it is the same from any folder; a URL without its password. Checked before the
-        // server is opened (or made): a device syncs with one server.
+        // server is opened (or made): a device is a file, and syncs with one server.
         let shownServer = context.shownLocation(location)
         try storeCall { () throws(TabStoreError) in
+            guard device.canBeADevice else { throw .syncNeedsAFile(database: device.location) }
             let current = try device.syncStatusIfStarted()?.server
             if let current, !sameBytes(current, shownServer) { throw .syncsWithAnotherServer(path: device.location, server: current) }
         }

@@ -23,7 +23,7 @@ extension TabStore {
     ///   for a file that syncs with another, or a database error.
     @discardableResult
     public func startSync(server: String, device: String? = nil) throws(TabStoreError) -> TabSyncStatus {
-        guard backend.keepsSyncDevice else { throw .syncNeedsAFile(database: location) }
+        guard canBeADevice else { throw .syncNeedsAFile(database: location) }
         if let device { try validDeviceID(device) }
         if let current = try backend.read({ records throws(TabStoreError) in try records.syncDevice() }) {
             guard sameBytes(current.server, server) else { throw .syncsWithAnotherServer(path: location, server: current.server) }
@@ -55,6 +55,10 @@ extension TabStore {
         }
         return try syncStatus()
     }
+
+    /// Whether this store can be a device that syncs: a file can; a server's store is only
+    /// ever a server (``startSync(server:device:)-4hhw0`` refuses it).
+    public var canBeADevice: Bool { backend.keepsSyncDevice }
 
     /// Where this device's sync stands.
     ///
