@@ -15,12 +15,7 @@ extension TabStore {
                 // Each set once, however often it was asked for: import refuses repeats.
                 var seen = Set<ExactName>()
                 for name in names where seen.insert(ExactName(name)).inserted {
-                    let set = try database.loadTabSet(named: name)
-                    let payloads = set.tabs.map(\.payload)
-                    entries.append(.init(
-                        name: name, selectedIndex: set.selectedIndex, tabs: set.tabs.map(\.title), ids: set.tabs.map(\.id),
-                        payloads: payloads.allSatisfy(\.isEmpty) ? nil : payloads
-                    ))
+                    entries.append(.init(try database.loadTabSet(named: name)))
                 }
                 return TabStoreDocument(sets: entries)
             }

@@ -35,6 +35,16 @@ public struct TabStoreDocument: Sendable, Hashable, Codable {
             self.payloads = payloads
         }
 
+        /// A stored set's entry, as ``TabStore/export(_:)`` writes it: with its tabs' ids,
+        /// and their payloads unless no tab has one.
+        public init(_ set: TabSet) {
+            let payloads = set.tabs.map(\.payload)
+            self.init(
+                name: set.name, selectedIndex: set.selectedIndex, tabs: set.tabs.map(\.title), ids: set.tabs.map(\.id),
+                payloads: payloads.allSatisfy(\.isEmpty) ? nil : payloads
+            )
+        }
+
         private enum CodingKeys: String, CodingKey {
             case name, selectedIndex, tabs, ids, payloads
         }

@@ -94,13 +94,15 @@ extension TabStore {
     @discardableResult
     public func sync(with server: some TabSyncServer) throws(TabStoreError) -> TabSyncReport {
         var pushed = 0, roundTrips = 0
+        var settled: Int?
         while let push = try pushRequest() {
             let result = try server.push(push)
             roundTrips += 1
-            let before = try settledThrough()
+            let before = if let settled { settled } else { try settledThrough() }
             try acknowledge(result)
             let after = try settledThrough()
             pushed += after - before
+            settled = after
             // The server took no more than it had (a gap it waits to see filled, a
             // mutation it could not write): the pull comes next, the rest another time.
             if after < push.mutations.last?.number ?? 0 { break }
@@ -340,11 +342,7 @@ extension TabStore {
                     }
                     // Read as every read of a set is, after the rule check: a damaged set
                     // is refused here, not sent to the devices.
-                    let set = try records.loadTabSet(named: name)
-                    sets.append(TabStoreDocument.Entry(
-                        name: name, selectedIndex: set.selectedIndex, tabs: set.tabs.map(\.title),
-                        ids: set.tabs.map(\.id), payloads: set.tabs.map(\.payload)
-                    ))
+                    sets.append(TabStoreDocument.Entry(try records.loadTabSet(named: name)))
                 }
                 let settled = try records.settledMutations(of: request.device, refusedFrom: request.settled + 1)
                 return TabSyncPullResult(
