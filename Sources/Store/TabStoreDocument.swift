@@ -35,7 +35,7 @@ public struct TabStoreDocument: Sendable, Hashable, Codable {
             self.payloads = payloads
         }
 
-        /// A stored set's entry, as ``TabStore/export(_:)`` writes it: with its tabs' ids,
+        /// A stored set's entry, as ``TabStore/export(_:)-85a9y`` writes it: with its tabs' ids,
         /// and their payloads unless no tab has one.
         public init(_ set: TabSet) {
             let payloads = set.tabs.map(\.payload)
