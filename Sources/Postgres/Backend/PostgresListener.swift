@@ -16,8 +16,9 @@ import TabStoreKit
 /// is never woken by writes to others. A standby cannot LISTEN: there the journal is read
 /// every `standbyInterval` instead, and a standby promoted meanwhile is listened to from
 /// then on. An idle listener sleeps in poll() until a notification comes or its store
-/// rings its bell (new sets followed, a read held back, the store closed). After the connection drops (the server restarted, the backend was terminated)
-/// it reconnects with a growing pause and wakes the hub once at once, which reads the
+/// rings its bell (new sets followed, a read held back, the store closed). After the
+/// connection drops (the server restarted, the backend was terminated) it reconnects
+/// with a growing pause and wakes the hub once at once, which reads the
 /// journal from the last change it handed out: nothing committed meanwhile is lost, and
 /// nothing is handed out twice. While it cannot reconnect the server counts as away; a
 /// refusal for good (the database dropped, the login revoked) wakes the hub, whose read
