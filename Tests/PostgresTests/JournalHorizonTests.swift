@@ -77,4 +77,37 @@ struct JournalHorizonTests {
         #expect(try await values.next()??.revision == 3)
         withExtendedLifetime(otherDatabase) {}
     }
+    /// A writer in the middle of ending still holds the journal back. PostgreSQL marks a
+    /// committing transaction ended in its process before it lets the locks go, and the
+    /// lock table gives each lock the virtual id its process has at the moment the lock is
+    /// read: a look at that moment can show the writer's transaction id lock with its
+    /// virtual id and its set lock with "n/0". Given that view of a real running writer,
+    /// the horizon is the writer's transaction, as it is with the lock table as it stands.
+    @Test func aWriterWhoseLocksShowItEndingStillHoldsTheJournalBack() throws {
+        let url = try PostgresServer.shared().createDatabase()
+        let store = try TabStore(postgresURL: url)
+        try store.add(["a", "b"], to: "main", creatingSet: true)
+        let writer = try Self.begin(on: url, locking: ["slow"])
+        let reader = try PostgresConnection(url: url)
+        _ = try reader.execute(
+            """
+            CREATE TABLE seen_locks AS SELECT locktype, mode, granted, pid, virtualtransaction, transactionid, database, classid, objsubid
+            FROM pg_catalog.pg_locks WHERE pid = $1
+            """, [String(writer.connection.processID)]
+        )
+        let ended = try reader.execute(
+            "UPDATE seen_locks SET virtualtransaction = split_part(virtualtransaction, '/', 1) || '/0' WHERE locktype = 'advisory' AND objsubid = 2"
+        )
+        #expect(ended.affectedRows == 1)
+        for lockTable in ["seen_locks", "pg_catalog.pg_locks"] {
+            let horizon = try reader.execute("SELECT \(PostgresRecords.journalHorizon(lockTable: lockTable))::text")
+            #expect(horizon.int(0, 0) == writer.id, "\(lockTable)")
+        }
+        // A later write of another set is left for later.
+        try store.select(.index(1), in: "main")
+        let records = PostgresRecords(connection: reader, isWrite: false)
+        let read = try records.changes(after: writer.id - 1, inSets: nil)
+        #expect(Self.revisions(read) == [])
+        #expect(read.heldBack)
+    }
 }

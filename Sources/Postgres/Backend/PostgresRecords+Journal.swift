@@ -70,14 +70,22 @@ extension PostgresRecords {
     /// none of its rows: a write takes its locks before its transaction id. So the writes
     /// of other schemas and databases on the server, and long transactions that are not
     /// tabstore's, hold no observer back.
-    static let journalHorizon = """
+    static let journalHorizon = journalHorizon(lockTable: "pg_catalog.pg_locks")
+
+    /// The horizon as read from `lockTable` (pg_locks' columns; a test gives the view the
+    /// server shows at a chosen moment). A transaction's locks are matched by the server
+    /// process that holds them: one that is ending shows its virtual id as ended (n/0) on
+    /// the locks read after that point, though it still holds them; the virtual id still
+    /// matches the locks of a prepared transaction, which no process holds.
+    static func journalHorizon(lockTable: String) -> String {
+        """
         (WITH locks AS MATERIALIZED (
-            SELECT locktype, mode, granted, virtualtransaction, transactionid, database, classid, objsubid FROM pg_catalog.pg_locks
+            SELECT locktype, mode, granted, pid, virtualtransaction, transactionid, database, classid, objsubid FROM \(lockTable)
         ), others AS (
             SELECT t.transactionid FROM locks t
             WHERE t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock' AND t.granted AND NOT EXISTS (
                 SELECT 1 FROM locks a
-                WHERE a.virtualtransaction = t.virtualtransaction AND a.locktype = 'advisory' AND a.objsubid = 2
+                WHERE (a.pid = t.pid OR a.virtualtransaction = t.virtualtransaction) AND a.locktype = 'advisory' AND a.objsubid = 2
                 AND a.classid = pg_catalog.hashtext(pg_catalog.current_schema())::oid
                 AND a.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())
             )
@@ -86,6 +94,7 @@ extension PostgresRecords {
         FROM pg_catalog.pg_snapshot_xip(pg_catalog.pg_current_snapshot()) AS x
         WHERE NOT EXISTS (SELECT 1 FROM others WHERE others.transactionid = x::xid))
         """
+    }
 
     /// Changes after a position ($1), in journal order: by writing transaction, then id.
     /// With each, its transaction (as text) and whether that is below the journal's
