@@ -6,7 +6,7 @@ import Testing
 final class RunningTabstore: @unchecked Sendable {
     private let process = Process()
     private let lock = NSLock()
-    // Guarded by `lock`: the pipes' handlers append from Foundation's threads.
+    // Guarded by `lock`: each pipe's reading thread appends.
     private var stdoutBytes = Data()
     private var stderrBytes = Data()
 
@@ -30,13 +30,27 @@ final class RunningTabstore: @unchecked Sendable {
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         process.standardInput = FileHandle.nullDevice
-        stdoutPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.append(handle, toStandardError: false)
-        }
-        stderrPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.append(handle, toStandardError: true)
-        }
         try process.run()
+        read(stdoutPipe.fileHandleForReading, toStandardError: false)
+        read(stderrPipe.fileHandleForReading, toStandardError: true)
+    }
+
+    /// Reads `handle` to its end on a thread of its own, which holds it open until then.
+    /// Not a `readabilityHandler`: its dispatch source can still be registered when the
+    /// handle is released, its descriptor closed and then reused, which crashes
+    /// libdispatch's event loop in the test process.
+    private func read(_ handle: FileHandle, toStandardError: Bool) {
+        Thread.detachNewThread { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = Glibc.read(handle.fileDescriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                self?.append(Data(buffer[0..<count]), toStandardError: toStandardError)
+            }
+            self?.append(nil, toStandardError: toStandardError)
+            try? handle.close()
+        }
     }
 
     deinit {
@@ -96,16 +110,13 @@ final class RunningTabstore: @unchecked Sendable {
     private var closedPipes = 0
     private var pipesClosed: Bool { lock.withLock { closedPipes == 2 } }
 
-    private func append(_ handle: FileHandle, toStandardError: Bool) {
-        let data = handle.availableData
+    /// Bytes read from a pipe; nil at its end.
+    private func append(_ data: Data?, toStandardError: Bool) {
         lock.withLock {
-            if data.isEmpty {
-                handle.readabilityHandler = nil  // end of file
-                closedPipes += 1
-            } else if toStandardError {
-                stderrBytes += data
+            if let data {
+                if toStandardError { stderrBytes += data } else { stdoutBytes += data }
             } else {
-                stdoutBytes += data
+                closedPipes += 1
             }
         }
     }
