@@ -232,6 +232,8 @@ package enum DispatchEventLoop {
         #endif
         let source = DispatchSource.makeTimerSource(queue: .global())
         source.schedule(deadline: .now() + .seconds(3600))
+        // A source resumed with no handler is a client bug to libdispatch, which logs it.
+        source.setEventHandler {}
         source.resume()
         source.cancel()
         started.store(true, ordering: .releasing)

@@ -50,6 +50,20 @@ import Testing
         #expect(watcher.stderr == "watching main (Ctrl-C to stop)\n")
     }
 
+    /// libdispatch, told to log to standard error, has nothing to say of how a watcher uses
+    /// it (a source resumed with no handler is a misuse it logs, to syslog by default).
+    @Test func libdispatchLogsNoMisuseOfAWatcher() throws {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home", "Map")
+        let watcher = try RunningTabstore(sandbox, ["watch", "main"], environment: ["LIBDISPATCH_LOG": "stderr"])
+        #expect(watcher.wait { $0.stderr.contains("watching main") }, "stderr: \(watcher.stderr)")
+        _ = sandbox.run("select", "main", "Map")
+        #expect(watcher.wait { $0.stdoutLines.count >= 1 })
+        watcher.send(SIGINT)
+        #expect(watcher.exit()?.status == 0)
+        #expect(watcher.stderr == "watching main (Ctrl-C to stop)\n")
+    }
+
     @Test func linesMatchHistory() throws {
         let sandbox = Sandbox()
         sandbox.add("main", "Home", "Map")
