@@ -336,13 +336,13 @@ extension TabStore {
                 var sets: [TabStoreDocument.Entry] = []
                 var removed: [String] = []
                 for name in names where seen.insert(ExactName(name)).inserted {
-                    guard try records.setRecord(named: name) != nil else {
+                    guard let record = try records.setRecord(named: name) else {
                         removed.append(name)
                         continue
                     }
                     // Read as every read of a set is, after the rule check: a damaged set
                     // is refused here, not sent to the devices.
-                    sets.append(TabStoreDocument.Entry(try records.loadTabSet(named: name)))
+                    sets.append(TabStoreDocument.Entry(try records.tabSet(of: record)))
                 }
                 let settled = try records.settledMutations(of: request.device, refusedFrom: request.settled + 1)
                 return TabSyncPullResult(
