@@ -65,13 +65,12 @@ struct WatchedChannelTests {
         // Its listener has tried the lock, which the write holds, at least once.
         let observer = try PostgresConnection(url: url)
         let trying = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_try_advisory_lock_shared%' AND datname = current_database() AND pid <> pg_backend_pid()"
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try observer.execute(trying).int(0, 0) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(try observer.execute(trying).int(0, 0) == 1)
+        #expect(try await Self.count(trying, on: observer) == 1)
         _ = try writer.execute("COMMIT")
         #expect(try await seen.waitFor(count: 1).map { $0.setName + " " + ConcurrentWritersTests.entry($0) } == ["gone 7 set-removed"])
         withExtendedLifetime(watcher) {}
     }
+
     /// An idle watcher asks the server nothing: it reads the journal when notified (and
     /// once every 30 s), so a fleet of idle watchers is no load on the server; a change
     /// still reaches it at once.
@@ -84,9 +83,7 @@ struct WatchedChannelTests {
         // Listening once its listener holds the set's watch lock; then it reads the journal once.
         let observer = try PostgresConnection(url: url)
         let holding = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try observer.execute(holding).int(0, 0) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(try observer.execute(holding).int(0, 0) == 1)
+        #expect(try await Self.count(holding, on: observer) == 1)
         try await Task.sleep(for: .milliseconds(300))
         let before = try #require(watcher.postgresRoundTrips)
         try await Task.sleep(for: .milliseconds(2500))
@@ -94,5 +91,12 @@ struct WatchedChannelTests {
         try await writer.select(.index(1), in: "quiet")
         #expect(try await seen.waitFor(count: 1).map(ConcurrentWritersTests.entry) == ["2 selected"])
         withExtendedLifetime(watcher) {}
+    }
+
+    /// What the count `query` answers once it is not 0 (within 30 s), asked on `connection`.
+    static func count(_ query: String, on connection: PostgresConnection) async throws -> Int? {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try connection.execute(query).int(0, 0) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        return try connection.execute(query).int(0, 0)
     }
 }

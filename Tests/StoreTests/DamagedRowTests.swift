@@ -42,7 +42,7 @@ struct DamagedDatabase {
     func execute(_ sql: String) throws {
         switch backend {
         case .sqlite:
-            _ = try sqlite3(location, sql)
+            _ = try SQLiteShell.run(location, sql)
         case .postgres:
             try PostgresServer.shared().psql(serverDatabase, "SET session_replication_role = replica; " + sql)
         }
@@ -53,24 +53,10 @@ struct DamagedDatabase {
     func query(_ sql: String) throws -> String {
         switch backend {
         case .sqlite:
-            return try sqlite3(location, sql, "-readonly")
+            return try SQLiteShell.run(location, sql, options: ["-readonly"])
         case .postgres:
             return try PostgresServer.shared().psql(serverDatabase, sql)
         }
-    }
-
-    /// What the sqlite3 shell prints for `sql` on the file.
-    private func sqlite3(_ path: String, _ sql: String, _ options: String...) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = options + [path, sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "sqlite3 failed on \(sql)")
-        return text
     }
 
     /// Every stored row of every table, in a fixed order: what a refused call must leave.

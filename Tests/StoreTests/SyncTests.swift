@@ -121,7 +121,7 @@ import TabStoreTestSupport
         try phone.add(["Map"], to: "main")
         // The trim deletes the oldest rows; here every row before the newest goes.
         let last = try server.backend.read { records throws(TabStoreError) in try records.lastChangeID() }
-        let trimmed = try Self.deleteJournal(through: last - 1, of: folder.file("server.sqlite"))
+        let trimmed = try #require(try Self.deleteJournal(through: last - 1, of: folder.file("server.sqlite")))
         #expect(trimmed > 0)
         let pull = try server.pull(try phone.pullRequest())
         #expect(pull.complete && Set(pull.sets.map(\.name)) == ["main", "new"])
@@ -147,20 +147,13 @@ import TabStoreTestSupport
     }
 
     /// Deletes the journal rows of a file through `id`, as its trim does; returns how many.
-    private static func deleteJournal(through id: Int, of path: String) throws -> Int {
+    private static func deleteJournal(through id: Int, of path: String) throws -> Int? {
         try sqlite(path, "DELETE FROM change WHERE id <= \(id); SELECT changes();")
     }
 
-    /// Runs `sql` on a file with the sqlite3 shell; the integer it prints last.
-    private static func sqlite(_ path: String, _ sql: String) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path, sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        return Int(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    /// Runs `sql` on a file with the sqlite3 shell; the integer it prints.
+    private static func sqlite(_ path: String, _ sql: String) throws -> Int? {
+        Int(try SQLiteShell.run(path, sql).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The messages are the documented JSON: an app's backend decodes what a device encodes.
