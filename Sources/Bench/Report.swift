@@ -264,7 +264,9 @@ private func grouped(_ number: Int) -> String {
     return digits
 }
 
-/// `0.8`, `20`, `1.5`: a bound as written in the issue.
+/// `0.8`, `20`, `1.5`: a bound as written in the issue; one that is measured (another
+/// row's figure) to at most three decimals.
 private func trimmed(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
+    let thousandths = (value * 1000).rounded() / 1000
+    return thousandths == thousandths.rounded() ? String(Int(thousandths)) : String(thousandths)
 }
