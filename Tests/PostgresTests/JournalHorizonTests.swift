@@ -77,6 +77,7 @@ struct JournalHorizonTests {
         #expect(try await values.next()??.revision == 3)
         withExtendedLifetime(otherDatabase) {}
     }
+
     /// A writer in the middle of ending still holds the journal back. PostgreSQL marks a
     /// committing transaction ended in its process before it lets the locks go, and the
     /// lock table gives each lock the virtual id its process has at the moment the lock is

@@ -30,7 +30,7 @@ enum InfoCommand: TabstoreCommand {
 
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let store = try context.openExistingStore()
-        let (info, sync) = try storeCall { () throws(TabStoreError) in (try store.info(), try store.syncStatusIfStarted()) }
+        let (info, sync) = try storeCall { () throws(TabStoreError) in (try store.info(), try store.syncStatusIfSyncing()) }
         let details = context.json ? json(info, sync: sync) : text(info, sync: sync)
         if info.consistencyCheck == "ok" {
             return RunResult(standardOutput: details)

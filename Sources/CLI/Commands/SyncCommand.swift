@@ -51,8 +51,8 @@ enum SyncCommand: TabstoreCommand {
         let shownServer = context.shownLocation(location)
         try storeCall { () throws(TabStoreError) in
             guard device.canBeADevice else { throw .syncNeedsAFile(database: device.location) }
-            let current = try device.syncStatusIfStarted()?.server
-            if let current, !sameBytes(current, shownServer) { throw .syncsWithAnotherServer(path: device.location, server: current) }
+            let current = try device.syncStatusIfSyncing()?.server
+            if let current, !current.utf8.elementsEqual(shownServer.utf8) { throw .syncsWithAnotherServer(path: device.location, server: current) }
         }
         let server = try context.openSecondStore(location)
         let report = try storeCall { () throws(TabStoreError) in
@@ -85,5 +85,16 @@ enum SyncCommand: TabstoreCommand {
             text += "refused: \(VisibleText.shown(refusal.mutation?.description ?? "mutation \(refusal.number)")): \(VisibleText.shown(refusal.reason))\n"
         }
         return text
+    }
+}
+
+extension TabStore {
+    /// Where this device's sync stands; nil for a store that does not sync.
+    func syncStatusIfSyncing() throws(TabStoreError) -> TabSyncStatus? {
+        do {
+            return try syncStatus()
+        } catch where error.code == .syncNotStarted {
+            return nil
+        }
     }
 }

@@ -69,7 +69,7 @@ extension TabStore {
     }
 
     /// Where this device's sync stands; nil for a file that does not sync (or a server's store).
-    package func syncStatusIfStarted() throws(TabStoreError) -> TabSyncStatus? {
+    private func syncStatusIfStarted() throws(TabStoreError) -> TabSyncStatus? {
         try backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
                 guard let device = try records.syncDevice() else { return nil }
