@@ -88,16 +88,22 @@ struct JournalHorizonTests {
         let url = try PostgresServer.shared().createDatabase()
         let store = try TabStore(postgresURL: url)
         try store.add(["a", "b"], to: "main", creatingSet: true)
+        // Older than the writer and still running: another database's, as other tests'
+        // are on the shared server. It holds nothing back.
+        let older = try Self.begin(on: try PostgresServer.shared().createDatabase())
         let writer = try Self.begin(on: url, locking: ["slow"])
         let reader = try PostgresConnection(url: url)
         _ = try reader.execute(
             """
             CREATE TABLE seen_locks AS SELECT locktype, mode, granted, pid, virtualtransaction, transactionid, database, classid, objsubid
-            FROM pg_catalog.pg_locks WHERE pid = $1
-            """, [String(writer.connection.processID)]
+            FROM pg_catalog.pg_locks
+            """
         )
         let ended = try reader.execute(
-            "UPDATE seen_locks SET virtualtransaction = split_part(virtualtransaction, '/', 1) || '/0' WHERE locktype = 'advisory' AND objsubid = 2"
+            """
+            UPDATE seen_locks SET virtualtransaction = split_part(virtualtransaction, '/', 1) || '/0'
+            WHERE pid = $1 AND locktype = 'advisory' AND objsubid = 2
+            """, [String(writer.connection.processID)]
         )
         #expect(ended.affectedRows == 1)
         for lockTable in ["seen_locks", "pg_catalog.pg_locks"] {
@@ -110,5 +116,6 @@ struct JournalHorizonTests {
         let read = try records.changes(after: writer.id - 1, inSets: nil)
         #expect(Self.revisions(read) == [])
         #expect(read.heldBack)
+        withExtendedLifetime(older) {}
     }
 }
