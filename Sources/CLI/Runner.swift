@@ -81,7 +81,7 @@ package enum Runner {
         case let .tabNotFound(title, _): title
         default: nil
         }
-        return name.map { !VisibleText.original(of: $0).utf8.elementsEqual($0.utf8) } ?? false
+        return name.map { !sameBytes(VisibleText.original(of: $0), $0) } ?? false
     }
 
     /// `tabstore: error: ...`, one line; a usage error names the help that shows the usage.

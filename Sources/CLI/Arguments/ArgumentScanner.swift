@@ -306,8 +306,7 @@ func looksLikeOption(_ argument: String) -> Bool {
 
 /// An optional `-` and one or more ASCII digits (whether or not it fits `Int`).
 func isIntegerLiteral(_ text: String) -> Bool {
-    let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
-    return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    isIntegerText(text)
 }
 
 /// The integer `text` spells, or `nil` when it is not an integer literal or does not fit `Int`.

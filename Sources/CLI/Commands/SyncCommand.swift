@@ -52,7 +52,7 @@ enum SyncCommand: TabstoreCommand {
         try storeCall { () throws(TabStoreError) in
             guard device.canBeADevice else { throw .syncNeedsAFile(database: device.location) }
             let current = try device.syncStatusIfSyncing()?.server
-            if let current, !current.utf8.elementsEqual(shownServer.utf8) { throw .syncsWithAnotherServer(path: device.location, server: current) }
+            if let current, !sameBytes(current, shownServer) { throw .syncsWithAnotherServer(path: device.location, server: current) }
         }
         let server = try context.openSecondStore(location)
         let report = try storeCall { () throws(TabStoreError) in
