@@ -6,10 +6,13 @@
 /// Written as a string literal; an interpolated `String` is text from outside, a
 /// ``Name`` is a quoted name, anything else (a number) is part of the wording:
 /// ```swift
-/// let message: ErrorMessage = "no tab set named \(quoted(name)) in \(path)"
+/// let message: ErrorMessage = "no tab set named \(ErrorMessage.Name(name)) in \(path)"
+/// message.shown  // for a terminal or a log
+/// message.plain  // for a JSON string
 /// ```
-package struct ErrorMessage: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
-    package enum Part: Sendable, Hashable {
+public struct ErrorMessage: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// One piece of a message.
+    public enum Part: Sendable, Hashable {
         /// The message's own words.
         case wording(String)
         /// Text from outside, shown whole.
@@ -19,25 +22,25 @@ package struct ErrorMessage: Sendable, Hashable, ExpressibleByStringInterpolatio
 
     /// A name between quotes (none when `quote` is empty), shortened after `limit`
     /// characters when shown to a person.
-    package struct Name: Sendable, Hashable, CustomStringConvertible {
-        package let text: String
-        package let quote: String
-        package let limit: Int
+    public struct Name: Sendable, Hashable, CustomStringConvertible {
+        public let text: String
+        public let quote: String
+        public let limit: Int
 
-        package init(_ text: String, quote: String = "\"", limit: Int = .max) {
+        public init(_ text: String, quote: String = "\"", limit: Int = .max) {
             self.text = text
             self.quote = quote
             self.limit = limit
         }
 
-        /// The name for a person: visible, shortened.
-        package var shown: String {
+        /// The name for a person: visible (``VisibleText``), shortened.
+        public var shown: String {
             quote + VisibleText.shown(shortened) + quote
         }
 
         /// Quoted and shortened, as it is: for a message built as a `String` (a reason
         /// given to an error), which is made visible when that error is shown.
-        package var description: String {
+        public var description: String {
             quote + shortened + quote
         }
 
@@ -50,22 +53,24 @@ package struct ErrorMessage: Sendable, Hashable, ExpressibleByStringInterpolatio
         }
     }
 
-    package private(set) var parts: [Part]
+    /// The message's wording and the outside text in it, in order.
+    public private(set) var parts: [Part]
 
-    package init(_ parts: [Part]) {
+    /// A message made of these parts, in order.
+    public init(_ parts: [Part]) {
         self.parts = parts
     }
 
-    package init(stringLiteral value: String) {
+    public init(stringLiteral value: String) {
         parts = [.wording(value)]
     }
 
-    package init(stringInterpolation: StringInterpolation) {
+    public init(stringInterpolation: StringInterpolation) {
         parts = stringInterpolation.parts
     }
 
     /// The message for a person: nothing in it acts on a terminal or hides.
-    package var shown: String {
+    public var shown: String {
         parts.map { part in
             switch part {
             case let .wording(words): words
@@ -76,7 +81,7 @@ package struct ErrorMessage: Sendable, Hashable, ExpressibleByStringInterpolatio
     }
 
     /// The message with every name and text whole and as it is: for JSON.
-    package var plain: String {
+    public var plain: String {
         parts.map { part in
             switch part {
             case let .wording(words): words
@@ -86,37 +91,39 @@ package struct ErrorMessage: Sendable, Hashable, ExpressibleByStringInterpolatio
         }.joined()
     }
 
-    package var description: String { shown }
+    /// The message for a person, as ``shown``.
+    public var description: String { shown }
 
-    package struct StringInterpolation: StringInterpolationProtocol {
+    /// Builds a message's parts from a string literal: see ``ErrorMessage``.
+    public struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var parts: [Part] = []
 
-        package init(literalCapacity: Int, interpolationCount: Int) {
+        public init(literalCapacity: Int, interpolationCount: Int) {
             parts.reserveCapacity(2 * interpolationCount + 1)
         }
 
-        package mutating func appendLiteral(_ literal: String) {
+        public mutating func appendLiteral(_ literal: String) {
             if !literal.isEmpty { parts.append(.wording(literal)) }
         }
 
-        package mutating func appendInterpolation(_ text: String) {
+        public mutating func appendInterpolation(_ text: String) {
             parts.append(.text(text))
         }
 
-        package mutating func appendInterpolation(_ text: Substring) {
+        public mutating func appendInterpolation(_ text: Substring) {
             parts.append(.text(String(text)))
         }
 
-        package mutating func appendInterpolation(_ name: Name) {
+        public mutating func appendInterpolation(_ name: Name) {
             parts.append(.name(name))
         }
 
-        package mutating func appendInterpolation(_ message: ErrorMessage) {
+        public mutating func appendInterpolation(_ message: ErrorMessage) {
             parts += message.parts
         }
 
         /// A number or another value of the message's own making.
-        package mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
             parts.append(.wording(value.description))
         }
     }

@@ -162,7 +162,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
 
     /// The message in parts, to be written for a person (`shown`) or, names and paths
     /// whole and as they are, in JSON (`plain`).
-    package var message: ErrorMessage {
+    public var message: ErrorMessage {
         switch reason {
         case let .setNotFound(set):
             return "no tab set named \(quoted(set))"

@@ -26,9 +26,9 @@
 /// VisibleText.shown("\u{1B}]0;x\u{7}") // \u{1b}]0;x\u{7}
 /// VisibleText.original(of: #"a\tb"#)   // "a\tb" (with a TAB)
 /// ```
-package enum VisibleText {
+public enum VisibleText {
     /// `text` as shown to a person.
-    package static func shown(_ text: String) -> String {
+    public static func shown(_ text: String) -> String {
         // Printable ASCII without a backslash, nearly every name: shown as it is.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) { return text }
         let scalars = Array(text.unicodeScalars)
@@ -61,7 +61,7 @@ package enum VisibleText {
     /// The text that `shown` shows as `text`: each escape read back, any other character
     /// (a backslash that starts no escape included) taken as it is. Reads what a person
     /// copies from a listing, so uppercase hex (`\u{1B}`) is read too.
-    package static func original(of text: String) -> String {
+    public static func original(of text: String) -> String {
         let scalars = Array(text.unicodeScalars)
         var result = ""
         var index = 0
@@ -79,7 +79,7 @@ package enum VisibleText {
 
     /// How many scalars of `text`, from `index`, an escape takes (`\t`: 2, `\u{1b}`: 6), or
     /// `nil` when none starts there: what a layout must not cut in half.
-    package static func escapeLength(in text: [Unicode.Scalar], at index: Int) -> Int? {
+    public static func escapeLength(in text: [Unicode.Scalar], at index: Int) -> Int? {
         guard index < text.count, text[index] == "\\" else { return nil }
         return escapeSequence(in: text, at: index)?.length
     }

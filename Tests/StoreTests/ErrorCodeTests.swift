@@ -42,4 +42,31 @@ import TabStoreKit
         #expect(TabStoreError.emptyPayloadKey.code.rawValue == "emptyPayloadKey")
         #expect(TabStoreError.setNotFound(set: "s").code != TabStoreError.setAlreadyExists(set: "s").code)
     }
+
+    /// An app writes an error for a person or for JSON from its public parts: the name as
+    /// stored in JSON, made visible (and a long one shortened) for a terminal or a log.
+    @Test func anErrorsMessageIsWrittenForAPersonOrForJSONFromItsParts() throws {
+        let store = try TabStore(path: folder.file())
+        let hostile = "tab\u{1B}[2J"
+        let long = String(repeating: "x", count: 61)
+        var messages: [ErrorMessage] = []
+        for name in [hostile, long] {
+            do {
+                _ = try store.tabSet(named: name)
+            } catch {
+                messages.append(error.message)
+                #expect(error.description == error.message.shown)
+            }
+        }
+        #expect(messages.map(\.parts) == [
+            [.wording("no tab set named "), .name(ErrorMessage.Name(hostile, limit: 60))],
+            [.wording("no tab set named "), .name(ErrorMessage.Name(long, limit: 60))],
+        ])
+        #expect(messages.map(\.shown) == [
+            #"no tab set named "tab\u{1b}[2J""#,
+            "no tab set named \"" + String(repeating: "x", count: 60) + "…\"",
+        ])
+        #expect(messages.map(\.plain) == ["no tab set named \"\(hostile)\"", "no tab set named \"\(long)\""])
+        #expect(VisibleText.original(of: VisibleText.shown(hostile)) == hostile)
+    }
 }
