@@ -288,4 +288,23 @@ import Testing
             == .invalidSetName(name: "a\u{7F}", problem: .controlCharacter(scalar: 0x7F)))
         #expect(try store.tabSets().map(\.name) == ["main"])
     }
+
+    /// A caller tells a call that saved a change from one that had nothing to do.
+    @Test(arguments: StoreBackend.allCases)
+    func rowsWrittenMovesOnlyWhenACallWrites(backend: StoreBackend) throws {
+        let store = try makeStore(backend)
+        let opened = store.rowsWritten
+        try store.select(.title("A"), in: "main")
+        #expect(store.rowsWritten == opened)
+        #expect(failure { () throws(TabStoreError) in try store.select(9, in: "main") }?.code == .indexOutOfRange)
+        #expect(store.rowsWritten == opened)
+        _ = try store.tabSet(named: "main")
+        #expect(store.rowsWritten == opened)
+        try store.select(.title("C"), in: "main")
+        let selected = store.rowsWritten
+        #expect(selected > opened)
+        try store.add(["F"], to: "main")
+        #expect(store.rowsWritten > selected)
+        #expect(try state(store) == ["A", "B", "*C", "D", "E", "F"])
+    }
 }
