@@ -131,6 +131,14 @@ public enum TabRef: Sendable, Hashable, Codable, ExpressibleByIntegerLiteral, Ex
 
     /// `"Home"` is `.title("Home")`.
     public init(stringLiteral value: String) { self = .title(value) }
+
+    /// Whether ``typed(_:asIndex:)`` reads `text` as an index: an optional `-` and one or
+    /// more ASCII digits (`-1`, `007`), whether or not it fits `Int`. A command line that
+    /// takes `-1` as a value, not an option, asks this.
+    public static func readsAsIndex(_ text: String) -> Bool {
+        let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
 }
 
 /// A tab at its index: the `(index, item)` pair told to the view to reload (<doc:SelectionRules>).

@@ -110,4 +110,29 @@ import Testing
         #expect(TabStoreError.schemaTooNew(path: "/t.sqlite", found: 9, supported: 2).description
             == "database /t.sqlite has schema version 9, newer than this tabstore supports (2); upgrade tabstore")
     }
+
+    /// `TabRef.readsAsIndex` is the rule a typed tab is read by: what it calls an index
+    /// selects by position (or is out of range), anything else is looked up as a title.
+    @Test(arguments: [
+        ("0", true), ("-1", true), ("007", true), ("-0", true), ("99999999999999999999", true), ("5", true),
+        ("", false), ("-", false), ("--1", false), ("+1", false), (" 1", false), ("1a", false), ("\u{661}", false),
+    ])
+    func aTypedTabIsAnIndexExactlyWhenReadsAsIndexSaysSo(text: String, isIndex: Bool) throws {
+        #expect(TabRef.readsAsIndex(text) == isIndex)
+        let store = try makeStore(.sqlite)
+        let outcome: String
+        do {
+            outcome = "selected \(try store.select(.typed(text), in: "store-detail").selectedIndex)"
+        } catch {
+            outcome = error.code.rawValue
+        }
+        let expected = switch text {
+        case "0", "-0": "selected 0"
+        case "-1": "selected 2"
+        case "007", "5": "indexOutOfRange"
+        case "99999999999999999999": "indexTextOutOfRange"
+        default: "tabNotFound"
+        }
+        #expect(outcome == expected)
+    }
 }

@@ -304,9 +304,10 @@ func looksLikeOption(_ argument: String) -> Bool {
     argument.hasPrefix("-") && argument != "-" && !isIntegerLiteral(argument)
 }
 
-/// An optional `-` and one or more ASCII digits (whether or not it fits `Int`).
+/// An optional `-` and one or more ASCII digits (whether or not it fits `Int`): the
+/// library's reading of a typed tab, so that `-1` is the value it takes as the last tab.
 func isIntegerLiteral(_ text: String) -> Bool {
-    isIntegerText(text)
+    TabRef.readsAsIndex(text)
 }
 
 /// The integer `text` spells, or `nil` when it is not an integer literal or does not fit `Int`.

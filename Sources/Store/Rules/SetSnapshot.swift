@@ -65,7 +65,7 @@ package struct SnapshotRequest: Sendable {
         tabCount || allTabs || refs.contains { ref in
             switch ref {
             case let .index(index): index < 0
-            case let .typed(text, _): isIntegerText(text) && (Int(text).map { $0 < 0 } ?? true)
+            case let .typed(text, _): TabRef.readsAsIndex(text) && (Int(text).map { $0 < 0 } ?? true)
             case .title, .id: false
             }
         }
@@ -78,7 +78,7 @@ package struct SnapshotRequest: Sendable {
         guard refs.count == 1, let ref = refs.first, titles.isEmpty, !needsTabCount else { return nil }
         switch ref {
         case let .index(index): return index
-        case let .typed(text, asIndex: true) where isIntegerText(text): return Int(text)
+        case let .typed(text, asIndex: true) where TabRef.readsAsIndex(text): return Int(text)
         case .typed, .title, .id: return nil
         }
     }
@@ -93,7 +93,7 @@ package struct SnapshotRequest: Sendable {
             case let .title(title): add(.title(title))
             case let .id(id): add(.id(id))
             case let .typed(text, asIndex):
-                if isIntegerText(text), let index = Int(text) { add(.index(index)) }
+                if TabRef.readsAsIndex(text), let index = Int(text) { add(.index(index)) }
                 if !asIndex { add(.title(text)) }
             }
         }
@@ -249,7 +249,7 @@ package struct SetSnapshot: Sendable {
 
     /// What a person typed: an integer is an index, anything else an exact title.
     private func resolveTyped(_ text: String, asIndex: Bool) throws(TabStoreError) -> TabRecord {
-        guard isIntegerText(text) else {
+        guard TabRef.readsAsIndex(text) else {
             // Not an integer: a title, unless only an index was meant.
             guard !asIndex, let tab = tab(titled: text) else { throw .tabNotFound(title: text, set: name) }
             return tab
@@ -291,10 +291,4 @@ extension [TabRecord] {
         }
         return found
     }
-}
-
-/// An optional `-` and one or more ASCII digits, whether or not it fits `Int`.
-package func isIntegerText(_ text: String) -> Bool {
-    let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
-    return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
 }
