@@ -38,10 +38,29 @@ func errorMessage(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
 
-/// Writes all of `bytes` to a file descriptor, retrying partial and interrupted writes.
+/// Writes all of `bytes` to standard output or standard error, retrying partial and
+/// interrupted writes. A stream the parent left non-blocking (a shared pipe or terminal
+/// another program set O_NONBLOCK on) refuses a write with EAGAIN while its reader is
+/// behind: the write waits until it can go on instead of failing.
 /// - Returns: `nil` when every byte was written, else the `errno` of the failed write.
 func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-    AtomicFile.writeAllBytes(bytes, to: descriptor)
+    var remaining = bytes[...]
+    while !remaining.isEmpty {
+        let written = remaining.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if written > 0 {
+            remaining = remaining.dropFirst(written)
+            continue
+        }
+        if written == 0 { return ENOSPC }
+        switch errno {
+        case EINTR: continue
+        case EAGAIN, EWOULDBLOCK:
+            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            if poll(&ready, 1, -1) < 0 && errno != EINTR { return errno }
+        case let code: return code
+        }
+    }
+    return nil
 }
 
 /// Keeps descriptors 0, 1 and 2 taken: when the parent closed one (`>&-`), the next file
