@@ -76,12 +76,12 @@ package enum Runner {
     /// Whether the set or title that named nothing (a tab's set was found) reads as other
     /// text through the escapes text output writes (`a\tb`): it may be copied from there.
     private static func namesAnEscape(_ error: TabStoreError) -> Bool {
-        let name: String? = switch error.reason {
-        case let .setNotFound(set): set
-        case let .tabNotFound(title, _): title
+        let name: String? = switch error.code {
+        case .setNotFound: error.setName
+        case .tabNotFound: error.title
         default: nil
         }
-        return name.map { !sameBytes(VisibleText.original(of: $0), $0) } ?? false
+        return name.map(VisibleText.containsEscape) ?? false
     }
 
     /// `tabstore: error: ...`, one line; a usage error names the help that shows the usage.

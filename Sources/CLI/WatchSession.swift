@@ -56,10 +56,10 @@ struct WatchSession: Sendable, Equatable {
         let text: ErrorMessage
         switch away {
         case let error?:
-            let what: ErrorMessage = switch error.reason {
-            case let .serverUnavailable(server, reason): "cannot connect to \(server): \(reason)"
-            case let .connectionLost(server, _): "lost the connection to \(server)"
-            case let .serverNotAnswering(server, seconds, _): "\(server) stopped answering after \(seconds) s"
+            // What happened, without what it meant for an edit: a watch makes none.
+            let what: ErrorMessage = switch (error.code, error.server, error.secondsWaited) {
+            case let (.connectionLost, server?, _): "lost the connection to \(server)"
+            case let (.serverNotAnswering, server?, seconds?): "\(server) stopped answering after \(seconds) s"
             default: error.message
             }
             if json { return JSONValue.object([("server", .string("away")), ("message", .string(what.plain))]).line }
@@ -94,7 +94,7 @@ struct WatchSession: Sendable, Equatable {
         // libdispatch goes on opening files while the watch runs (its thread pool's monitor
         // reads /proc/self/task/*/stat, a timer's clock may need a timerfd) and traps when
         // it cannot: the watch starts only with a few to spare.
-        guard descriptorsAreFree(Self.spareDescriptors) else {
+        guard TabStore.observationCanStart(sparing: Self.spareDescriptors) else {
             Self.refuse("too few file descriptors are free to follow changes (this process has too many files open)", json: json)
         }
         let json = self.json

@@ -10,10 +10,10 @@ import Darwin
 /// the same folder, is synced, and is renamed into place; then the folder is synced so
 /// the rename itself survives power loss.
 ///
-/// Used by `TabStore.backup(to:)` and by the CLI's `export --output`.
-package enum AtomicFile {
+/// Used by ``TabStore/backup(to:replacing:progress:)`` and ``TabStore/writeFile(_:to:replacing:progress:)``.
+enum AtomicFile {
     /// Why a file could not be written.
-    package enum Failure: Error {
+    enum Failure: Error {
         /// The file exists and replacing it was not allowed.
         case exists
         /// Something other than a regular file is at the path: never replaced, even when
@@ -39,7 +39,7 @@ package enum AtomicFile {
     ///   ``removeTemporaryFileForSignal()`` for other signals).
     /// `database` is never replaced: renaming a copy over a live database would leave
     /// every process that has it open writing to a file nobody will read again.
-    package static func create(
+    static func create(
         _ path: String, replacing: Bool, sparing database: String,
         content: (_ temporaryPath: String, _ descriptor: Int32) throws(Failure) -> Void
     ) throws(Failure) {
@@ -123,20 +123,20 @@ package enum AtomicFile {
     /// atomic exchange and `unlink`): a program that ends on SIGHUP, SIGINT or SIGTERM
     /// calls it first, so the signal leaves no `.NAME.tmp-PID` behind. The string is not
     /// freed here (`free` is not safe in a handler): the process is about to end.
-    package static func removeTemporaryFileForSignal() {
+    static func removeTemporaryFileForSignal() {
         if let path = UnsafeMutablePointer<CChar>(bitPattern: pendingTemporaryFile.exchange(0, ordering: .sequentiallyConsistent)) {
             unlink(path)
         }
     }
 
     /// Writes all of `bytes` to `descriptor`.
-    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Failure) {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Failure) {
         if let code = writeAllBytes(bytes, to: descriptor) { throw .system(code) }
     }
 
     /// Writes all of `bytes` to a file descriptor, retrying partial and interrupted writes.
     /// - Returns: `nil` when every byte was written, else the `errno` of the failed write.
-    package static func writeAllBytes(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    static func writeAllBytes(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count, let base = buffer.baseAddress {
@@ -170,5 +170,57 @@ package enum AtomicFile {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let folder = String(path[..<slash])
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+}
+
+/// How far a ``TabStore/writeFile(_:to:replacing:progress:)`` has got.
+public struct FileWriteProgress: Sendable, Hashable {
+    public let writtenBytes: Int
+    public let byteCount: Int
+}
+
+extension TabStore {
+    /// Writes `bytes` to the file at `path` as ``backup(to:replacing:progress:)-1cmbe`` writes its
+    /// copy: into a temporary file beside `path` that is synced and then renamed into
+    /// place, so that after a failure or a kill `path` holds its old file or all of
+    /// `bytes`. For what an app writes beside its tabs: an export of its sets, say.
+    ///
+    /// For example:
+    /// ```swift
+    /// try store.writeFile(Array(exportedJSON.utf8), to: "/exports/tabs.json", replacing: true)
+    /// ```
+    /// - Parameter bytes: the whole new content of the file.
+    /// - Parameter path: where the file goes; its folder must exist.
+    /// - Parameter replacing: whether an existing regular file at `path` may be replaced;
+    ///   the new file then keeps that file's permission bits (and, where allowed, its owner).
+    /// - Parameter progress: called after each mebibyte written, from the calling thread.
+    /// - Throws: `TabStoreError.Code.fileExists` when `path` exists and `replacing` is false,
+    ///   `.notARegularFile` when something else is at `path`, which is never replaced,
+    ///   `.fileIsTheDatabase` when `path` is this store's file or one of its side files,
+    ///   `.cannotWrite` when the file cannot be written (a full disk, a missing folder).
+    public func writeFile(
+        _ bytes: [UInt8], to path: String, replacing: Bool = false, progress: (FileWriteProgress) -> Void = { _ in }
+    ) throws(TabStoreError) {
+        let chunk = 1 << 20
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.create(path, replacing: replacing, sparing: location) { _, descriptor throws(AtomicFile.Failure) in
+                for start in stride(from: 0, to: bytes.count, by: chunk) {
+                    let end = min(start + chunk, bytes.count)
+                    try AtomicFile.writeAll(Array(bytes[start..<end]), to: descriptor)
+                    progress(FileWriteProgress(writtenBytes: end, byteCount: bytes.count))
+                }
+            }
+        } catch {
+            throw error.storeError(path: path)
+        }
+    }
+
+    /// Removes the temporary file that ``backup(to:replacing:progress:)-1cmbe`` or
+    /// ``writeFile(_:to:replacing:progress:)`` is writing, if any: for a program that ends on
+    /// SIGHUP, SIGINT or SIGTERM, to call from its handler first, so that the signal leaves
+    /// no `.NAME.tmp-PID` beside the file. Safe in a signal handler (an atomic exchange and
+    /// `unlink`); the process is expected to end after it.
+    public static func removeFileBeingWritten() {
+        AtomicFile.removeTemporaryFileForSignal()
     }
 }

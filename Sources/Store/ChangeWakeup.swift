@@ -216,7 +216,7 @@ private func removeInotifyWatchesAtExit() {
 /// clock) the first time a source is resumed in the process, and traps when no file
 /// descriptor is left for it: the first observer checks that there are, then has the loop
 /// made, with the timer of the clock that observation's timers use.
-package enum DispatchEventLoop {
+enum DispatchEventLoop {
     private static let started = Atomic<Bool>(false)
 
     /// The descriptors the loop takes at most (epoll, eventfd, a timerfd for each of three
@@ -225,7 +225,7 @@ package enum DispatchEventLoop {
 
     /// Makes sure the event loop exists.
     /// - Returns: false when it could not be made: no descriptor is free.
-    package static func start() -> Bool {
+    static func start() -> Bool {
         if started.load(ordering: .acquiring) { return true }
         #if os(Linux)
         guard descriptorsAreFree(descriptorsNeeded) else { return false }
@@ -242,7 +242,7 @@ package enum DispatchEventLoop {
 }
 
 /// Whether `count` more file descriptors can be opened now (each is closed again).
-package func descriptorsAreFree(_ count: Int) -> Bool {
+func descriptorsAreFree(_ count: Int) -> Bool {
     var opened: [Int32] = []
     defer { for descriptor in opened { close(descriptor) } }
     for _ in 0..<count {
@@ -251,4 +251,18 @@ package func descriptorsAreFree(_ count: Int) -> Bool {
         opened.append(descriptor)
     }
     return true
+}
+
+extension TabStore {
+    /// Whether this process has the file descriptors that observing needs, for a process
+    /// that may be near its limit (`ulimit -n`) and should refuse in a sentence: libdispatch
+    /// traps when it cannot make its event loop, or later, as it runs, when it cannot open a
+    /// file it needs. Makes the event loop now, if it was not made yet, then checks that
+    /// `spare` more descriptors are free (each is closed again).
+    ///
+    /// The CLI's `watch` asks with 0 before it opens its store, and with 4 once its own
+    /// descriptors are open.
+    public static func observationCanStart(sparing spare: Int = 4) -> Bool {
+        DispatchEventLoop.start() && descriptorsAreFree(spare)
+    }
 }

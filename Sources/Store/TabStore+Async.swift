@@ -99,6 +99,12 @@ extension TabStore {
         try await onWriteQueue { () throws(TabStoreError) in try self.select(ref, in: setName, ifRevision: ifRevision) }
     }
 
+    /// Selects a tab without working out the set it leaves; as the synchronous call does.
+    @discardableResult
+    public func selectOnly(_ ref: TabRef, in setName: String, ifRevision: Int? = nil) async throws(TabStoreError) -> Selection {
+        try await onWriteQueue { () throws(TabStoreError) in try self.selectOnly(ref, in: setName, ifRevision: ifRevision) }
+    }
+
     /// Removes tabs; as the synchronous call does.
     @discardableResult
     public func remove(_ refs: [TabRef], from setName: String, ifRevision: Int? = nil) async throws(TabStoreError) -> TabSetEdit {

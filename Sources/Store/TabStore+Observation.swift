@@ -31,9 +31,10 @@ extension TabStore {
     }
 
     /// Every change the journal holds, then those to come, to one set (or every set when
-    /// nil), for a store's first observer: what a `watch` that started before the database
-    /// had any tables has missed none of.
-    package func changesFromJournalStart(in setName: String?) -> TabStoreStream<TabChange> {
+    /// nil), for a store's first observer: a watcher that started before the database had
+    /// any tables misses none of its changes. A later observer gets the changes from now on,
+    /// as ``changes()`` does.
+    public func changesFromJournalStart(in setName: String?) -> TabStoreStream<TabChange> {
         hub.subscribe(setName: setName, after: 0)
     }
 

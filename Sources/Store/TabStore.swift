@@ -149,15 +149,20 @@ public final class TabStore: Sendable {
         try TabStore(path: ":memory:", options: options)
     }
 
-    /// Closes the store's connections and calls `end`, which ends the process, for a
-    /// process that ends without releasing its store (the CLI's `watch`): a file then holds
-    /// every change, and no -wal or -shm file is left behind by this process.
-    package func closeAndEnd(_ end: () -> Never) -> Never {
+    /// Closes the store's connections and calls `end`, which ends the process (`_exit`), for
+    /// a process that ends without releasing its store, from any thread (the CLI's `watch`
+    /// on a signal). On a file, a write in progress on another thread is waited for and
+    /// none starts after it; the file then holds every change, and this process leaves no
+    /// -wal or -shm file behind. On a server, `end` is called at once: the server rolls
+    /// back what was not committed.
+    public func closeAndEnd(_ end: () -> Never) -> Never {
         backend.closeAndEnd(end)
     }
 
-    /// Why other processes' changes cannot be seen through this store, when they cannot.
-    package var changesUnseen: TabStoreError? { backend.changesUnseen }
+    /// Why other processes' changes cannot be seen through this store, when they cannot
+    /// (a file in a folder this process cannot write, where SQLite cannot keep its -shm file):
+    /// `nil` when they can. An observer asks first, to refuse at once rather than wait.
+    public var changesUnseen: TabStoreError? { backend.changesUnseen }
 
     /// Runs `body` on the reader's connection: it never waits for this store's writes.
     func reading<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {

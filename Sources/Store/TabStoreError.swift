@@ -2,8 +2,9 @@
 ///
 /// Match on ``code`` to react, for example
 /// `catch let error as TabStoreError where error.code == .busy`; `description` is a
-/// sentence for a person, and ``isDatabaseProblem`` says whether the request or the
-/// database is at fault.
+/// sentence for a person, ``isDatabaseProblem`` says whether the request or the
+/// database is at fault, and the details (``setName``, ``title``, ``index``,
+/// ``tabCount``, ``server``, ``secondsWaited``) are there for the codes that carry them.
 ///
 /// New codes may come in later versions, in both groups (a request that cannot be done,
 /// and a problem with the database or its server): a `switch` on ``code`` ends with a

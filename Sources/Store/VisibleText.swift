@@ -77,6 +77,13 @@ public enum VisibleText {
         return result
     }
 
+    /// Whether `text` holds an escape that ``original(of:)`` reads as another character
+    /// (`a\tb` typed with a backslash): a name copied from shown output reads that way, so
+    /// a lookup of it that finds nothing may have meant the original.
+    public static func containsEscape(_ text: String) -> Bool {
+        !sameBytes(original(of: text), text)
+    }
+
     /// How many scalars of `text`, from `index`, an escape takes (`\t`: 2, `\u{1b}`: 6), or
     /// `nil` when none starts there: what a layout must not cut in half.
     public static func escapeLength(in text: [Unicode.Scalar], at index: Int) -> Int? {

@@ -18,14 +18,12 @@ struct TypedIndex: Sendable, Equatable {
         do {
             return try call()
         } catch {
-            guard Int(text) == nil else { throw error }
-            switch error.reason {
-            case let .indexOutOfRange(index, count, set) where index == value:
-                throw .indexTextOutOfRange(index: text, count: count, set: set)
-            case let .insertionIndexOutOfRange(index, count, set) where index == value:
-                throw .insertionIndexTextOutOfRange(index: text, count: count, set: set)
-            default:
-                throw error
+            // Only a refusal of the nearest `Int` is about the typed digits.
+            guard Int(text) == nil, error.index == value, let count = error.tabCount, let set = error.setName else { throw error }
+            switch error.code {
+            case .indexOutOfRange: throw .indexTextOutOfRange(index: text, count: count, set: set)
+            case .insertionIndexOutOfRange: throw .insertionIndexTextOutOfRange(index: text, count: count, set: set)
+            default: throw error
             }
         }
     }

@@ -33,9 +33,6 @@ enum ExportCommand: TabstoreCommand {
         ]
     )
 
-    /// Bytes written between two progress updates.
-    private static let chunkSize = 1 << 20
-
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setNames = arguments.texts("set")
         var output = arguments.textOption("output")
@@ -60,17 +57,7 @@ enum ExportCommand: TabstoreCommand {
         defer { progress.finish() }
         TemporaryFileSignals.install()
         try storeCall { () throws(TabStoreError) in
-            do throws(AtomicFile.Failure) {
-                try AtomicFile.create(output, replacing: arguments.flag("force"), sparing: store.location) { _, descriptor throws(AtomicFile.Failure) in
-                    for start in stride(from: 0, to: bytes.count, by: chunkSize) {
-                        let end = min(start + chunkSize, bytes.count)
-                        try AtomicFile.writeAll(Array(bytes[start..<end]), to: descriptor)
-                        progress.update(end, of: bytes.count)
-                    }
-                }
-            } catch {
-                throw error.storeError(path: output)
-            }
+            try store.writeFile(bytes, to: output, replacing: arguments.flag("force")) { progress.update($0.writtenBytes, of: $0.byteCount) }
         }
         let count = document.sets.count
         let text = context.json

@@ -49,11 +49,7 @@ enum SyncCommand: TabstoreCommand {
         // it is the same from any folder; a URL without its password. Checked before the
         // server is opened (or made): a device is a file, and syncs with one server.
         let shownServer = context.shownLocation(location)
-        try storeCall { () throws(TabStoreError) in
-            guard device.canBeADevice else { throw .syncNeedsAFile(database: device.location) }
-            let current = try device.syncStatusIfSyncing()?.server
-            if let current, !sameBytes(current, shownServer) { throw .syncsWithAnotherServer(path: device.location, server: current) }
-        }
+        _ = try storeCall { () throws(TabStoreError) in try device.checkCanSync(with: shownServer) }
         let server = try context.openSecondStore(location)
         let report = try storeCall { () throws(TabStoreError) in
             try device.startSync(server: shownServer)

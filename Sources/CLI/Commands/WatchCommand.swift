@@ -33,7 +33,7 @@ enum WatchCommand: TabstoreCommand {
         if let reason = ThreadProbe.refusal() { throw .resourceRefused("cannot watch: the system will not start a thread (\(reason))") }
         // libdispatch traps when it cannot make its event loop: have it made now, while
         // descriptors are free, before the store takes its own.
-        guard DispatchEventLoop.start() else {
+        guard TabStore.observationCanStart(sparing: 0) else {
             throw .resourceRefused("cannot watch: no file descriptor is free (this process has too many files open)")
         }
         do throws(CLIError) {

@@ -19,13 +19,13 @@ enum TemporaryFileSignals {
     static func install() {
         // Reaches the pending-file record once here, so that the handler never is the first
         // to (its lazy initialization is not safe in a handler); nothing is pending yet.
-        AtomicFile.removeTemporaryFileForSignal()
+        TabStore.removeFileBeingWritten()
         var signals = sigset_t()
         sigemptyset(&signals)
         for number in [SIGHUP, SIGINT, SIGTERM] {
             sigaddset(&signals, number)
             let previous = signal(number) { number in
-                AtomicFile.removeTemporaryFileForSignal()
+                TabStore.removeFileBeingWritten()
                 signal(number, SIG_DFL)
                 raise(number)
             }

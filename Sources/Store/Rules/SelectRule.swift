@@ -41,15 +41,21 @@ package struct SelectRule: SetRule {
     }
 }
 
-/// What a select did, without the set: `SelectionChange` less its `set`.
-package struct Selection: Sendable, Hashable {
-    package let setName: String
-    package let previousIndex: Int
-    package let selectedIndex: Int
-    package let selectedTab: Tab
+/// What a select did, without the set it left: ``SelectionChange`` less its `set`, as
+/// ``TabStore/selectOnly(_:in:ifRevision:)-923mm`` returns it.
+public struct Selection: Sendable, Hashable {
+    public let setName: String
+    /// The index that was selected before the call.
+    public let previousIndex: Int
+    /// The index selected now.
+    public let selectedIndex: Int
+    /// The selected tab now.
+    public let selectedTab: Tab
     /// The old tab deselected, then the new one selected; empty on a reselection.
-    package let updates: [TabUpdate]
-    package let revision: Int
+    public let updates: [TabUpdate]
+    /// The set's revision after the call (unchanged on a reselection).
+    public let revision: Int
 
-    package var isReselection: Bool { updates.isEmpty }
+    /// Whether the tab was already selected: nothing was written.
+    public var isReselection: Bool { updates.isEmpty }
 }

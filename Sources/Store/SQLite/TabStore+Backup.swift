@@ -78,7 +78,7 @@ extension TabStore {
 
 extension AtomicFile.Failure {
     /// The failure told in terms of the file being written.
-    package func storeError(path: String) -> TabStoreError {
+    func storeError(path: String) -> TabStoreError {
         switch self {
         case .exists: .fileExists(path: path)
         case let .notARegularFile(kind): .notARegularFile(path: path, kind: kind)

@@ -23,12 +23,9 @@ extension TabStore {
     ///   for a file that syncs with another, or a database error.
     @discardableResult
     public func startSync(server: String, device: String? = nil) throws(TabStoreError) -> TabSyncStatus {
-        guard canBeADevice else { throw .syncNeedsAFile(database: location) }
+        let alreadySyncing = try checkCanSync(with: server)
         if let device { try validDeviceID(device) }
-        if let current = try backend.read({ records throws(TabStoreError) in try records.syncDevice() }) {
-            guard sameBytes(current.server, server) else { throw .syncsWithAnotherServer(path: location, server: current.server) }
-            return try syncStatus()
-        }
+        if alreadySyncing { return try syncStatus() }
         let names = try backend.read { records throws(TabStoreError) in try records.setNames() }
         let context = RuleContext(options: options, wantsResults: true)
         try backend.writeSeries { _, run throws(TabStoreError) in
@@ -54,6 +51,22 @@ extension TabStore {
             }
         }
         return try syncStatus()
+    }
+
+    /// Checks what ``startSync(server:device:)-4hhw0`` checks first, and changes nothing: that
+    /// this store can be a device and syncs with no server but `server`. A caller asks
+    /// before it opens (or makes) the server's store, so that a refusal touches no server.
+    ///
+    /// - Returns: whether this file already syncs with `server`.
+    /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store,
+    ///   `.syncsWithAnotherServer` for a file that syncs with another, or a database error.
+    @discardableResult
+    public func checkCanSync(with server: String) throws(TabStoreError) -> Bool {
+        guard canBeADevice else { throw .syncNeedsAFile(database: location) }
+        guard let current = try backend.read({ records throws(TabStoreError) in try records.syncDevice() }) else { return false }
+        // Byte for byte, as the server's name is stored: a name that only looks the same is another.
+        guard sameBytes(current.server, server) else { throw .syncsWithAnotherServer(path: location, server: current.server) }
+        return true
     }
 
     /// Whether this store can be a device that syncs: a file can; a server's store is only
