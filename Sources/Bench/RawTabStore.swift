@@ -9,6 +9,9 @@ import Darwin
 enum RawSQL {
     static let begin = "BEGIN IMMEDIATE"
     static let commit = "COMMIT"
+    /// `SyncTables.swift`, `recordsMutations`: whether this file syncs, so that an edit
+    /// also writes its mutation (it does not here).
+    static let recordsMutations = "SELECT 1 FROM sync_device"
     /// `TabSetRecords.swift`, `SetSQL.setAndTabAtIndex`: the set row, its selected tab
     /// (3: t.id, 7: its index) and the tab at the index asked (8: n.id).
     static let setAndTabAtIndex = """
@@ -51,6 +54,7 @@ final class RawTabStore {
     let connection: RawConnection
     private let begin: RawStatement
     private let commit: RawStatement
+    private let recordsMutations: RawStatement
     private let setRecordAndTab: RawStatement
     private let closedPositions: RawStatement
     private let setRecord: RawStatement
@@ -69,6 +73,7 @@ final class RawTabStore {
         try connection.migrate()
         begin = try connection.prepare(RawSQL.begin)
         commit = try connection.prepare(RawSQL.commit)
+        recordsMutations = try connection.prepare(RawSQL.recordsMutations)
         setRecordAndTab = try connection.prepare(RawSQL.setAndTabAtIndex)
         closedPositions = try connection.prepare(RawSQL.closedPositions)
         setRecord = try connection.prepare(RawSQL.setNamed)
@@ -81,13 +86,15 @@ final class RawTabStore {
     }
 
     /// What `TabStore.select(.index(position), in:)` runs on a set the store holds (as it
-    /// does once it has returned the set): BEGIN IMMEDIATE, the set's row with its selected
-    /// tab and the tab at the position, the removed tabs' indices, and when it is another
-    /// tab, the update, the journal row (the old and new tab's index, title and id) and the
+    /// does once it has returned the set): BEGIN IMMEDIATE, whether the file syncs, the
+    /// set's row with its selected tab and the tab at the position, the removed tabs'
+    /// indices, and when it is another tab, the update, the journal row (the old and new tab's index, title and id) and the
     /// journal trim; COMMIT. `titles` are the set's by index, `idPairs[old][new]` the
     /// journal's "old,new" ids, held by the caller as the store holds its copy of the set.
     func select(position: Int64, in setName: PinnedText, titles: [PinnedText], idPairs: [[PinnedText]]) throws {
         try begin.run()
+        guard try !recordsMutations.step() else { throw RawSQLiteError(code: 0, message: "the file syncs") }
+        recordsMutations.reset()
         setRecordAndTab.bind(1, setName.bytes)
         setRecordAndTab.bind(2, position)
         guard try setRecordAndTab.step() else { throw RawSQLiteError(code: 0, message: "no set") }

@@ -55,6 +55,61 @@ final class Command {
     }
 }
 
+extension Command {
+    /// How one run went, read from its standard output.
+    struct ShownRun {
+        /// From the spawn to the first newline on standard output: what a person waits
+        /// for before the program shows something.
+        let firstLineMilliseconds: Double
+        /// From the spawn to the exit.
+        let exitMilliseconds: Double
+        let status: Int32
+    }
+
+    /// Runs the command once with standard output on a pipe the bench reads, and waits:
+    /// stderr to `stderrPath`.
+    func runShowing(stderrPath: String) throws -> ShownRun {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw BenchError("pipe failed: \(String(cString: strerror(errno)))") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        posix_spawn_file_actions_addclose(&actions, ends[1])
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var pid: pid_t = 0
+        let start = monotonicNanoseconds()
+        let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, environment)
+        close(ends[1])
+        defer { close(ends[0]) }
+        guard code == 0 else {
+            throw BenchError("cannot run \(arguments[0]): \(String(cString: strerror(code)))")
+        }
+        var firstLine: UInt64?
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(ends[0], &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            if firstLine == nil && buffer[..<count].contains(UInt8(ascii: "\n")) { firstLine = monotonicNanoseconds() }
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw BenchError("wait4 failed: \(String(cString: strerror(errno)))") }
+        }
+        let end = monotonicNanoseconds()
+        let signal = status & 0x7F
+        let ended = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        guard let firstLine else { throw BenchError("\(arguments[0]) ended (status \(ended)) without printing a line") }
+        return ShownRun(
+            firstLineMilliseconds: Double(firstLine - start) / 1e6, exitMilliseconds: Double(end - start) / 1e6, status: ended
+        )
+    }
+}
+
 /// The first line a failed run wrote to stderr, to say why in the report.
 func firstLine(ofFile path: String) -> String {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
