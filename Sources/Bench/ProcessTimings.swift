@@ -192,7 +192,7 @@ struct ProcessTimings {
     private func peakMemory(_ programs: Programs, database: String) -> [Row] {
         let figure = "peak memory: `tabstore select` process vs bare Swift hello"
         let reference = "peak memory: bare Swift hello vs `sqlite3 ... \"UPDATE ...\"`"
-        let target = Target.ratio(atMost: 1.7)
+        let target = Target.ratio(atMost: 1)
         func missing(because note: String) -> [Row] {
             [
                 .missing("selectPeakMemoryVsHello", figure, unit: .mebibytes, target: target, because: note),
