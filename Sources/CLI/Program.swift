@@ -37,8 +37,8 @@ enum Program {
         Global options may come before or after the subcommand; '--' ends options.
 
         The database is --db, else $TABSTORE_DB, else $XDG_DATA_HOME/tabstore/tabs.sqlite, \
-        else ~/.local/share/tabstore/tabs.sqlite. Only 'add' and 'import' create it and its \
-        folders; other commands read a missing database as empty and create nothing. \
+        else ~/.local/share/tabstore/tabs.sqlite. Only 'add', 'import' and 'sync' create it \
+        and its folders; other commands read a missing database as empty and create nothing. \
         A postgresql:// URL names a database on a PostgreSQL server (served by \
         tabstore-postgres, installed beside tabstore, with libpq5; the password from the \
         URL, $PGPASSWORD or ~/.pgpass, never shown). A command whose server goes away \

@@ -52,7 +52,7 @@ import Testing
     @Test func atMustBeAnInteger() {
         let sandbox = Sandbox()
         #expect(sandbox.run("add", "main", "Pink", "--at", "first") == .failure(2, """
-            tabstore: error: The value 'first' is invalid for '--at <index>' (see 'tabstore help add')
+            tabstore: error: The value 'first' is invalid for '--at <index>': it is not an integer (see 'tabstore help add')
 
             """))
     }

@@ -76,7 +76,7 @@ import TabStoreKit
         // An index of any size: one beyond `Int` is the store's to refuse, as out of range.
         (["move", "s", "1", "99999999999999999999"], move(.typed("1"), "99999999999999999999")),
         (["move", "s", "1", "-99999999999999999999"], move(.typed("1"), "-99999999999999999999")),
-        (["move", "s", "1", "x"], usage("The value 'x' is invalid for '<to>'", "move")),
+        (["move", "s", "1", "x"], usage("The value 'x' is invalid for '<to>': it is not an integer", "move")),
         (["move", "s", "1"], usage("Missing expected argument '<to>'", "move")),
         (["move", "s", "1", "2", "3"], usage("Unexpected argument '3'", "move")),
         (["move", "s", "--", "-h", "2"], move(.title("-h"), "2")),
@@ -96,7 +96,7 @@ import TabStoreKit
         (["add", "s"], .run(ParsedArguments(command: "add", values: ["set": [.text("s")]]))),
         (["add", "s", "1", "-2", "x"], .run(ParsedArguments(command: "add", values: ["set": [.text("s")], "title": [.text("1"), .text("-2"), .text("x")]]))),
         (["add", "s", "x", "--at", "-1"], .run(ParsedArguments(command: "add", values: ["set": [.text("s")], "title": [.text("x")]], options: ["at": .index(TypedIndex("-1"))]))),
-        (["add", "s", "--at", "one"], usage("The value 'one' is invalid for '--at <index>'", "add")),
+        (["add", "s", "--at", "one"], usage("The value 'one' is invalid for '--at <index>': it is not an integer", "add")),
         (["add", "s", "-"], .run(ParsedArguments(command: "add", values: ["set": [.text("s")], "title": [.text("-")]]))),
         (["remove", "s"], usage("Missing expected argument '<tab>'", "remove")),
         (["remove", "s", "--title", "2", "0", "x"], .run(ParsedArguments(command: "remove", values: ["set": [.text("s")], "tab": [.tab(.title("2")), .tab(.typed("0")), .tab(.title("x"))]]))),

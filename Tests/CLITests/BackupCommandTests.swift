@@ -159,7 +159,7 @@ struct InterruptedWriteTests {
     @Test func emptyOrMisplacedFileOptionsAreUsageErrors() {
         let sandbox = Sandbox()
         #expect(sandbox.run("backup", "").code == 2)
-        #expect(sandbox.run("backup", "").stderr == "tabstore: error: The value '' is invalid for '<file>' (see 'tabstore help backup')\n")
+        #expect(sandbox.run("backup", "").stderr == "tabstore: error: The value '' is invalid for '<file>': it is empty (see 'tabstore help backup')\n")
         #expect(sandbox.run("export", "--force").stderr ==
             "tabstore: error: '--force' replaces the file of '--output <file>'; give --output too (see 'tabstore help export')\n")
         #expect(sandbox.run("export", "--force").code == 2)

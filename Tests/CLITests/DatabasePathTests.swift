@@ -3,7 +3,7 @@ import Testing
 @testable import TabStoreCLI
 
 /// `--db`, else `$TABSTORE_DB`, else `$XDG_DATA_HOME/tabstore/tabs.sqlite`, else
-/// `$HOME/.local/share/tabstore/tabs.sqlite`; only `add` and `import` create it and its folders.
+/// `$HOME/.local/share/tabstore/tabs.sqlite`; only `add`, `import` and `sync` create it and its folders.
 @Suite struct DatabasePathTests {
     @Test func tabstoreDBVariable() {
         let sandbox = Sandbox()
@@ -100,7 +100,7 @@ import Testing
         }
     }
 
-    /// Only `add` and `import` create a database. Every other command reads a
+    /// Only `add`, `import` and `sync` create a database. Every other command reads a
     /// missing one as empty (or says the set or the database does not exist) and creates
     /// no file or folder.
     @Test func commandsOtherThanAddAndImportCreateNothing() {

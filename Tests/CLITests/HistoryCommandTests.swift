@@ -114,7 +114,7 @@ import Testing
     }
 
     /// The limit is stated.
-    @Test(arguments: [("0", ": the minimum is 1"), ("-1", ": the minimum is 1"), ("x", ""), ("1.5", "")])
+    @Test(arguments: [("0", ": the minimum is 1"), ("-1", ": the minimum is 1"), ("x", ": it is not an integer"), ("1.5", ": it is not an integer")])
     func limitMustBePositive(limit: String, minimum: String) {
         let sandbox = Sandbox()
         #expect(sandbox.run("history", "main", "--limit", limit) == .failure(2, """

@@ -66,7 +66,7 @@ import Testing
             #"{"error":{"code":1,"message":"set \"main\" changed since revision 1 (now 4)"}}"# + "\n"))
     }
 
-    @Test(arguments: [("x", ""), ("1.5", ""), ("99999999999999999999", ""), ("-1", ": the minimum is 0")])
+    @Test(arguments: [("x", ": it is not an integer"), ("1.5", ": it is not an integer"), ("99999999999999999999", ": the maximum is 9223372036854775807"), ("-99999999999999999999", ": the minimum is 0"), ("-1", ": the minimum is 0")])
     func aRevisionMustBeANonNegativeInteger(value: String, limit: String) {
         let sandbox = Sandbox()
         #expect(sandbox.run("select", "main", "0", "--if-revision", value) == .failure(2, """

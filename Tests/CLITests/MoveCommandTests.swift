@@ -41,7 +41,7 @@ import Testing
         let sandbox = colours()
         let output = sandbox.run("move", "main", "0", "--", to)
         #expect(output == .failure(2, """
-            tabstore: error: The value '\(to)' is invalid for '<to>' (see 'tabstore help move')
+            tabstore: error: The value '\(to)' is invalid for '<to>': it is not an integer (see 'tabstore help move')
 
             """))
     }

@@ -71,7 +71,7 @@ import Testing
     }
 
     /// The limit is stated.
-    @Test(arguments: [("9", ": the minimum is 10"), ("5", ": the minimum is 10"), ("0", ": the minimum is 10"), ("-30", ": the minimum is 10"), ("x", "")])
+    @Test(arguments: [("9", ": the minimum is 10"), ("5", ": the minimum is 10"), ("0", ": the minimum is 10"), ("-30", ": the minimum is 10"), ("x", ": it is not an integer")])
     func widthMustBeTenOrMore(width: String, limit: String) {
         let sandbox = Sandbox()
         #expect(sandbox.run("show", "main", "--width", width) == .failure(2, """
@@ -82,7 +82,7 @@ import Testing
     }
 
     /// On a terminal (a pseudo-terminal from script(1)), bold and underline replace the second line.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) at /usr/bin/script (bsdutils) for a pseudo-terminal"))
     func aTerminalGetsBoldUnderline() {
         let sandbox = Sandbox()
         sandbox.add("main", "Home", "All menu", "Reviews")

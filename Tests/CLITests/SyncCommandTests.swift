@@ -68,6 +68,27 @@ import TabStoreKit
         #expect(sync(sandbox, device: "phone.sqlite").stdout.hasSuffix("pushed 1, pulled 1 set, 0 pending\n"))
     }
 
+    /// A device that is not there yet is made only once its server has opened: a server
+    /// that cannot be reached, or a server file that cannot be made, leaves no file and
+    /// no folder behind; one that opens gives the new device its sets.
+    @Test func aNewDeviceIsMadeOnlyOnceItsServerHasOpened() {
+        let sandbox = Sandbox()
+        let device = sandbox.folder + "/new/phone.sqlite"
+        let unreachable = sandbox.runWithoutDatabase(["--db", device, "sync", "postgresql://nobody@127.0.0.1:1/none"])
+        #expect(unreachable.code == 3 && unreachable.stdout == "" && unreachable.stderr.hasPrefix("tabstore: error: "), "\(unreachable)")
+        let underAFile = sandbox.folder + "/plain"
+        #expect(FileManager.default.createFile(atPath: underAFile, contents: Data("text".utf8)))
+        let unmakeable = sandbox.runWithoutDatabase(["--db", device, "sync", underAFile + "/server.sqlite"])
+        #expect(unmakeable.code != 0 && unmakeable.stdout == "" && unmakeable.stderr.hasPrefix("tabstore: error: "), "\(unmakeable)")
+        #expect(!sandbox.exists(sandbox.folder + "/new"))
+        #expect(on(sandbox, "laptop.sqlite", "add", "main", "Home", "Map").code == 0)
+        #expect(sync(sandbox, device: "laptop.sqlite").code == 0)
+        let server = sandbox.folder + "/server.sqlite"
+        #expect(sandbox.runWithoutDatabase(["--db", device, "sync", server])
+            == Output(code: 0, stdout: "synced with \(server): pushed 0, pulled 1 set, 0 pending\n", stderr: ""))
+        #expect(sandbox.runWithoutDatabase(["--db", device, "list", "main"]).stdout == "* 0  Home\n  1  Map\n")
+    }
+
     /// `sync --watch` follows both sides: the server's change reaches the device, the
     /// device's edit reaches the server, each without another command; Ctrl-C ends it with 0.
     @Test func aWatchingSyncFollowsTheServerAndTheDevice() throws {

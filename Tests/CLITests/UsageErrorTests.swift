@@ -113,7 +113,7 @@ import Testing
     @Test func withJSONAUsageErrorIsOneObject() {
         let sandbox = Sandbox()
         #expect(sandbox.run("--json", "move", "main", "0", "x") == .failure(2,
-            #"{"error":{"code":2,"message":"The value 'x' is invalid for '<to>'"}}"# + "\n"))
+            #"{"error":{"code":2,"message":"The value 'x' is invalid for '<to>': it is not an integer"}}"# + "\n"))
     }
 
     @Test func negativeIntegersAreValuesNotOptions() {

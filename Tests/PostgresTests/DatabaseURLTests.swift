@@ -37,7 +37,7 @@ import TabStoreTestSupport
         #expect(DatabaseURL.withoutPassword("postgresql://h:5/db") == "postgresql://h:5/db")
     }
 
-    @Test(.enabled(if: Self.needsLibpq)) func theServerIsNamedFromTheParsedPartsWithoutAnyPassword() throws {
+    @Test(.enabled(if: Self.needsLibpq, Comment(rawValue: PostgresServer.skipReason))) func theServerIsNamedFromTheParsedPartsWithoutAnyPassword() throws {
         let url = try DatabaseURL("postgresql://user:secret@host:5433/db?password=other")
         #expect(url.server == "postgresql://user@host:5433/db")
         #expect(url.text == "postgresql://user:secret@host:5433/db?password=other")
@@ -46,7 +46,7 @@ import TabStoreTestSupport
         #expect(try DatabaseURL("postgresql://u@h1:1,h2:2/db").server == "postgresql://u@h1:1,h2:2/db")
     }
 
-    @Test(.enabled(if: Self.needsLibpq)) func libpqsDefaultsFillWhatTheURLLeavesOut() throws {
+    @Test(.enabled(if: Self.needsLibpq, Comment(rawValue: PostgresServer.skipReason))) func libpqsDefaultsFillWhatTheURLLeavesOut() throws {
         // No environment variable of libpq's is set here: the defaults are the OS user,
         // a database of that name, port 5432, and the default host (left empty).
         let user = String(cString: getpwuid(geteuid())!.pointee.pw_name)
@@ -54,7 +54,7 @@ import TabStoreTestSupport
         #expect(try DatabaseURL("postgresql://").server == "postgresql://\(user)@:5432/\(user)")
     }
 
-    @Test(.enabled(if: Self.needsLibpq)) func aMalformedURLIsRefusedWithLibpqsReasonAndNoPassword() {
+    @Test(.enabled(if: Self.needsLibpq, Comment(rawValue: PostgresServer.skipReason))) func aMalformedURLIsRefusedWithLibpqsReasonAndNoPassword() {
         let cases: [(String, TabStoreError)] = [
             ("postgresql://u:se%zzcret@h/db", .invalidDatabaseURL(url: "postgresql://u@h/db", reason: "invalid percent-encoded token: \"<password>\"")),
             ("postgresql://h/db?password=s%zz", .invalidDatabaseURL(url: "postgresql://h/db", reason: "invalid percent-encoded token: \"<password>\"")),
@@ -77,14 +77,14 @@ import TabStoreTestSupport
     }
 
     /// A service's server is in its file: until connected, the service is what is named.
-    @Test(.enabled(if: Self.needsLibpq)) func anUnknownServiceIsNamedNotAMadeUpServer() throws {
+    @Test(.enabled(if: Self.needsLibpq, Comment(rawValue: PostgresServer.skipReason))) func anUnknownServiceIsNamedNotAMadeUpServer() throws {
         let url = try DatabaseURL("postgresql:///db?service=nosuch")
         #expect(url.server == "postgresql service \"nosuch\"")
         #expect(thrownError { () throws(TabStoreError) in _ = try PostgresConnection(url: url) }
             == .serverUnavailable(server: "postgresql service \"nosuch\"", reason: "definition of service \"nosuch\" not found"))
     }
 
-    @Test(.enabled(if: Self.needsLibpq)) func aLockTimeoutInTheOptionsIsTheBusyTimeout() throws {
+    @Test(.enabled(if: Self.needsLibpq, Comment(rawValue: PostgresServer.skipReason))) func aLockTimeoutInTheOptionsIsTheBusyTimeout() throws {
         #expect(try DatabaseURL("postgresql://h/db?options=-clock_timeout%3D500").lockTimeout == .milliseconds(500))
         #expect(try DatabaseURL("postgresql://h/db?options=-c%20lock_timeout%3D2s").lockTimeout == .seconds(2))
         #expect(try DatabaseURL("postgresql://h/db?options=--lock-timeout%3D1min").lockTimeout == .seconds(60))

@@ -24,7 +24,7 @@ import TabStoreTestSupport
         #expect(error == .postgresLibraryMissing(reason: "libsqlite3.so.0 lacks PQconnectdb"))
     }
 
-    @Test(.enabled(if: PostgresServer.shouldRun)) func theSystemLibpqHasEveryFunction() throws {
+    @Test(.enabled(if: PostgresServer.shouldRun, Comment(rawValue: PostgresServer.skipReason))) func theSystemLibpqHasEveryFunction() throws {
         _ = try LibPQ.open("libpq.so.5")
         _ = try LibPQ.load()
     }
@@ -38,7 +38,7 @@ import Foundation
 @Suite struct LibPQEnvironmentTests {
     static let isChild = ProcessInfo.processInfo.environment["TABSTORE_LIBPQ_TEST_CHILD"] == "1"
 
-    @Test(.enabled(if: !isChild)) func tabstoreLibpqPointingNowhereIsPostgresLibraryMissing() throws {
+    @Test(.enabled(if: !isChild, "runs in the parent only; its child runs loadingInAChildFollowsTabstoreLibpq")) func tabstoreLibpqPointingNowhereIsPostgresLibraryMissing() throws {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         child.arguments = ["--testing-library", "swift-testing", "--filter", "loadingInAChildFollowsTabstoreLibpq"]
@@ -56,7 +56,7 @@ import Foundation
         #expect(text.contains("Test run with 1 test "), "\(text)")
     }
 
-    @Test(.enabled(if: isChild)) func loadingInAChildFollowsTabstoreLibpq() {
+    @Test(.enabled(if: isChild, "runs only in the child that tabstoreLibpqPointingNowhereIsPostgresLibraryMissing starts")) func loadingInAChildFollowsTabstoreLibpq() {
         let missing = TabStoreError.postgresLibraryMissing(reason: "/nonexistent: cannot open shared object file: No such file or directory")
         #expect(thrownError { () throws(TabStoreError) in _ = try LibPQ.load() } == missing)
         // Every way in reports it, and asking again gives the same answer.

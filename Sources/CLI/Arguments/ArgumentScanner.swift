@@ -122,7 +122,7 @@ struct ArgumentScanner {
             state.positionals.append(Positional(text: value, reading: .title))
         case .indexArgument:
             guard isIntegerLiteral(value) else {
-                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)': it is not an integer", command: commandName))
+                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'\(integerRefusal(value))", command: commandName))
                 return usesNext
             }
             state.positionals.append(Positional(text: value, reading: .index))
@@ -138,14 +138,11 @@ struct ArgumentScanner {
             if let integer = integerValue(value), integer >= minimum {
                 state.options[option.name] = .integer(integer)
             } else {
-                // Say the limit when there is one: "invalid" alone leaves the user guessing.
-                let tooSmall = integerValue(value).map { $0 < minimum } ?? false
-                let limit = tooSmall ? ": the minimum is \(minimum)" : ""
-                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'\(limit)", command: commandName))
+                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'\(integerRefusal(value, minimum: minimum))", command: commandName))
             }
         case .index:
             guard isIntegerLiteral(value) else {
-                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'", command: commandName))
+                state.fail(UsageError(message: "The value \(shown(value)) is invalid for '\(option.label)'\(integerRefusal(value))", command: commandName))
                 return usesNext
             }
             state.options[option.name] = .index(TypedIndex(value))
@@ -238,7 +235,6 @@ struct ArgumentScanner {
         if case .id = positional.reading, argument.kind != .tab {
             throw UsageError(message: "'--id \(text)' cannot be used for '\(argument.label)', which is not a tab", command: command)
         }
-        let invalid = UsageError(message: "The value \(shown(text)) is invalid for '\(argument.label)'", command: command)
         switch argument.kind {
         case .text, .name, .title:
             return .text(text)
@@ -252,7 +248,9 @@ struct ArgumentScanner {
             case .asTyped: return .tab(isIntegerLiteral(text) ? .typed(text) : .title(text))
             }
         case .index:
-            guard isIntegerLiteral(text) else { throw invalid }
+            guard isIntegerLiteral(text) else {
+                throw UsageError(message: "The value \(shown(text)) is invalid for '\(argument.label)'\(integerRefusal(text))", command: command)
+            }
             return .index(TypedIndex(text))
         }
     }
@@ -308,6 +306,17 @@ func looksLikeOption(_ argument: String) -> Bool {
 /// library's reading of a typed tab, so that `-1` is the value it takes as the last tab.
 func isIntegerLiteral(_ text: String) -> Bool {
     TabRef.readsAsIndex(text)
+}
+
+/// Why `text` is refused where an integer of at least `minimum` (nil: any) is wanted, as the
+/// end of "The value ... is invalid for ...": "invalid" alone leaves the user guessing.
+/// Empty for a value that is not refused.
+func integerRefusal(_ text: String, minimum: Int? = nil) -> String {
+    guard isIntegerLiteral(text) else { return ": it is not an integer" }
+    guard let minimum else { return "" }
+    if let value = integerValue(text) { return value < minimum ? ": the minimum is \(minimum)" : "" }
+    // A literal beyond `Int`: below its least value, or above its greatest.
+    return text.hasPrefix("-") ? ": the minimum is \(minimum)" : ": the maximum is \(Int.max)"
 }
 
 /// The integer `text` spells, or `nil` when it is not an integer literal or does not fit `Int`.

@@ -30,7 +30,7 @@ enum BackupCommand: TextCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
         let path = try arguments.text("file")
         if path.isEmpty {
-            throw .usage(UsageError(message: "The value '' is invalid for '<file>'", command: spec.name))
+            throw .usage(UsageError(message: "The value '' is invalid for '<file>': it is empty", command: spec.name))
         }
         let store = try context.openExistingStore()
         let progress = ProgressLine.onStandardError(label: "backup", unit: "pages", json: context.json)

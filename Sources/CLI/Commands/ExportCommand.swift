@@ -37,7 +37,7 @@ enum ExportCommand: TabstoreCommand {
         let setNames = arguments.texts("set")
         var output = arguments.textOption("output")
         if output == "" {
-            throw .usage(UsageError(message: "The value '' is invalid for '--output <file>'", command: spec.name))
+            throw .usage(UsageError(message: "The value '' is invalid for '--output <file>': it is empty", command: spec.name))
         }
         // As `import -` reads standard input, `--output -` writes standard output.
         if output == "-" {

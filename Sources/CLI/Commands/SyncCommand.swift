@@ -6,7 +6,9 @@ enum SyncCommand: TabstoreCommand {
         abstract: "Push this database's edits to a server and pull the server's.",
         discussion: """
         The database (--db, a file) is a device of SERVER: a postgresql:// URL, or a \
-        tabstore file that devices share. Its first sync starts it: from then on every \
+        tabstore file that devices share. A missing database is made once SERVER has \
+        opened, and starts with the server's sets; a missing server file is made too. \
+        Its first sync starts the device: from then on every \
         edit, by any program, records its mutation in the file with the edit, and each \
         sync pushes those still pending and pulls what changed on the server. The server \
         applies each mutation once, in order, on its own sets; one that no longer applies \
@@ -39,18 +41,35 @@ enum SyncCommand: TabstoreCommand {
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let location = try arguments.text("server")
         if location.isEmpty {
-            throw .usage(UsageError(message: "The value '' is invalid for '<server>'", command: spec.name))
+            throw .usage(UsageError(message: "The value '' is invalid for '<server>': it is empty", command: spec.name))
         }
         if context.shownLocation(location) == context.shownLocation(try context.resolvedPath()) {
             throw .usage(UsageError(message: "The server '\(location)' is the database itself", command: spec.name))
         }
-        let device = try context.openOrCreateStore { _ in }
         // The device knows its server by this name: a file by its absolute path, so that
-        // it is the same from any folder; a URL without its password. Checked before the
-        // server is opened (or made): a device is a file, and syncs with one server.
+        // it is the same from any folder; a URL without its password.
         let shownServer = context.shownLocation(location)
-        _ = try storeCall { () throws(TabStoreError) in try device.checkCanSync(with: shownServer) }
-        let server = try context.openSecondStore(location)
+        let existing: TabStore?
+        do {
+            existing = try context.openExistingStore()
+        } catch .store(.databaseNotFound) {
+            existing = nil
+        }
+        let device: TabStore
+        let server: TabStore
+        if let existing {
+            // Checked before the server is opened (or made): a device is a file, and syncs
+            // with one server.
+            _ = try storeCall { () throws(TabStoreError) in try existing.checkCanSync(with: shownServer) }
+            server = try context.openSecondStore(location)
+            device = existing
+        } else {
+            // A new device is made once its server has opened: a server that cannot be
+            // reached leaves no file behind.
+            server = try context.openSecondStore(location)
+            device = try context.openOrCreateStore { _ in }
+            _ = try storeCall { () throws(TabStoreError) in try device.checkCanSync(with: shownServer) }
+        }
         let report = try storeCall { () throws(TabStoreError) in
             try device.startSync(server: shownServer)
             return try device.sync(with: server)

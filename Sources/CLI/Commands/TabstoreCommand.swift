@@ -48,7 +48,7 @@ struct CommandContext {
         return opened.keep(try open(location, options: options))
     }
 
-    /// Opens the database, creating it and its folders when missing: for `add` and `import`.
+    /// Opens the database, creating it and its folders when missing: for `add`, `import` and `sync`.
     /// Where there is none yet, `edit` is first tried on an empty database in memory: an
     /// edit that would be refused creates no file and no folder (a failed command changes
     /// nothing, a mistyped --db included).
