@@ -201,6 +201,7 @@ extension TabStore {
     public func writeFile(
         _ bytes: [UInt8], to path: String, replacing: Bool = false, progress: (FileWriteProgress) -> Void = { _ in }
     ) throws(TabStoreError) {
+        if let problem = unusableFileName(path) { throw .cannotWrite(path: path, reason: problem) }
         let chunk = 1 << 20
         do throws(AtomicFile.Failure) {
             try AtomicFile.create(path, replacing: replacing, sparing: location) { _, descriptor throws(AtomicFile.Failure) in

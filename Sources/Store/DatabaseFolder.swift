@@ -9,6 +9,15 @@ import Darwin
 /// extensions run as the same user, so they share them.
 let databaseFolderMode: mode_t = 0o700
 
+/// Why no file can have the name `path`, or nil: the system reads a name up to its first
+/// NUL, so such a path would name another file, and an empty one names none (SQLite
+/// would open a temporary database, gone at close).
+func unusableFileName(_ path: String) -> String? {
+    if path.isEmpty { return "the path is empty" }
+    if path.utf8.contains(0) { return "the path holds a NUL character, which no file name can" }
+    return nil
+}
+
 /// Makes the missing folders above a database file, like `mkdir -p`, each with
 /// `databaseFolderMode`: an app's first launch may open a store where its container has no
 /// `Application Support` folder yet. Nothing for `:memory:` or a bare file name.

@@ -161,21 +161,26 @@ public final class TabBarModel {
     /// nothing. Otherwise the set is read once, on the store's reader connection, which
     /// never waits behind a write, so a view's first frame already has its tabs. On a
     /// server store that read is a round trip: there, prefer ``load(store:setName:)``. A
-    /// read that fails leaves the bar empty with ``observationError`` set.
+    /// read that fails leaves the bar empty with ``observationError`` set; so does a name no
+    /// set can have (`.invalidSetName`), and such a bar follows nothing.
     public convenience init(store: TabStore, setName: String) {
         if let shared = store.tabBars.state(for: setName) {
             self.init(state: shared)
             return
         }
-        let first = Result { () throws(TabStoreError) in try store.firstObservation(of: setName) }
+        let first = Result { () throws(TabStoreError) in
+            try validSetName(setName)
+            return try store.firstObservation(of: setName)
+        }
         self.init(state: store.tabBars.add(TabBarState(store: store, setName: setName, first: first)))
     }
 
     /// A bar for `setName`, made once its first value has been read off the main actor
     /// (or at once, sharing the state of another model of the set).
     ///
-    /// - Throws: the `TabStoreError` of that read.
+    /// - Throws: `TabStoreError.Code.invalidSetName`, or the `TabStoreError` of that read.
     public static func load(store: TabStore, setName: String) async throws(TabStoreError) -> TabBarModel {
+        try validSetName(setName)
         if let shared = store.tabBars.state(for: setName) { return TabBarModel(state: shared) }
         let first = try await store.onReadQueue { () throws(TabStoreError) in try store.firstObservation(of: setName) }
         // Another model may have been made meanwhile: share its state, drop this read.
@@ -203,7 +208,7 @@ public final class TabBarModel {
     @discardableResult
     public func select(_ index: Int) -> Pending<SelectionChange> {
         guard tabs.indices.contains(index) else {
-            return state.refuse(.indexOutOfRange(index: index, count: tabs.count, set: setName))
+            return state.refuse(outOfRange(index))
         }
         return select(tabs[index].id)
     }
@@ -217,9 +222,10 @@ public final class TabBarModel {
         let tabs = self.tabs
         let sources = Set(offsets)
         if let bad = sources.sorted().first(where: { !tabs.indices.contains($0) }) {
-            return state.refuse(.indexOutOfRange(index: bad, count: tabs.count, set: setName))
+            return state.refuse(outOfRange(bad))
         }
         guard (0...tabs.count).contains(destination) else {
+            guard state.showsASet else { return state.refuse(.setNotFound(set: setName)) }
             return state.refuse(.insertionIndexOutOfRange(index: destination, count: tabs.count, set: setName))
         }
         let ids = tabs.indices.filter(sources.contains).map { tabs[$0].id }
@@ -243,9 +249,14 @@ public final class TabBarModel {
     public func close(atOffsets offsets: some Sequence<Int>) -> Pending<TabSetEdit> {
         let sources = Set(offsets)
         if let bad = sources.sorted().first(where: { !tabs.indices.contains($0) }) {
-            return state.refuse(.indexOutOfRange(index: bad, count: tabs.count, set: setName))
+            return state.refuse(outOfRange(bad))
         }
         return close(tabs.indices.filter(sources.contains).map { tabs[$0].id })
+    }
+
+    /// Why no tab is at `index`: the set does not exist, or it has fewer tabs.
+    private func outOfRange(_ index: Int) -> TabStoreError {
+        state.showsASet ? .indexOutOfRange(index: index, count: tabs.count, set: setName) : .setNotFound(set: setName)
     }
 
     private func close(_ ids: [TabID]) -> Pending<TabSetEdit> {

@@ -21,6 +21,8 @@ final class TabBarState {
     @ObservationIgnored private var stored: TabSet?
     /// The stored set with the pending edits applied: what the bar shows.
     @ObservationIgnored private var shown: TabSet?
+    /// Whether a set of this name is shown: it exists, as stored or as the pending edits leave it.
+    var showsASet: Bool { shown != nil }
     /// Every edit not yet answered, in the order made; the first is the one being written.
     @ObservationIgnored private var queue: [QueuedEdit] = []
     @ObservationIgnored private var editCount = 0
@@ -41,6 +43,8 @@ final class TabBarState {
             values = store.observe(setName, from: start)
         case let .failure(error):
             observationError = error
+            // No set can have this name: there is nothing to follow.
+            if error.code == .invalidSetName { return }
             values = store.observe(setName)
         }
         observation.task = Task { [weak self] in

@@ -205,6 +205,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return "set \(quoted(set)) has no tabs"
         case let .revisionMismatch(set, expected, actual):
             if expected > actual { return "set \(quoted(set)) never reached revision \(expected) (it is at revision \(actual))" }
+            if expected < 0 { return "set \(quoted(set)) was never at revision \(expected): revisions are not negative (it is at revision \(actual))" }
             return "set \(quoted(set)) changed since revision \(expected) (now \(actual))"
         case let .missingSetRevision(set, expected, actual):
             if actual == 0 { return "set \(quoted(set)) does not exist, so it is not at revision \(expected)" }

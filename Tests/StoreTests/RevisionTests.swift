@@ -110,6 +110,8 @@ import Testing
             == #"set "s" changed since revision 1 (now 3)"#)
         #expect(TabStoreError.revisionMismatch(set: "s", expected: 7, actual: 3).description
             == #"set "s" never reached revision 7 (it is at revision 3)"#)
+        #expect(TabStoreError.revisionMismatch(set: "s", expected: -5, actual: 1).description
+            == #"set "s" was never at revision -5: revisions are not negative (it is at revision 1)"#)
         #expect(TabStoreError.missingSetRevision(set: "s", expected: 3, actual: 0).description
             == #"set "s" does not exist, so it is not at revision 3"#)
         #expect(TabStoreError.missingSetRevision(set: "s", expected: 0, actual: 2).description

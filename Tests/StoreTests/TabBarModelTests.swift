@@ -38,6 +38,38 @@ import Testing
         #expect(bar.observationError == nil)
     }
 
+    /// A tap by index on a bar whose set does not exist names that, not an index.
+    @Test func anEditByIndexOfASetThatDoesNotExistSaysSo() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "ghost")
+        let ghost = TabStoreError.setNotFound(set: "ghost")
+        await #expect(throws: ghost) { try await bar.select(0).result }
+        await #expect(throws: ghost) { try await bar.close(atOffsets: [0]).result }
+        await #expect(throws: ghost) { try await bar.move(fromOffsets: [0], toOffset: 0).result }
+        await #expect(throws: ghost) { try await bar.move(fromOffsets: [], toOffset: 1).result }
+        #expect(bar.editError == .setNotFound(set: "ghost") && bar.pendingEdits.isEmpty)
+        // A set with no tabs exists: there, the index is what is wrong.
+        try await store.createSet("empty")
+        let empty = TabBarModel(store: store, setName: "empty")
+        await #expect(throws: TabStoreError.indexOutOfRange(index: 0, count: 0, set: "empty")) { try await empty.select(0).result }
+    }
+
+    /// A name no set can have is refused by both ways of making a bar; nothing is stored.
+    @Test func aBarForANameNoSetCanHaveIsRefused() async throws {
+        let store = try makeStore()
+        for name in ["", "   ", "a\u{7}b"] {
+            let bar = TabBarModel(store: store, setName: name)
+            #expect(bar.observationError?.code == .invalidSetName && bar.tabs.isEmpty)
+            await #expect(throws: TabStoreError.self) { try await TabBarModel.load(store: store, setName: name) }
+            do {
+                _ = try await TabBarModel.load(store: store, setName: name)
+            } catch {
+                #expect(error.code == .invalidSetName && error == bar.observationError)
+            }
+        }
+        #expect(try await store.tabSets().map(\.name) == ["main"])
+    }
+
     /// A set removed elsewhere leaves an empty bar at revision 0, as one never made.
     @Test func aRemovedSetLeavesAnEmptyBarAtRevisionZero() async throws {
         let store = try makeStore()

@@ -36,6 +36,7 @@ extension TabStore {
         to path: String, replacing: Bool = false, progress: (BackupProgress) -> Void = { _ in }
     ) throws(TabStoreError) {
         guard let file = backend as? SQLiteBackend else { throw .backupNeedsFile(database: location) }
+        if let problem = unusableFileName(path) { throw .cannotWrite(path: path, reason: problem) }
         try file.withWriter { source throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
                 try AtomicFile.create(path, replacing: replacing, sparing: location) { temporary, _ throws(AtomicFile.Failure) in
