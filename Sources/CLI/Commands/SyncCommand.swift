@@ -55,18 +55,25 @@ enum SyncCommand: TabstoreCommand {
         } catch .store(.databaseNotFound) {
             existing = nil
         }
-        // A new device file is made only once its server has opened: a server that cannot
-        // be reached leaves no file behind. Any other device is checked before the server is
-        // opened (or made): a device is a file, and syncs with one server.
-        let deviceLocation = try context.resolvedPath()
-        let makesAFile = existing == nil && !DatabasePath.isServerURL(deviceLocation)
-        var serverFirst: TabStore?
-        if makesAFile { serverFirst = try context.openSecondStore(location) }
         let device: TabStore
-        if let existing { device = existing } else { device = try context.openOrCreateStore { _ in } }
-        _ = try storeCall { () throws(TabStoreError) in try device.checkCanSync(with: shownServer) }
         let server: TabStore
-        if let serverFirst { server = serverFirst } else { server = try context.openSecondStore(location) }
+        if let existing {
+            // Checked before the server is opened (or made): a device is a file, and syncs
+            // with one server.
+            _ = try storeCall { () throws(TabStoreError) in try existing.checkCanSync(with: shownServer) }
+            device = existing
+            server = try context.openSecondStore(location)
+        } else {
+            let deviceLocation = try context.resolvedPath()
+            // A server without tabstore's tables: making them only to refuse it would change it.
+            if DatabasePath.isServerURL(deviceLocation) {
+                throw .store(.syncNeedsAFile(database: context.shownLocation(deviceLocation)))
+            }
+            // A new device is made once its server has opened: a server that cannot be
+            // reached leaves no file behind.
+            server = try context.openSecondStore(location)
+            device = try context.openOrCreateStore { _ in }
+        }
         let report = try storeCall { () throws(TabStoreError) in
             try device.startSync(server: shownServer)
             return try device.sync(with: server)

@@ -12,6 +12,7 @@ struct ServerSyncTests {
         let server = try ServerSandbox()
         if holdingSets { server.succeed("add", "main", "Home") }
         let before = holdingSets ? server.succeed("export").stdout : nil
+        let infoBefore = server.run("info")
         let file = server.sandbox.folder + "/shared.sqlite"
         let output = server.run("sync", file)
         let shown = server.url.replacing(#/:[^:@/]*@/#, with: "@")
@@ -21,5 +22,7 @@ struct ServerSyncTests {
             """))
         #expect(!server.sandbox.exists(file))
         if let before { #expect(server.succeed("export").stdout == before) }
+        // Without tables, the server is left without them: info says so as it did.
+        #expect(server.run("info") == infoBefore)
     }
 }
