@@ -121,7 +121,8 @@ public final class TabStore: Sendable {
     /// - Throws: `TabStoreError.Code.schemaTooNew` when the file was written by a newer
     ///   tabstore (the file is left untouched), `.notADatabase`, `.notATabStore` (another
     ///   program's file, left untouched), `.corrupt`, `.cannotOpen` (also for a folder that
-    ///   cannot be made, and for an empty path or one holding a NUL, which name no file),
+    ///   cannot be made, and for a path that names no file: empty, holding a NUL, or past the
+    ///   system's length limits; folders it made are removed again),
     ///   `.databaseNotFound`, `.readOnly` (an empty read-only file to create a database in),
     ///   `.folderNotWritable` (changes in the `-wal` that cannot be read
     ///   without a `-shm` file), `.busy`; `.invalidOption` for options no store can work
@@ -129,8 +130,15 @@ public final class TabStore: Sendable {
     public convenience init(path: String, options: Options = Options()) throws(TabStoreError) {
         if let problem = options.problem { throw problem }
         if let problem = unusableFileName(path) { throw .cannotOpen(path: path, reason: problem) }
-        if options.createsMissingDatabase { try createMissingFolders(above: path) }
-        self.init(backend: try SQLiteBackend(path: path, options: options), options: options)
+        let madeFolders = options.createsMissingDatabase ? try createMissingFolders(above: path) : []
+        let backend: SQLiteBackend
+        do {
+            backend = try SQLiteBackend(path: path, options: options)
+        } catch {
+            removeFolders(madeFolders)
+            throw error
+        }
+        self.init(backend: backend, options: options)
     }
 
     /// A store over `backend`, opened and migrated.

@@ -26,4 +26,34 @@ import TabStoreTestSupport
         // A read of a database that does not exist needs no folder: it reads as empty.
         #expect(sandbox.runWithoutDatabase(["--db", point + "/new/tabs.sqlite", "list"]) == .ok(""))
     }
+
+    /// An edit that changes nothing, or that no file would take, answers on a read-only file
+    /// exactly as on a writable copy of it: it needs no write access.
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    func anEditThatChangesNothingAnswersAsOnAWritableFile() throws {
+        let sandbox = Sandbox()
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 1024))
+        let readOnly = mount.path + "/tabs.sqlite"
+        let writable = sandbox.folder + "/tabs.sqlite"
+        for database in [readOnly, writable] {
+            #expect(sandbox.runWithoutDatabase(["--db", database, "add", "main", "a", "b"]).code == 0)
+            #expect(sandbox.runWithoutDatabase(["--db", database, "set-data", "main", "b", "icon=star"]).code == 0)
+        }
+        try #require(mount.remountReadOnly())
+        let edits: [[String]] = [
+            ["select", "main", "0"], ["select", "main", "a"], ["--json", "select", "main", "-2"],
+            ["move", "main", "1", "1"], ["rename", "main", "a", "a"], ["rename-set", "main", "main"],
+            ["set-data", "main", "b", "icon=star"], ["select", "main", "5"], ["select", "nosuch", "0"],
+            ["rename", "main", "a", ""], ["move", "main", "0", "9"],
+        ]
+        for (number, edit) in edits.enumerated() {
+            let answer = sandbox.runWithoutDatabase(["--db", writable] + edit)
+            // The first seven change nothing; the rest are refused by any file.
+            #expect(answer.code == (number < 7 ? 0 : 1), "\(edit)")
+            #expect(sandbox.runWithoutDatabase(["--db", readOnly] + edit) == answer, "\(edit)")
+        }
+        #expect(sandbox.runWithoutDatabase(["--db", readOnly, "--json", "history", "main"]).stdout.count
+            == sandbox.runWithoutDatabase(["--db", writable, "--json", "history", "main"]).stdout.count)
+        #expect(sandbox.runWithoutDatabase(["--db", readOnly, "list", "main"]) == .ok("* 0  a\n  1  b\n"))
+    }
 }

@@ -46,6 +46,34 @@ import TabStoreTestSupport
         #expect(contents(file) == Data("x".utf8))
     }
 
+    /// Folders made for a database whose file then cannot be made (no inode is left for it)
+    /// are removed: a refused open leaves nothing behind.
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    func foldersMadeForADatabaseThatCannotBeMadeAreRemoved() throws {
+        // The root and the two folders take the three inodes.
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 64, inodes: 3))
+        let path = mount.path + "/app/tabs/tabs.sqlite"
+        let error = thrownError { () throws(TabStoreError) in try TabStore(path: path) }
+        #expect(error?.code == .cannotOpen, "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mount.path) == [])
+        // With an inode for the file too, the same open makes them all.
+        let roomier = try #require(TemporaryMount.tmpfs(kilobytes: 256, inodes: 16))
+        _ = try TabStore(path: roomier.path + "/app/tabs/tabs.sqlite")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: roomier.path + "/app") == ["tabs"])
+    }
+
+    /// Past the system's limits a path is refused by what is wrong, before anything is made.
+    @Test func aPathPastTheSystemsLimitsIsRefusedAndMakesNothing() throws {
+        let longName = String(repeating: "a", count: 256)
+        let pathWithALongName = folder.file("new/" + longName + "/tabs.sqlite")
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: pathWithALongName) }
+            == .cannotOpen(path: pathWithALongName, reason: "a name in the path is 256 bytes long, more than the 255 a file or folder name can have"))
+        let longPath = folder.file(String(repeating: "folder/", count: 600) + "tabs.sqlite")
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: longPath) }
+            == .cannotOpen(path: longPath, reason: "the path is \(longPath.utf8.count) bytes long, more than the 4095 the system takes"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
     @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
     func aFolderOnAReadOnlyFileSystemIsNamedWithTheReason() throws {
         let mount = try #require(TemporaryMount.tmpfs(kilobytes: 64))

@@ -13,11 +13,13 @@ public final class TemporaryMount {
         self.path = path
     }
 
-    /// A new tmpfs of `kilobytes`, or nil when mounting is not allowed here.
-    public static func tmpfs(kilobytes: Int) -> TemporaryMount? {
+    /// A new tmpfs of `kilobytes` and at most `inodes` files and folders (its root is one),
+    /// or nil when mounting is not allowed here.
+    public static func tmpfs(kilobytes: Int, inodes: Int? = nil) -> TemporaryMount? {
         let path = NSTemporaryDirectory() + "tabstore-mount-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard run("/bin/mount", "-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path) else {
+        let options = "size=\(kilobytes)k" + (inodes.map { ",nr_inodes=\($0)" } ?? "")
+        guard run("/bin/mount", "-t", "tmpfs", "-o", options, "tmpfs", path) else {
             try? FileManager.default.removeItem(atPath: path)
             return nil
         }

@@ -64,7 +64,15 @@ final class SQLiteBackend: TabStoreBackend {
     func write(
         progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
     ) throws(TabStoreError) -> WritePlan {
-        if let writeRefusal { throw writeRefusal }
+        if let writeRefusal {
+            // An edit that changes nothing (a reselection, a tab moved to where it is) needs
+            // no write access: on a file this process may only read, it answers as anywhere.
+            let plan = try reader().withDatabase { database throws(TabStoreError) in
+                try database.readTransaction { () throws(TabStoreError) in try planning(database) }
+            }
+            guard plan.isEmpty else { throw writeRefusal }
+            return plan
+        }
         return try writer.withDatabase { database throws(TabStoreError) in
             try database.writeTransaction { () throws(TabStoreError) in
                 let plan = try planning(database)
