@@ -216,17 +216,19 @@ public final class TabBarModel {
     /// Moves tabs as SwiftUI's `onMove` does: those at `offsets` to stand before the tab
     /// that was at `destination` (``tabs`` `.count` for the end), at once. The store is told
     /// which tabs by id, so a tab another process added or moved meanwhile does not
-    /// change which tabs move.
+    /// change which tabs move. An offset outside ``tabs`` is refused at once:
+    /// `.offsetOutOfRange`, `.insertionOffsetOutOfRange` for `destination`, or `.setNotFound`
+    /// while the set does not exist.
     @discardableResult
     public func move(fromOffsets offsets: some Sequence<Int>, toOffset destination: Int) -> Pending<TabSetEdit> {
         let tabs = self.tabs
         let sources = Set(offsets)
         if let bad = sources.sorted().first(where: { !tabs.indices.contains($0) }) {
-            return state.refuse(outOfRange(bad))
+            return state.refuse(offsetOutOfRange(bad))
         }
         guard (0...tabs.count).contains(destination) else {
             guard state.showsASet else { return state.refuse(.setNotFound(set: setName)) }
-            return state.refuse(.insertionIndexOutOfRange(index: destination, count: tabs.count, set: setName))
+            return state.refuse(.insertionOffsetOutOfRange(offset: destination, count: tabs.count, set: setName))
         }
         let ids = tabs.indices.filter(sources.contains).map { tabs[$0].id }
         // The first tab at or after the destination that stays: the moved tabs go before it.
@@ -244,12 +246,14 @@ public final class TabBarModel {
         close([id])
     }
 
-    /// Closes the tabs at `offsets` of ``tabs``, as SwiftUI's `onDelete` gives them.
+    /// Closes the tabs at `offsets` of ``tabs``, as SwiftUI's `onDelete` gives them. An offset
+    /// outside ``tabs`` is refused at once: `.offsetOutOfRange`, or `.setNotFound` while the
+    /// set does not exist.
     @discardableResult
     public func close(atOffsets offsets: some Sequence<Int>) -> Pending<TabSetEdit> {
         let sources = Set(offsets)
         if let bad = sources.sorted().first(where: { !tabs.indices.contains($0) }) {
-            return state.refuse(outOfRange(bad))
+            return state.refuse(offsetOutOfRange(bad))
         }
         return close(tabs.indices.filter(sources.contains).map { tabs[$0].id })
     }
@@ -257,6 +261,11 @@ public final class TabBarModel {
     /// Why no tab is at `index`: the set does not exist, or it has fewer tabs.
     private func outOfRange(_ index: Int) -> TabStoreError {
         state.showsASet ? .indexOutOfRange(index: index, count: tabs.count, set: setName) : .setNotFound(set: setName)
+    }
+
+    /// Why no tab is at `offset`, as ``outOfRange(_:)`` says for an index.
+    private func offsetOutOfRange(_ offset: Int) -> TabStoreError {
+        state.showsASet ? .offsetOutOfRange(offset: offset, count: tabs.count, set: setName) : .setNotFound(set: setName)
     }
 
     private func close(_ ids: [TabID]) -> Pending<TabSetEdit> {

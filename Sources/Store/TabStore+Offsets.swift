@@ -10,8 +10,9 @@ extension TabStore {
     /// revision each), all in one transaction; the selection stays on the same tab.
     ///
     /// - Returns: the set as it now stands and the last `.moved` event (`nil` when nothing moved).
-    /// - Throws: `TabStoreError.Code.indexOutOfRange` for an offset or destination outside the
-    ///   set (`0..<count`, and `0...count` for `destination`), `.setNotFound`, `.revisionMismatch`.
+    /// - Throws: `TabStoreError.Code.offsetOutOfRange` for an offset outside `0..<count`,
+    ///   `.insertionOffsetOutOfRange` for a `destination` outside `0...count` (offsets never
+    ///   count from the end), `.setNotFound`, `.revisionMismatch`.
     @discardableResult
     public func move(
         fromOffsets offsets: some Sequence<Int>, toOffset destination: Int, in setName: String, ifRevision: Int? = nil

@@ -9,6 +9,7 @@ extension TabStoreError {
         case let .setNotFound(set), let .setAlreadyExists(set), let .tabNotFound(_, set), let .tabIDNotFound(_, set),
              let .indexOutOfRange(_, _, set), let .indexTextOutOfRange(_, _, set), let .ambiguousTab(_, _, _, set),
              let .insertionIndexOutOfRange(_, _, set), let .insertionIndexTextOutOfRange(_, _, set),
+             let .offsetOutOfRange(_, _, set), let .insertionOffsetOutOfRange(_, _, set),
              let .duplicateTitle(_, set), let .emptySet(set), let .revisionMismatch(set, _, _), let .missingSetRevision(set, _, _),
              let .noClosedTabs(set), let .tabIDInUse(_, set, _), let .damagedSet(set, _), let .editCancelled(set),
              let .tooManyPendingEdits(set, _):
@@ -32,21 +33,24 @@ extension TabStoreError {
         }
     }
 
-    /// The index that was out of range, as the call gave it (``Code/indexOutOfRange``,
-    /// ``Code/insertionIndexOutOfRange``).
+    /// The index or offset that was out of range, as the call gave it (``Code/indexOutOfRange``,
+    /// ``Code/insertionIndexOutOfRange``, ``Code/offsetOutOfRange``, ``Code/insertionOffsetOutOfRange``).
     public var index: Int? {
         switch reason {
-        case let .indexOutOfRange(index, _, _), let .insertionIndexOutOfRange(index, _, _): index
+        case let .indexOutOfRange(index, _, _), let .insertionIndexOutOfRange(index, _, _),
+             let .offsetOutOfRange(index, _, _), let .insertionOffsetOutOfRange(index, _, _):
+            index
         default: nil
         }
     }
 
-    /// How many tabs the set had when an index was out of range (each of the four
+    /// How many tabs the set had when an index or offset was out of range (each of the six
     /// out-of-range codes).
     public var tabCount: Int? {
         switch reason {
         case let .indexOutOfRange(_, count, _), let .indexTextOutOfRange(_, count, _),
-             let .insertionIndexOutOfRange(_, count, _), let .insertionIndexTextOutOfRange(_, count, _):
+             let .insertionIndexOutOfRange(_, count, _), let .insertionIndexTextOutOfRange(_, count, _),
+             let .offsetOutOfRange(_, count, _), let .insertionOffsetOutOfRange(_, count, _):
             count
         default:
             nil

@@ -33,6 +33,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case ambiguousTab(text: String, indexedTitle: String?, titledIndex: Int, set: String)
         case insertionIndexOutOfRange(index: Int, count: Int, set: String)
         case insertionIndexTextOutOfRange(index: String, count: Int, set: String)
+        case offsetOutOfRange(offset: Int, count: Int, set: String)
+        case insertionOffsetOutOfRange(offset: Int, count: Int, set: String)
         case duplicateTitle(title: String, set: String)
         case repeatedTitle(title: String)
         case invalidTitle(title: String, problem: NameProblem)
@@ -144,7 +146,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
     public var isDatabaseProblem: Bool {
         switch reason {
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
-             .insertionIndexOutOfRange, .insertionIndexTextOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
+             .insertionIndexOutOfRange, .insertionIndexTextOutOfRange, .offsetOutOfRange, .insertionOffsetOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
              .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted, .syncsWithAnotherServer:
             return false
@@ -193,6 +195,12 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return insertionOutOfRange(String(index), count: count, set: set)
         case let .insertionIndexTextOutOfRange(index, count, set):
             return insertionOutOfRange(index, count: count, set: set)
+        case let .offsetOutOfRange(offset, count, set):
+            if count == 0 { return "offset \(offset) is out of range: set \(quoted(set)) has no tabs" }
+            return "offset \(offset) is out of range for set \(quoted(set)) (valid: 0...\(count - 1))"
+        case let .insertionOffsetOutOfRange(offset, count, set):
+            if count == 0 { return "insertion offset \(offset) is out of range: set \(quoted(set)) has no tabs (valid: 0)" }
+            return "insertion offset \(offset) is out of range for set \(quoted(set)) (valid: 0...\(count))"
         case let .duplicateTitle(title, set):
             return "set \(quoted(set)) already has a tab titled \(quoted(title))"
         case let .repeatedTitle(title):
@@ -260,6 +268,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             if isServer(path) { return "database \(path) has no tabstore tables yet" }
             return "no database at \(path) yet"
         case let .cannotOpen(path, reason):
+            // An empty path is no name to write in the sentence.
+            if path.isEmpty { return "cannot open a database: \(reason)" }
             return "cannot open database \(path): \(reason)"
         case let .damagedSet(set, damage):
             return "set \(quoted(set)) is damaged: \(damage)"
@@ -270,6 +280,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case let .fileIsTheDatabase(path):
             return "\(path) is the database being read; write the copy to another file"
         case let .cannotWrite(path, reason):
+            if path.isEmpty { return "cannot write a file: \(reason)" }
             return "cannot write \(path): \(reason)"
         case let .sqlite(path, code, message, _):
             return "SQLite error \(code) on \(path): \(message)"
@@ -352,6 +363,11 @@ extension TabStoreError {
         public static let insertionIndexOutOfRange = Code(rawValue: "insertionIndexOutOfRange")
         /// An insertion index typed as text, too large for any set, even for `Int`.
         public static let insertionIndexTextOutOfRange = Code(rawValue: "insertionIndexTextOutOfRange")
+        /// An offset (SwiftUI's `onMove` and `onDelete`: counted from the start, never negative)
+        /// that names no tab; `count` is the number of tabs, valid offsets are `0..<count`.
+        public static let offsetOutOfRange = Code(rawValue: "offsetOutOfRange")
+        /// A destination offset (SwiftUI's `onMove` `toOffset`) outside `0...count`.
+        public static let insertionOffsetOutOfRange = Code(rawValue: "insertionOffsetOutOfRange")
         public static let duplicateTitle = Code(rawValue: "duplicateTitle")
         /// The same title given twice in one call.
         public static let repeatedTitle = Code(rawValue: "repeatedTitle")
@@ -501,6 +517,10 @@ extension TabStoreError {
     public static func insertionIndexOutOfRange(index: Int, count: Int, set: String) -> TabStoreError { TabStoreError(.insertionIndexOutOfRange(index: index, count: count, set: set)) }
     /// An error of code ``Code/insertionIndexTextOutOfRange``.
     public static func insertionIndexTextOutOfRange(index: String, count: Int, set: String) -> TabStoreError { TabStoreError(.insertionIndexTextOutOfRange(index: index, count: count, set: set)) }
+    /// An error of code ``Code/offsetOutOfRange``.
+    public static func offsetOutOfRange(offset: Int, count: Int, set: String) -> TabStoreError { TabStoreError(.offsetOutOfRange(offset: offset, count: count, set: set)) }
+    /// An error of code ``Code/insertionOffsetOutOfRange``.
+    public static func insertionOffsetOutOfRange(offset: Int, count: Int, set: String) -> TabStoreError { TabStoreError(.insertionOffsetOutOfRange(offset: offset, count: count, set: set)) }
     /// An error of code ``Code/duplicateTitle``.
     public static func duplicateTitle(title: String, set: String) -> TabStoreError { TabStoreError(.duplicateTitle(title: title, set: set)) }
     /// An error of code ``Code/repeatedTitle``.
@@ -618,6 +638,8 @@ extension TabStoreError.Reason {
         case .ambiguousTab: .ambiguousTab
         case .insertionIndexOutOfRange: .insertionIndexOutOfRange
         case .insertionIndexTextOutOfRange: .insertionIndexTextOutOfRange
+        case .offsetOutOfRange: .offsetOutOfRange
+        case .insertionOffsetOutOfRange: .insertionOffsetOutOfRange
         case .duplicateTitle: .duplicateTitle
         case .repeatedTitle: .repeatedTitle
         case .invalidTitle: .invalidTitle

@@ -92,14 +92,36 @@ import TabStoreKit
         #expect(try store.tabSet(named: "main") == edit.set)
     }
 
+    /// Offsets count from the start only: a negative one is refused like one past the end,
+    /// and the sentence names only the offsets the call takes.
     @Test(arguments: StoreBackend.allCases)
     func moveFromOffsetsRefusesOffsetsOutsideTheSet(backend: StoreBackend) throws {
         let store = try makeStore(backend)
-        #expect(thrownError { () throws(TabStoreError) in try store.move(fromOffsets: [5], toOffset: 0, in: "main") }
-            == .indexOutOfRange(index: 5, count: 5, set: "main"))
-        #expect(thrownError { () throws(TabStoreError) in try store.move(fromOffsets: [0], toOffset: 6, in: "main") }
-            == .insertionIndexOutOfRange(index: 6, count: 5, set: "main"))
+        try store.createSet("empty")
+        let cases: [(offsets: [Int], destination: Int, set: String, error: TabStoreError, message: String)] = [
+            ([5], 0, "main", .offsetOutOfRange(offset: 5, count: 5, set: "main"),
+             #"offset 5 is out of range for set "main" (valid: 0...4)"#),
+            ([-1], 0, "main", .offsetOutOfRange(offset: -1, count: 5, set: "main"),
+             #"offset -1 is out of range for set "main" (valid: 0...4)"#),
+            ([2, -3, 9], 0, "main", .offsetOutOfRange(offset: -3, count: 5, set: "main"),
+             #"offset -3 is out of range for set "main" (valid: 0...4)"#),
+            ([0], 6, "main", .insertionOffsetOutOfRange(offset: 6, count: 5, set: "main"),
+             #"insertion offset 6 is out of range for set "main" (valid: 0...5)"#),
+            ([0], -1, "main", .insertionOffsetOutOfRange(offset: -1, count: 5, set: "main"),
+             #"insertion offset -1 is out of range for set "main" (valid: 0...5)"#),
+            ([0], 0, "empty", .offsetOutOfRange(offset: 0, count: 0, set: "empty"),
+             #"offset 0 is out of range: set "empty" has no tabs"#),
+            ([], 1, "empty", .insertionOffsetOutOfRange(offset: 1, count: 0, set: "empty"),
+             #"insertion offset 1 is out of range: set "empty" has no tabs (valid: 0)"#),
+        ]
+        for (offsets, destination, set, error, message) in cases {
+            let thrown = thrownError { () throws(TabStoreError) in try store.move(fromOffsets: offsets, toOffset: destination, in: set) }
+            #expect(thrown == error)
+            #expect(thrown?.description == message)
+            #expect(thrown?.isDatabaseProblem == false)
+        }
         #expect(try store.tabSet(named: "main").revision == 1)
+        #expect(try store.tabSet(named: "empty").revision == 1)
     }
 
     @Test(arguments: StoreBackend.allCases)

@@ -34,6 +34,8 @@ import TabStoreKit
             (.indexTextOutOfRange(index: "99999999999999999999", count: 2, set: "main"), Details(setName: "main", tabCount: 2)),
             (.insertionIndexOutOfRange(index: -4, count: 3, set: "s"), Details(setName: "s", index: -4, tabCount: 3)),
             (.insertionIndexTextOutOfRange(index: "-99999999999999999999", count: 3, set: "s"), Details(setName: "s", tabCount: 3)),
+            (.offsetOutOfRange(offset: -1, count: 3, set: "s"), Details(setName: "s", index: -1, tabCount: 3)),
+            (.insertionOffsetOutOfRange(offset: 7, count: 3, set: "s"), Details(setName: "s", index: 7, tabCount: 3)),
             (.duplicateTitle(title: "Home", set: "main"), Details(setName: "main", title: "Home")),
             (.repeatedTitle(title: "Home"), Details(title: "Home")),
             (.invalidTitle(title: "", problem: .empty), Details(title: "")),

@@ -41,6 +41,9 @@ import TabStoreKit
         #expect(busyHere.isDatabaseProblem)
         #expect(TabStoreError.emptyPayloadKey.code.rawValue == "emptyPayloadKey")
         #expect(TabStoreError.setNotFound(set: "s").code != TabStoreError.setAlreadyExists(set: "s").code)
+        #expect(TabStoreError.offsetOutOfRange(offset: 7, count: 4, set: "s").code.rawValue == "offsetOutOfRange")
+        #expect(TabStoreError.insertionOffsetOutOfRange(offset: 7, count: 4, set: "s").code.rawValue == "insertionOffsetOutOfRange")
+        #expect(TabStoreError.offsetOutOfRange(offset: 7, count: 4, set: "s").code != TabStoreError.indexOutOfRange(index: 7, count: 4, set: "s").code)
     }
 
     /// An app writes an error for a person or for JSON from its public parts: the name as

@@ -52,6 +52,11 @@ import Testing
         try await store.createSet("empty")
         let empty = TabBarModel(store: store, setName: "empty")
         await #expect(throws: TabStoreError.indexOutOfRange(index: 0, count: 0, set: "empty")) { try await empty.select(0).result }
+        await #expect(throws: TabStoreError.offsetOutOfRange(offset: 0, count: 0, set: "empty")) { try await empty.close(atOffsets: [0]).result }
+        #expect(empty.editError?.description == #"offset 0 is out of range: set "empty" has no tabs"#)
+        await #expect(throws: TabStoreError.insertionOffsetOutOfRange(offset: 1, count: 0, set: "empty")) {
+            try await empty.move(fromOffsets: [], toOffset: 1).result
+        }
     }
 
     /// A name no set can have is refused by both ways of making a bar; nothing is stored.
@@ -295,13 +300,20 @@ import Testing
         let bar = TabBarModel(store: store, setName: "main")
         await #expect(throws: TabStoreError.indexOutOfRange(index: 3, count: 3, set: "main")) { try await bar.select(3).result }
         #expect(bar.editError == .indexOutOfRange(index: 3, count: 3, set: "main"))
-        await #expect(throws: TabStoreError.indexOutOfRange(index: -1, count: 3, set: "main")) {
+        await #expect(throws: TabStoreError.offsetOutOfRange(offset: -1, count: 3, set: "main")) {
             try await bar.move(fromOffsets: [-1], toOffset: 0).result
         }
-        await #expect(throws: TabStoreError.insertionIndexOutOfRange(index: 4, count: 3, set: "main")) {
+        #expect(bar.editError?.description == #"offset -1 is out of range for set "main" (valid: 0...2)"#)
+        await #expect(throws: TabStoreError.insertionOffsetOutOfRange(offset: 4, count: 3, set: "main")) {
             try await bar.move(fromOffsets: [0], toOffset: 4).result
         }
-        await #expect(throws: TabStoreError.indexOutOfRange(index: 5, count: 3, set: "main")) { try await bar.close(atOffsets: [5]).result }
+        #expect(bar.editError?.description == #"insertion offset 4 is out of range for set "main" (valid: 0...3)"#)
+        await #expect(throws: TabStoreError.insertionOffsetOutOfRange(offset: -1, count: 3, set: "main")) {
+            try await bar.move(fromOffsets: [0], toOffset: -1).result
+        }
+        await #expect(throws: TabStoreError.offsetOutOfRange(offset: 5, count: 3, set: "main")) { try await bar.close(atOffsets: [5]).result }
+        #expect(bar.editError?.description == #"offset 5 is out of range for set "main" (valid: 0...2)"#)
+        await #expect(throws: TabStoreError.offsetOutOfRange(offset: -1, count: 3, set: "main")) { try await bar.close(atOffsets: [-1]).result }
         #expect(shown(bar) == ["*Home", "All menu", "Reviews"] && !bar.hasPendingEdits)
         #expect(try await store.tabSet(named: "main").revision == 1)
     }

@@ -105,6 +105,12 @@ import Testing
     @Test func errorsReadAsSentences() {
         #expect(TabStoreError.indexOutOfRange(index: 7, count: 3, set: "main").description
             == #"index 7 is out of range for set "main" (valid: 0...2 or -3...-1)"#)
+        #expect(TabStoreError.insertionIndexOutOfRange(index: 7, count: 3, set: "main").description
+            == #"insertion index 7 is out of range for set "main" (valid: 0...3 or -4...-1)"#)
+        #expect(TabStoreError.offsetOutOfRange(offset: 7, count: 3, set: "main").description
+            == #"offset 7 is out of range for set "main" (valid: 0...2)"#)
+        #expect(TabStoreError.insertionOffsetOutOfRange(offset: 7, count: 3, set: "main").description
+            == #"insertion offset 7 is out of range for set "main" (valid: 0...3)"#)
         #expect(TabStoreError.invalidTitle(title: "a\nb", problem: .controlCharacter(scalar: 10)).description
             == #"invalid title "a\nb": it contains the control character U+000A"#)
         #expect(TabStoreError.schemaTooNew(path: "/t.sqlite", found: 9, supported: 2).description

@@ -28,6 +28,8 @@ import TabStoreKit
     @Test func openingIsRefused() throws {
         #expect(thrownError { () throws(TabStoreError) in try TabStore(path: "") }
             == .cannotOpen(path: "", reason: "the path is empty"))
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: "") }?.description
+            == "cannot open a database: the path is empty")
         for path in pathsWithANul {
             #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) }
                 == .cannotOpen(path: path, reason: "the path holds a NUL character, which no file name can"))
@@ -44,6 +46,9 @@ import TabStoreKit
             #expect(thrownError { () throws(TabStoreError) in try store.backup(to: path) } == .cannotWrite(path: path, reason: reason))
             #expect(thrownError { () throws(TabStoreError) in try store.writeFile([1, 2], to: path) } == .cannotWrite(path: path, reason: reason))
         }
+        #expect(thrownError { () throws(TabStoreError) in try store.backup(to: "") }?.description == "cannot write a file: the path is empty")
+        #expect(thrownError { () throws(TabStoreError) in try store.writeFile([1, 2], to: "") }?.description
+            == "cannot write a file: the path is empty")
         #expect(try madeFiles() == before)
     }
 }

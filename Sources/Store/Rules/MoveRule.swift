@@ -107,17 +107,18 @@ package struct MoveByIDRule: SetRule {
 extension WritePlan {
     /// Moves the tabs at `sources` (sorted, distinct indices the snapshot looked up) to stand,
     /// in their order, before the tab at `destination`: one `.moved` change each, with a
-    /// revision of its own. Returns the last event, nil when nothing moved.
+    /// revision of its own. Returns the last event, nil when nothing moved. Only offsets can
+    /// be out of range (an id resolves to a tab's index), so those are the errors thrown.
     mutating func moveTabs(
         at sources: [Int], toOffset destination: Int, in set: SetRecord, snapshot: SetSnapshot
     ) throws(TabStoreError) -> TabEvent? {
         var set = set
         let count = snapshot.tabCount
         if let bad = sources.first(where: { !(0..<count).contains($0) }) {
-            throw .indexOutOfRange(index: bad, count: count, set: set.name)
+            throw .offsetOutOfRange(offset: bad, count: count, set: set.name)
         }
         guard (0...count).contains(destination) else {
-            throw .insertionIndexOutOfRange(index: destination, count: count, set: set.name)
+            throw .insertionOffsetOutOfRange(offset: destination, count: count, set: set.name)
         }
         // Tabs left of the destination move right, the last first; those right of it move
         // left, the first first: no move disturbs a tab already in its place, so the tab
