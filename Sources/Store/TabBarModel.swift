@@ -204,13 +204,15 @@ public final class TabBarModel {
         state.select(id)
     }
 
-    /// Selects the tab at `index` of ``tabs``, as ``select(_:)-(TabID)`` does.
+    /// Selects the tab at `index` of ``tabs``, as ``select(_:)-(TabID)`` does; a negative
+    /// index counts from the end (-1 is the last tab), as the store's indices do.
     @discardableResult
     public func select(_ index: Int) -> Pending<SelectionChange> {
-        guard tabs.indices.contains(index) else {
+        let position = index < 0 ? tabs.count + index : index
+        guard tabs.indices.contains(position) else {
             return state.refuse(outOfRange(index))
         }
-        return select(tabs[index].id)
+        return select(tabs[position].id)
     }
 
     /// Moves tabs as SwiftUI's `onMove` does: those at `offsets` to stand before the tab

@@ -295,6 +295,18 @@ import Testing
         }
     }
 
+    /// A negative index counts from the end, as the store's do, so the range an error
+    /// names is the range the bar takes.
+    @Test func aNegativeIndexCountsFromTheEnd() async throws {
+        let store = try makeStore()
+        let bar = TabBarModel(store: store, setName: "main")
+        await #expect(throws: TabStoreError.indexOutOfRange(index: -4, count: 3, set: "main")) { try await bar.select(-4).result }
+        #expect(bar.editError?.description == #"index -4 is out of range for set "main" (valid: 0...2 or -3...-1)"#)
+        #expect(try await bar.select(-1).result.selectedTab.title == "Reviews")
+        #expect(bar.selectedIndex == 2)
+        #expect(try await store.tabSet(named: "main").selectedIndex == 2)
+    }
+
     @Test func offsetsOutsideTheBarAreRefusedWithoutWriting() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
