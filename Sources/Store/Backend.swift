@@ -248,6 +248,9 @@ package protocol TabRecords: AnyObject {
     func lastChangeID() throws(TabStoreError) -> Int
     /// Each set's shape, for the rules' check: see `RuleCheck`.
     func setShapes() throws(TabStoreError) -> [SetShape]
+    /// Calls `body` with every tab's set name, title and stored data (the payload column as
+    /// it is), in no order: what the rule check reads to check titles and data.
+    func forEachTabText(_ body: (_ setName: String, _ title: String, _ payload: String?) -> Void) throws(TabStoreError)
     /// One set's shape, without what only `info` looks at (the journal, the tabs' ids).
     func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape
     /// The names left at a revision outside `range` (by a set removed or renamed away), by

@@ -49,7 +49,25 @@ package func packPayload(_ payload: [String: String]) -> String? {
 
 /// The payload `packPayload` wrote; what cannot be read (a row edited by hand) ends it.
 package func unpackPayload(_ text: String?) -> [String: String] {
-    guard let text else { return [:] }
+    readPayload(text).payload
+}
+
+/// Whether `text` is a payload as tabstore writes it: read whole, and a payload that
+/// `validPayload` takes. What else a row holds was written around tabstore (`info` says so).
+package func isStoredPayload(_ text: String?) -> Bool {
+    let (payload, whole) = readPayload(text)
+    guard whole, text != "" else { return false }
+    do throws(TabStoreError) {
+        try validPayload(payload)
+        return packPayload(payload) == text
+    } catch {
+        return false
+    }
+}
+
+/// The pairs read from `text`, and whether that was all of it.
+private func readPayload(_ text: String?) -> (payload: [String: String], whole: Bool) {
+    guard let text else { return ([:], true) }
     let bytes = Array(text.utf8)
     var payload: [String: String] = [:]
     var offset = 0
@@ -67,10 +85,10 @@ package func unpackPayload(_ text: String?) -> [String: String] {
         return String(decoding: bytes[start..<offset], as: UTF8.self)
     }
     while offset < bytes.count {
-        guard let key = part(), let value = part() else { break }
+        guard let key = part(), let value = part() else { return (payload, false) }
         payload[key] = value
     }
-    return payload
+    return (payload, true)
 }
 
 extension TabStore {

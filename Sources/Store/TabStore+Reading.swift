@@ -62,7 +62,8 @@ extension TabStore {
             ruleProblems = try reading { database throws(TabStoreError) in
                 try database.readTransaction { () throws(TabStoreError) in
                     RuleCheck.problems(
-                        in: try database.setShapes(), nameRevisions: try database.nameRevisions(outside: RuleCheck.countRange)
+                        in: try database.setShapes(), tabTexts: try RuleCheck.tabTextCounts(database.forEachTabText),
+                        nameRevisions: try database.nameRevisions(outside: RuleCheck.countRange)
                     )
                 }
             }

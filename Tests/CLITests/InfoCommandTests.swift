@@ -78,6 +78,13 @@ import Testing
         ("UPDATE tab SET uuid = upper(uuid) WHERE title = 'b'", #"set "s": 1 of its tabs has no valid id (a lowercase UUID, not the nil one)"#),
         ("UPDATE tab SET uuid = CASE title WHEN 'a' THEN 'garbage' ELSE NULL END WHERE title <> 'x'", #"set "s": 2 of its tabs have no valid id (a lowercase UUID, not the nil one)"#),
         ("UPDATE tab SET uuid = '00000000-0000-0000-0000-000000000000' WHERE title = 'x'", #"set "t": 1 of its tabs has no valid id (a lowercase UUID, not the nil one)"#),
+        ("UPDATE tab SET payload = '1:k5:v' WHERE title = 'b'", #"set "s": 1 of its tabs has data not as tabstore writes it (reads take only what they can of it)"#),
+        ("UPDATE tab SET payload = CASE title WHEN 'a' THEN 'not json' ELSE '' END WHERE title <> 'x'", #"set "s": 2 of its tabs have data not as tabstore writes it (reads take only what they can of it)"#),
+        ("UPDATE tab SET payload = '1:k0:1:k1:v' WHERE title = 'x'", #"set "t": 1 of its tabs has data not as tabstore writes it (reads take only what they can of it)"#),
+        ("UPDATE tab SET payload = '0:1:v' WHERE title = 'x'", #"set "t": 1 of its tabs has data not as tabstore writes it (reads take only what they can of it)"#),
+        ("UPDATE tab SET title = char(27) || ']0;PWN' || char(7) WHERE title = 'b'", #"set "s": 1 of its tabs has a title the rules refuse (empty, too long, invisible or with a control character)"#),
+        ("UPDATE tab SET title = '', payload = 'x' WHERE title = 'x'", #"set "t": 1 of its tabs has a title the rules refuse (empty, too long, invisible or with a control character)"#
+            + "; " + #"set "t": 1 of its tabs has data not as tabstore writes it (reads take only what they can of it)"#),
     ])
     func rowsThatBreakARuleFailTheCheck(edit: String, finding: String) {
         let sandbox = Sandbox()

@@ -116,7 +116,7 @@ import TabStoreTestSupport
     }
 
     /// An older file on a read-only file system cannot be upgraded where it is: reads go
-    /// to a copy upgraded in memory, writes are refused, the file stays as it was.
+    /// to a copy upgraded in memory, changes are refused, the file stays as it was.
     @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
     func anOlderFileOnAReadOnlyFileSystemIsReadThroughAnUpgradedCopy() throws {
         let mount = try #require(TemporaryMount.tmpfs(kilobytes: 1024))
@@ -129,7 +129,8 @@ import TabStoreTestSupport
         #expect(try picture(store.tabSet(named: "main")) == ["*Home"])
         #expect(try store.tabSet(named: "main").tabs.allSatisfy { $0.id != .unknown })
         #expect(try store.info() == StoreInfo(location: path, schemaVersion: 5, setCount: 1))
-        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "main") } == .readOnly(path: path))
+        // A reselection writes nothing, so it needs no write access; a change does.
+        #expect(try store.select(.index(0), in: "main").updates.isEmpty)
         #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "main") } == .readOnly(path: path))
         #expect(contents(path) == before)
     }

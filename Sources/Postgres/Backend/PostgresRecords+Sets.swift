@@ -75,6 +75,11 @@ extension PostgresRecords: TabRecords {
         return (0..<rows.count).map { rows.text($0, 0) }
     }
 
+    func forEachTabText(_ body: (_ setName: String, _ title: String, _ payload: String?) -> Void) throws(TabStoreError) {
+        let rows = try query("SELECT s.name, t.title, t.payload FROM {schema}.tab t JOIN {schema}.tab_set s ON s.id = t.set_id")
+        for row in 0..<rows.count { body(rows.text(row, 0), rows.text(row, 1), rows.value(row, 2)) }
+    }
+
     func setShapes() throws(TabStoreError) -> [SetShape] {
         let rows = try query(
             """

@@ -15,9 +15,42 @@ package enum RuleCheck {
     /// One line per broken invariant, sets in name order, then the names left at a revision
     /// out of range (`nameRevisions`, which a set that takes the name would go on from);
     /// none for a sound database.
-    package static func problems(in shapes: [SetShape], nameRevisions: [(name: String, revision: Int)] = []) -> [String] {
-        shapes.flatMap { shape in damage(of: shape).map { "set \(quoted(shape.name)): \($0)" } }
+    package static func problems(
+        in shapes: [SetShape], tabTexts: [String: TabTextCounts] = [:], nameRevisions: [(name: String, revision: Int)] = []
+    ) -> [String] {
+        shapes.flatMap { shape in
+            (damage(of: shape) + (tabTexts[shape.name]?.damage ?? [])).map { "set \(quoted(shape.name)): \($0)" }
+        }
             + nameRevisions.compactMap { name, revision in nameRevisionDamage(revision).map { "set \(quoted(name)): \($0)" } }
+    }
+
+    /// How many tabs of each set, by set name, break the rules on their title or data:
+    /// `tabTexts` of a backend, checked here in Swift by the rules that wrote them.
+    package static func tabTextCounts(_ visit: ((_ setName: String, _ title: String, _ payload: String?) -> Void) throws(TabStoreError) -> Void) throws(TabStoreError) -> [String: TabTextCounts] {
+        var counts: [String: TabTextCounts] = [:]
+        try visit { setName, title, payload in
+            let badTitle = nameProblem(title) != nil
+            let badData = !isStoredPayload(payload)
+            guard badTitle || badData else { return }
+            counts[setName, default: TabTextCounts()].add(badTitle: badTitle, badData: badData)
+        }
+        return counts
+    }
+
+    /// A set's tabs whose title or data breaks the rules.
+    package struct TabTextCounts: Sendable, Equatable {
+        var invalidTitles = 0
+        var unreadableData = 0
+
+        mutating func add(badTitle: Bool, badData: Bool) {
+            if badTitle { invalidTitles += 1 }
+            if badData { unreadableData += 1 }
+        }
+
+        var damage: [SetDamage] {
+            (invalidTitles > 0 ? [.tabsWithInvalidTitle(count: invalidTitles)] : [])
+                + (unreadableData > 0 ? [.tabsWithUnreadableData(count: unreadableData)] : [])
+        }
     }
 
     /// The values a revision (a set's, or one a name was left at) and a removed tab's
@@ -83,6 +116,11 @@ public enum SetDamage: Sendable, Hashable, Codable, CustomStringConvertible {
     case selectionOfAnotherSet
     /// Tabs whose id is not a lowercase UUID, or is the nil UUID.
     case tabsWithoutValidID(count: Int)
+    /// Tabs whose title the rules refuse (empty, a control character, ...): it cannot be
+    /// exported and imported again.
+    case tabsWithInvalidTitle(count: Int)
+    /// Tabs whose data is not as tabstore writes it: a read takes only what it can.
+    case tabsWithUnreadableData(count: Int)
     /// Its revision is not the revision of its newest journal row.
     case revisionNotJournaled(revision: Int, journaled: Int)
     /// A value outside what tabstore stores (see `RuleCheck.storedLimit`): no arithmetic
@@ -108,6 +146,12 @@ public enum SetDamage: Sendable, Hashable, Codable, CustomStringConvertible {
         case let .tabsWithoutValidID(count):
             let tabs = count == 1 ? "1 of its tabs has" : "\(count) of its tabs have"
             return "\(tabs) no valid id (a lowercase UUID, not the nil one)"
+        case let .tabsWithInvalidTitle(count):
+            let tabs = count == 1 ? "1 of its tabs has" : "\(count) of its tabs have"
+            return "\(tabs) a title the rules refuse (empty, too long, invisible or with a control character)"
+        case let .tabsWithUnreadableData(count):
+            let tabs = count == 1 ? "1 of its tabs has" : "\(count) of its tabs have"
+            return "\(tabs) data not as tabstore writes it (reads take only what they can of it)"
         case let .revisionNotJournaled(revision, journaled):
             return "its revision \(revision) is not its newest change's (\(journaled))"
         case let .revisionOutOfRange(revision):

@@ -273,6 +273,12 @@ extension Database: TabRecords, SnapshotReader {
         return shapes
     }
 
+    func forEachTabText(_ body: (_ setName: String, _ title: String, _ payload: String?) -> Void) throws(TabStoreError) {
+        try forEachRow("SELECT s.name, t.title, t.payload FROM tab t JOIN tab_set s ON s.id = t.set_id") { row in
+            body(row.text(0), row.text(1), row.optionalText(2))
+        }
+    }
+
     func nameRevisions(outside range: ClosedRange<Int>) throws(TabStoreError) -> [(name: String, revision: Int)] {
         var names: [(name: String, revision: Int)] = []
         try forEachRow(

@@ -212,6 +212,25 @@ struct ServerFailureTests {
             """))
     }
 
+    /// Titles and data edited around tabstore are found on a server as on a file.
+    @Test func titlesAndDataEditedByHandAreFound() throws {
+        let server = try ServerSandbox()
+        server.succeed("add", "s", "a", "b", "c")
+        server.succeed("set-data", "s", "c", "icon=star")
+        #expect(server.run("info").code == 0)
+        try server.psql("""
+            SET session_replication_role = replica;
+            UPDATE tab SET title = E'\\x1b]0;PWN\\x07' WHERE title = 'a';
+            UPDATE tab SET payload = '1:k5:v' WHERE title IN ('b', 'c')
+            """)
+        #expect(server.run("info") == .failure(3, """
+            tabstore: error: the check of database \(server.url) found: set "s": 1 of its tabs has a title the rules refuse \
+            (empty, too long, invisible or with a control character); set "s": 2 of its tabs have data not as tabstore \
+            writes it (reads take only what they can of it)
+
+            """))
+    }
+
     /// `info` on a server whose rows break the rules says so, not that a file is corrupt.
     @Test func aDamagedServerDatabaseIsNotCalledCorrupt() throws {
         let server = try ServerSandbox()
