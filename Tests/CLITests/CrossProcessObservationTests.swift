@@ -9,7 +9,7 @@ import TabStoreKit
         set?.tabs.map { ($0.isSelected ? "*" : "") + $0.title } ?? []
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func anotherProcesssEditsArriveAsValuesInOrderWithNoneLost() async throws {
         let sandbox = Sandbox()
         _ = sandbox.run("add", "main", "A", "B", "C")

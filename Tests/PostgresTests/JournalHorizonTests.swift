@@ -65,7 +65,7 @@ struct JournalHorizonTests {
 
     /// What an observer sees of it: a write of this store is its next value when the write
     /// returns, while another database's transaction runs (the shared test server's state).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aStoresOwnWriteIsItsObserversNextValueWhileAnotherDatabaseWrites() async throws {
         let server = try PostgresServer.shared()
         let store = try TabStore(postgresURL: try server.createDatabase())

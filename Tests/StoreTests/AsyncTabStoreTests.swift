@@ -11,7 +11,7 @@ import Testing
     /// releases it: blocking shows as a wrong outcome, not as a slow test.
     let options = TabStore.Options(durability: .normal, busyTimeout: .seconds(10))
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func readsAndASleepFinishWhileAnotherProcessHoldsTheWriteLockAndWritesWait() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: options)
@@ -46,7 +46,7 @@ import Testing
         #expect(try await store.tabSet(named: "other").tabs.map(\.title).sorted() == ["W0", "W1", "W2", "W3"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSynchronousReadDoesNotWaitBehindAWriteWaitingForTheLock() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: options)

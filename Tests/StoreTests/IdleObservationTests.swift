@@ -6,7 +6,7 @@ import Testing
 @Suite struct IdleObservationTests {
     let folder = TemporaryFolder()
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func anIdleObserverOfAWatchedFileLooksNoMoreOnceTheLooksAfterAWriteHaveEnded() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: TabStore.Options(durability: .normal, changePollInterval: .milliseconds(10)))
@@ -27,7 +27,7 @@ import Testing
         withExtendedLifetime(values) {}
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aStoreInMemoryNeverLooksForOtherConnectionsCommits() async throws {
         let store = try TabStore.inMemory(options: TabStore.Options(durability: .normal, changePollInterval: .milliseconds(10)))
         try await store.add(["Home", "Reviews"], to: "main", creatingSet: true)

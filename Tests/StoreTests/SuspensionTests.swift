@@ -16,7 +16,7 @@ import Testing
         return store
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func editsMadeWhileSuspendedShowAtOnceTakeNoWriteLockAndAreWrittenInOrderOnResume() async throws {
         let store = try makeStore()
         // The check sees a write lock this process holds: one taken by hand.
@@ -50,7 +50,7 @@ import Testing
         #expect(try await other.history(of: "main", limit: 2).map(\.event.kind) == [.moved, .selectionChanged])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func suspendDoesNotWaitForAWriteStuckBehindAnotherProcesssLockWhichRunsAgainOnResume() async throws {
         let store = try makeStore()
         let lock = try WriteLockHolder(path: store.location)
@@ -77,7 +77,7 @@ import Testing
         #expect(try await store.history(of: "main", limit: 2).map(\.revision) == [3, 2])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aModelsTapMadeBeforeSuspendingBehindAForeignLockIsWrittenOnResume() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")

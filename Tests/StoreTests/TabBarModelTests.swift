@@ -107,7 +107,7 @@ import Testing
 
     // MARK: Showing an edit at once
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTapShowsAtOnceWhileAnotherProcessHoldsTheLockAndIsConfirmedWhenTheWriteEnds() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
@@ -126,7 +126,7 @@ import Testing
         #expect(!bar.hasPendingEdits && bar.revision == 2 && bar.editError == nil)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTapRefusedAfterTheBusyTimeoutIsKeptAndWrittenOnceTheLockIsGone() async throws {
         let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(200)))
         let bar = TabBarModel(store: store, setName: "main")
@@ -144,7 +144,7 @@ import Testing
         #expect(shown(bar) == ["Home", "*All menu", "Reviews"] && bar.pendingEdits.isEmpty && bar.editError == nil)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func editsWaitingForTheLockCanBeSeenAndCancelledAndTheOthersAreWrittenInOrder() async throws {
         let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(200)))
         try await store.add(["Photos"], to: "main")
@@ -172,7 +172,7 @@ import Testing
         #expect(bar.pendingEdits.isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTapTheStoreRefusesForAnotherReasonIsTakenBackWithTheError() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
@@ -185,7 +185,7 @@ import Testing
         #expect(bar.editError == .setNotFound(set: "main") && bar.pendingEdits.isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theQueueOfWaitingEditsIsBounded() async throws {
         let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(100)))
         let bar = TabBarModel(store: store, setName: "main")
@@ -217,7 +217,7 @@ import Testing
         #expect(shown(bar) == ["*Home", "All menu"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aReselectionIsAnsweredWithoutWaitingForTheLock() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
@@ -239,7 +239,7 @@ import Testing
         #expect(try await store.tabSet(named: "main").revision == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func tapsMadeWhileLockedReachTheStoreInOrderAndTheBarNeverGoesBack() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
@@ -332,7 +332,7 @@ import Testing
 
     // MARK: Following the store
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theBarShowsEachChangeMadeElsewhereAndFollowsARename() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
@@ -349,7 +349,7 @@ import Testing
         #expect(picture(try await store.tabSet(named: "detail")) == ["*Home", "All menu", "Reviews"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aRenameToACanonicallyEquivalentFormIsShown() async throws {
         let store = try makeStore()
         try await store.rename(.index(2), to: "Caf\u{E9}", in: "main")
@@ -368,7 +368,7 @@ import Testing
         #expect(Tab(id: bar.tabs[2].id, title: "Cafe\u{301}", isSelected: false) == bar.tabs[2])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func twoBarsOfOneSetStayInSync() async throws {
         let store = try makeStore()
         let normal = TabBarModel(store: store, setName: "main")
@@ -381,7 +381,7 @@ import Testing
         #expect(normal.revision == 3 && sticky.revision == 3)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aRemovedSetEmptiesTheBar() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
@@ -392,7 +392,7 @@ import Testing
 
     // MARK: One state per set
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func everyBarOfASetShowsTheSamePendingEditsWhileAnotherProcessHoldsTheLock() async throws {
         let store = try makeStore()
         let normal = TabBarModel(store: store, setName: "main")
@@ -443,7 +443,7 @@ import Testing
 
     // MARK: Change pairs at the tap
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTapCarriesTheDocumentsPairsWithWholeTabsBeforeTheStoreAnswers() async throws {
         let store = try TabStore(path: folder.file(), options: options)
         try await store.add([NewTab("Home", payload: ["icon": "house"]), NewTab("Reviews", payload: ["icon": "star"])], to: "main", creatingSet: true)
