@@ -55,14 +55,16 @@ package func unpackPayload(_ text: String?) -> [String: String] {
 /// Whether `text` is a payload as tabstore writes it: read whole, and a payload that
 /// `validPayload` takes. What else a row holds was written around tabstore (`info` says so).
 package func isStoredPayload(_ text: String?) -> Bool {
+    guard let text else { return true }
+    // An empty payload is stored as NULL, so "" packs to nothing.
     let (payload, whole) = readPayload(text)
-    guard whole, text != "" else { return false }
+    guard whole, let packed = packPayload(payload) else { return false }
     do throws(TabStoreError) {
         try validPayload(payload)
-        return packPayload(payload) == text
     } catch {
         return false
     }
+    return sameBytes(packed, text)
 }
 
 /// The pairs read from `text`, and whether that was all of it.
