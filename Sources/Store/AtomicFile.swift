@@ -21,6 +21,8 @@ enum AtomicFile {
         case notARegularFile(TabStoreError.FileKind)
         /// The file is the database being read, or one of its WAL files.
         case isTheDatabase
+        /// No file can have the path's name (`unusableFileName(_:)` says why).
+        case unusableName(String)
         /// A system call failed with this `errno`.
         case system(Int32)
         /// The content could not be produced (a SQLite error while copying).
@@ -43,6 +45,7 @@ enum AtomicFile {
         _ path: String, replacing: Bool, sparing database: String,
         content: (_ temporaryPath: String, _ descriptor: Int32) throws(Failure) -> Void
     ) throws(Failure) {
+        if let problem = unusableFileName(path) { throw .unusableName(problem) }
         var status = stat()
         if stat(path, &status) == 0 {
             for file in ["", "-wal", "-shm", "-journal"].map({ database + $0 }) where isFile(file, status) {
@@ -201,7 +204,6 @@ extension TabStore {
     public func writeFile(
         _ bytes: [UInt8], to path: String, replacing: Bool = false, progress: (FileWriteProgress) -> Void = { _ in }
     ) throws(TabStoreError) {
-        if let problem = unusableFileName(path) { throw .cannotWrite(path: path, reason: problem) }
         let chunk = 1 << 20
         do throws(AtomicFile.Failure) {
             try AtomicFile.create(path, replacing: replacing, sparing: location) { _, descriptor throws(AtomicFile.Failure) in

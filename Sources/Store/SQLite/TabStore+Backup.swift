@@ -36,7 +36,6 @@ extension TabStore {
         to path: String, replacing: Bool = false, progress: (BackupProgress) -> Void = { _ in }
     ) throws(TabStoreError) {
         guard let file = backend as? SQLiteBackend else { throw .backupNeedsFile(database: location) }
-        if let problem = unusableFileName(path) { throw .cannotWrite(path: path, reason: problem) }
         try file.withWriter { source throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
                 try AtomicFile.create(path, replacing: replacing, sparing: location) { temporary, _ throws(AtomicFile.Failure) in
@@ -84,6 +83,7 @@ extension AtomicFile.Failure {
         case .exists: .fileExists(path: path)
         case let .notARegularFile(kind): .notARegularFile(path: path, kind: kind)
         case .isTheDatabase: .fileIsTheDatabase(path: path)
+        case let .unusableName(reason): .cannotWrite(path: path, reason: reason)
         case let .system(code): .cannotWrite(path: path, reason: String(cString: strerror(code)))
         case let .content(error): error
         }
