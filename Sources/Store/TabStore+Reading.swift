@@ -61,8 +61,10 @@ extension TabStore {
         do throws(TabStoreError) {
             ruleProblems = try reading { database throws(TabStoreError) in
                 try database.readTransaction { () throws(TabStoreError) in
-                    RuleCheck.problems(
-                        in: try database.setShapes(), tabTexts: try RuleCheck.tabTextCounts(database.forEachTabText),
+                    var tabTexts = RuleCheck.TabTextCheck()
+                    try database.forEachTabText { tabTexts.check(setName: $0, title: $1, payload: $2) }
+                    return RuleCheck.problems(
+                        in: try database.setShapes(), tabTexts: tabTexts,
                         nameRevisions: try database.nameRevisions(outside: RuleCheck.countRange)
                     )
                 }

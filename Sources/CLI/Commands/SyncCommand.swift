@@ -43,7 +43,8 @@ enum SyncCommand: TabstoreCommand {
         if location.isEmpty {
             throw .usage(UsageError(message: "The value '' is invalid for '<server>': it is empty", command: spec.name))
         }
-        if context.shownLocation(location) == context.shownLocation(try context.resolvedPath()) {
+        let deviceLocation = try context.resolvedPath()
+        if context.shownLocation(location) == context.shownLocation(deviceLocation) {
             throw .usage(UsageError(message: "The server '\(location)' is the database itself", command: spec.name))
         }
         // The device knows its server by this name: a file by its absolute path, so that
@@ -64,7 +65,6 @@ enum SyncCommand: TabstoreCommand {
             device = existing
             server = try context.openSecondStore(location)
         } else {
-            let deviceLocation = try context.resolvedPath()
             // A server without tabstore's tables: making them only to refuse it would change it.
             if DatabasePath.isServerURL(deviceLocation) {
                 throw .store(.syncNeedsAFile(database: context.shownLocation(deviceLocation)))

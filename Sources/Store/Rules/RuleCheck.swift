@@ -16,40 +16,37 @@ package enum RuleCheck {
     /// out of range (`nameRevisions`, which a set that takes the name would go on from);
     /// none for a sound database.
     package static func problems(
-        in shapes: [SetShape], tabTexts: [String: TabTextCounts] = [:], nameRevisions: [(name: String, revision: Int)] = []
+        in shapes: [SetShape], tabTexts: TabTextCheck = TabTextCheck(), nameRevisions: [(name: String, revision: Int)] = []
     ) -> [String] {
         shapes.flatMap { shape in
-            (damage(of: shape) + (tabTexts[shape.name]?.damage ?? [])).map { "set \(quoted(shape.name)): \($0)" }
+            (damage(of: shape) + tabTexts.damage(of: shape.name)).map { "set \(quoted(shape.name)): \($0)" }
         }
             + nameRevisions.compactMap { name, revision in nameRevisionDamage(revision).map { "set \(quoted(name)): \($0)" } }
     }
 
-    /// How many tabs of each set, by set name, break the rules on their title or data:
-    /// `tabTexts` of a backend, checked here in Swift by the rules that wrote them.
-    package static func tabTextCounts(_ visit: ((_ setName: String, _ title: String, _ payload: String?) -> Void) throws(TabStoreError) -> Void) throws(TabStoreError) -> [String: TabTextCounts] {
-        var counts: [String: TabTextCounts] = [:]
-        try visit { setName, title, payload in
+    /// What the check finds in tabs' titles and data, set by set: each tab is checked here,
+    /// in Swift, by the rules that wrote it (no SQL can say what `nameProblem` says).
+    package struct TabTextCheck: Sendable {
+        private var counts: [String: (invalidTitles: Int, unreadableData: Int)] = [:]
+
+        package init() {}
+
+        /// Checks one tab of the set `setName`: its title and its stored data.
+        package mutating func check(setName: String, title: String, payload: String?) {
             let badTitle = nameProblem(title) != nil
             let badData = !isStoredPayload(payload)
             guard badTitle || badData else { return }
-            counts[setName, default: TabTextCounts()].add(badTitle: badTitle, badData: badData)
-        }
-        return counts
-    }
-
-    /// A set's tabs whose title or data breaks the rules.
-    package struct TabTextCounts: Sendable, Equatable {
-        var invalidTitles = 0
-        var unreadableData = 0
-
-        mutating func add(badTitle: Bool, badData: Bool) {
-            if badTitle { invalidTitles += 1 }
-            if badData { unreadableData += 1 }
+            var count = counts[setName, default: (0, 0)]
+            if badTitle { count.invalidTitles += 1 }
+            if badData { count.unreadableData += 1 }
+            counts[setName] = count
         }
 
-        var damage: [SetDamage] {
-            (invalidTitles > 0 ? [.tabsWithInvalidTitle(count: invalidTitles)] : [])
-                + (unreadableData > 0 ? [.tabsWithUnreadableData(count: unreadableData)] : [])
+        /// What is wrong with the tabs of `setName`, in the order `info` lists it.
+        func damage(of setName: String) -> [SetDamage] {
+            guard let count = counts[setName] else { return [] }
+            return (count.invalidTitles > 0 ? [.tabsWithInvalidTitle(count: count.invalidTitles)] : [])
+                + (count.unreadableData > 0 ? [.tabsWithUnreadableData(count: count.unreadableData)] : [])
         }
     }
 
