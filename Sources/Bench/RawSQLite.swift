@@ -32,15 +32,15 @@ final class RawConnection {
         sqlite3_close_v2(handle)
     }
 
-    /// Applies `Migration.all` the way Store's migrator does: each step and its version
-    /// bump in one IMMEDIATE transaction.
+    /// Applies `Migration.all` the way Store's migrator does: every step with its version
+    /// bump, all in one IMMEDIATE transaction.
     func migrate() throws {
+        try execute("BEGIN IMMEDIATE")
         for migration in Migration.all {
-            try execute("BEGIN IMMEDIATE")
             try execute(migration.sql)
             try execute("PRAGMA user_version = \(migration.version)")
-            try execute("COMMIT")
         }
+        try execute("COMMIT")
     }
 
     /// Runs a script, unprepared: set-up only, never inside a timed loop.

@@ -106,6 +106,29 @@ import Testing
         #expect(try store.history(of: "t").map(\.revision) == [3, 1])
     }
 
+    /// The steps a file lacks run in one transaction: when one fails, those before it are
+    /// undone too, and the file stays at the version it had, with its schema and rows.
+    @Test func aStepThatFailsLeavesTheFileAtTheVersionItHad() throws {
+        let path = folder.file()
+        let database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        for migration in Migration.all where migration.version <= 4 { try database.executeScript(migration.sql) }
+        try database.executeScript("""
+            PRAGMA user_version = 4;
+            INSERT INTO tab_set (id, name, selected_tab_id, revision) VALUES (1, 's', 10, 1);
+            INSERT INTO tab (id, set_id, position, title) VALUES (10, 1, 0, 'Home');
+            """)
+        // Step 5 as shipped, then a step 6 that cannot run.
+        let steps = Array(Migration.all.prefix(5)) + [Migration(version: 6, name: "broken", sql: "UPDATE no_such_table SET x = 1")]
+        let error = thrownError { () throws(TabStoreError) in try database.migrate(steps) }
+        #expect(error == .sqlite(path: path, code: SQLITE_ERROR, message: "no such table: no_such_table", sql: "UPDATE no_such_table SET x = 1"))
+        #expect(try pragma("PRAGMA user_version", path) == "4")
+        #expect(try pragma("SELECT count(*) FROM sqlite_master WHERE name = 'name_revision'", path) == "0")
+        #expect(try pragma("SELECT group_concat(title) FROM tab", path) == "Home")
+        // The same file takes the real steps afterwards.
+        try database.migrate()
+        #expect(try pragma("PRAGMA user_version", path) == String(Migration.latestVersion))
+    }
+
     /// Migration 6 turns the JSON journal into typed columns: `history` of a database
     /// written by migration 5 gives back exactly the events it gave before, every kind.
     @Test func databaseOfTheFifthMigrationKeepsItsHistoryInTypedColumns() throws {

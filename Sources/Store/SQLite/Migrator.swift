@@ -60,16 +60,16 @@ extension Database {
         return .tabStore(version: state.version)
     }
 
-    /// Applies every migration newer than `version` (what the file was found at), each
-    /// with its version bump in one transaction. Another process may migrate at the same
-    /// time: each step reads the version again under the write lock, skips what is
-    /// already done, and recognises the file again before writing.
-    func migrate(from version: Int) throws(TabStoreError) {
-        for migration in Migration.all where migration.version > version {
-            try writeTransaction { () throws(TabStoreError) in
-                let current = try schemaState()
-                _ = try recognise(current)
-                guard current.version < migration.version else { return }
+    /// Applies every step of `migrations` newer than the file's version, each with its
+    /// version bump, in one transaction. A new file is made with one commit (one disk sync
+    /// at `FULL`, not one a step), and a step that fails, or a crash, leaves the file at the
+    /// version it had. Another process may migrate at the same time: under the write lock
+    /// the version is read again and the file recognised again before anything is written.
+    func migrate(_ migrations: [Migration] = Migration.all) throws(TabStoreError) {
+        try writeTransaction { () throws(TabStoreError) in
+            let current = try schemaState()
+            _ = try recognise(current)
+            for migration in migrations where migration.version > current.version {
                 try executeScript(migration.sql)
                 try executeScript("PRAGMA user_version = \(migration.version)")
             }

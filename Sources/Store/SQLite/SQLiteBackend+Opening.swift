@@ -85,14 +85,14 @@ extension SQLiteBackend {
             // upgraded in memory. An empty file cannot be made a database.
             guard case .tabStore = found else { throw writeRefusal }
             return OpenedFile(
-                database: try upgradedCopy(of: database, from: version),
+                database: try upgradedCopy(of: database),
                 writeRefusal: writeRefusal, fileVersion: version,
                 changesUnseen: changesUnseen ?? .cannotFollowChanges(
                     path: path, reason: "it is older than this tabstore and cannot be upgraded where it is, so a copy upgraded in memory is read"
                 )
             )
         }
-        try database.migrate(from: version)
+        try database.migrate()
         return OpenedFile(database: database)
     }
 
@@ -115,9 +115,9 @@ extension SQLiteBackend {
         return (database, refusal)
     }
 
-    /// The older tabstore file `source` holds (at schema `version`), copied into memory
-    /// and upgraded there: the file is left as it is.
-    private static func upgradedCopy(of source: Database, from version: Int) throws(TabStoreError) -> Database {
+    /// The older tabstore file `source` holds, copied into memory and upgraded there: the
+    /// file is left as it is.
+    private static func upgradedCopy(of source: Database) throws(TabStoreError) -> Database {
         // Opened as :memory:, named as the file in errors.
         let copy = try Database(path: source.path, uri: ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         do throws(BackupFailure) {
@@ -128,7 +128,7 @@ extension SQLiteBackend {
             }
         }
         try copy.enforceForeignKeys(syncingFully: false)
-        try copy.migrate(from: version)
+        try copy.migrate()
         return copy
     }
 }
