@@ -253,6 +253,9 @@ package protocol TabRecords: AnyObject {
     func forEachTabText(_ body: (_ setName: String, _ title: String, _ payload: String?) -> Void) throws(TabStoreError)
     /// One set's shape, without what only `info` looks at (the journal, the tabs' ids).
     func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape
+    /// All tabs of a set, in order, and its shape as `setShape(of:)` gives it, from one
+    /// snapshot: what a read of the whole set checks before it answers.
+    func tabsWithShape(of set: SetRecord) throws(TabStoreError) -> (tabs: [TabRecord], shape: SetShape)
     /// The names left at a revision outside `range` (by a set removed or renamed away), by
     /// name: what the rule check finds of names no set has.
     func nameRevisions(outside range: ClosedRange<Int>) throws(TabStoreError) -> [(name: String, revision: Int)]

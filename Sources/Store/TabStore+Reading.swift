@@ -105,9 +105,9 @@ extension TabRecords {
     ///
     /// - Throws: `TabStoreError.Code.damagedSet`, or a database error.
     package func tabSet(of record: SetRecord) throws(TabStoreError) -> TabSet {
-        try setShape(of: record).requireSound()
+        let (tabs, shape) = try tabsWithShape(of: record)
+        try shape.requireSound()
         let selected = record.selected?.id
-        let tabs = try tabs(in: record).map { $0.tab(selected: $0.id == selected) }
-        return TabSet(name: record.name, tabs: tabs, revision: record.revision)
+        return TabSet(name: record.name, tabs: tabs.map { $0.tab(selected: $0.id == selected) }, revision: record.revision)
     }
 }

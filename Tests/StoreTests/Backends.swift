@@ -66,6 +66,12 @@ extension TabStore {
         return roundTrips
     }
 
+    /// How many round trips this store's PostgreSQL reader connection has made so far
+    /// (reading the count costs none); nil for a store of another backend.
+    func readerRoundTrips() throws -> Int? {
+        try backend.read { records throws(TabStoreError) in (records as? PostgresRecords)?.connection.roundTrips }
+    }
+
     /// The round trips `edit` costs on a PostgreSQL store's writer connection.
     func roundTripsOfEdit(_ edit: () throws -> Void) throws -> Int {
         let before = try #require(try writerRoundTrips())

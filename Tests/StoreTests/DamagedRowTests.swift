@@ -163,6 +163,25 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
         #expect(try database.dump() == before)
     }
 
+    /// A read of the whole set counts its shape from the tab rows it reads: that shape is
+    /// the one the set's own shape read gives, and those tabs the ones its tab read gives,
+    /// for every damage and every edge value, sound or not.
+    @Test(arguments: cases)
+    func theShapeCountedFromATabReadIsTheSetsShape(backend: StoreBackend, damage: RowDamage) throws {
+        let database = try DamagedDatabase(backend, damage: damage.sql)
+        let store = try database.open()
+        let (counted, alone, tabs, read) = try store.backend.read { records throws(TabStoreError) in
+            try records.readTransaction { () throws(TabStoreError) in
+                let record = try records.requireSet(named: "s")
+                let read = try records.tabsWithShape(of: record)
+                return (read.shape, try records.setShape(of: record), read.tabs, try records.tabs(in: record))
+            }
+        }
+        #expect(counted == alone, "\(damage)")
+        #expect(tabs == read, "\(damage)")
+        #expect(counted.tabCount == tabs.count, "\(damage)")
+    }
+
     /// On a server, the writes whose arithmetic differs (each a database of its own costs a
     /// migration there): a select, adds at either end, removals, moves, reopening, the set's
     /// rename and removal.

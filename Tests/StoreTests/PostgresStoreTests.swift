@@ -156,6 +156,17 @@ struct PostgresStoreTests {
 }
 
 extension PostgresStoreTests {
+    /// A whole set read from a server by a store that holds no copy of it: BEGIN with the
+    /// set's row, then its shape and its tabs in one pipeline, then COMMIT.
+    @Test func aSetIsReadInThreeRoundTrips() throws {
+        let url = try PostgresServer.shared().createDatabase()
+        try TabStore(postgresURL: url).add(["A", "B", "C"], to: "main", creatingSet: true)
+        let store = try TabStore(postgresURL: url)
+        let before = try #require(try store.readerRoundTrips())
+        #expect(try picture(store.tabSet(named: "main")) == ["*A", "B", "C"])
+        #expect(try #require(try store.readerRoundTrips()) - before == 3)
+    }
+
     /// Many tabs go to the server in one statement, as text arrays: every character that
     /// means something in an array literal must come back as it went in.
     @Test func manyTabsInOneAddKeepEveryCharacterIdAndPayload() throws {

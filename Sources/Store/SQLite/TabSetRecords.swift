@@ -33,9 +33,9 @@ private enum SetSQL {
         WHERE s.name = ?1
         """
 
-    /// A set's tabs in order, and one tab with its index (after the tab's columns) found by
-    /// position, title or id.
-    static let tabsOfSet = "SELECT \(TabColumn.selectList("t")) FROM tab t WHERE t.set_id = ? ORDER BY t.position"
+    /// A set's tabs in order, each with its stored position after the tab's columns; and one
+    /// tab with its index (after the tab's columns) found by position, title or id.
+    static let tabsOfSet = "SELECT \(TabColumn.selectList("t")), t.position FROM tab t WHERE t.set_id = ? ORDER BY t.position"
     static let tabAtPosition = "SELECT \(TabColumn.selectList("t")) FROM tab t WHERE t.set_id = ?1 AND t.position = ?2 + ?3"
     static let tabTitled = "SELECT \(TabColumn.selectList("t")), t.position - ?3 FROM tab t WHERE t.set_id = ?1 AND t.title = ?2"
     static let tabWithID = "SELECT \(TabColumn.selectList("t")), t.position - ?3 FROM tab t WHERE t.uuid = ?1 AND t.set_id = ?2"
@@ -77,13 +77,15 @@ extension Database: TabRecords, SnapshotReader {
         var count: Int?
         var found: [FoundTab] = []
         var tabs: [TabRecord]?
+        // The shape, counted as all tabs are read when they are.
+        var counted: SetShape?
         let lookups = request.lookups
         if let index = request.onlyIndex {
             // One tab at an index (a select): read with the set, in one statement.
             let current = try setRecordAndTab(named: name, at: index)
             record = current?.record
             if let tab = current?.tab { found = [FoundTab(lookup: .index(index), tab: tab)] }
-            if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
+            if let record, request.readsAllTabs(atRevision: record.revision) { (tabs, counted) = try tabsWithShape(of: record) }
         } else {
             if request.needsTabCount {
                 let current = try setRecordAndCount(named: name)
@@ -91,7 +93,7 @@ extension Database: TabRecords, SnapshotReader {
             } else {
                 record = try setRecord(named: name)
             }
-            if let record, request.readsAllTabs(atRevision: record.revision) { tabs = try self.tabs(in: record) }
+            if let record, request.readsAllTabs(atRevision: record.revision) { (tabs, counted) = try tabsWithShape(of: record) }
             if let tabs {
                 found = tabs.answering(lookups)
             } else if let record {
@@ -108,8 +110,8 @@ extension Database: TabRecords, SnapshotReader {
         if count == nil, let record, missesAnIndex {
             count = try setRecordAndCount(named: record.name)?.count
         }
-        var shape: SetShape?
-        if let record, let held = request.tabsForResult.held {
+        var shape = counted
+        if shape == nil, let record, let held = request.tabsForResult.held {
             shape = try heldShape(of: record, standingFor: held, lookups: lookups, found: found)
         }
         if shape == nil, let record { shape = try setShape(of: record) }
@@ -204,12 +206,29 @@ extension Database: TabRecords, SnapshotReader {
 
     /// All tabs of a set, in order.
     func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
+        var positions = PositionCount()
+        return try tabs(in: set, counting: &positions)
+    }
+
+    /// All tabs of a set, in order, their positions counted into `positions` on the way.
+    private func tabs(in set: SetRecord, counting positions: inout PositionCount) throws(TabStoreError) -> [TabRecord] {
         guard let setID = set.id else { return [] }
         var tabs: [TabRecord] = []
         try forEachRow(SetSQL.tabsOfSet, [.int(setID)]) { row in
             tabs.append(row.tabRecord(from: 0, index: tabs.count))
+            positions.add(row.int(Int32(TabColumn.count)))
         }
         return tabs
+    }
+
+    /// The tabs and the shape from one pass over the set's rows: the positions are counted
+    /// as the tabs are read, not read again.
+    func tabsWithShape(of set: SetRecord) throws(TabStoreError) -> (tabs: [TabRecord], shape: SetShape) {
+        try inOneSnapshot { () throws(TabStoreError) in
+            var positions = PositionCount()
+            let tabs = try tabs(in: set, counting: &positions)
+            return (tabs, try setShape(of: set, positions: positions))
+        }
     }
 
     /// Every set's name, sorted (byte order).
@@ -289,40 +308,56 @@ extension Database: TabRecords, SnapshotReader {
     }
 
     /// The columns of `setShapes` for one set, but its positions counted in one pass over
-    /// its index entries in order (a repeat follows its twin): about 1 ms for 10,000 tabs,
-    /// where count(DISTINCT) sorted them again in 3 to 5. Only a set's first read, or a
-    /// write without a copy of it, pays it.
+    /// its index entries in order: about 1 ms for 10,000 tabs, where count(DISTINCT) sorted
+    /// them again in 3 to 5. Only a set's first read, or a write without a copy of it, pays it.
     func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape {
         guard let setID = set.id else { throw .setNotFound(set: set.name) }
         return try inOneSnapshot { () throws(TabStoreError) in
-            var count = 0, distinct = 0
-            var lowest: Int?, highest: Int?
+            var positions = PositionCount()
             try forEachRow("SELECT position FROM tab WHERE set_id = ? ORDER BY position", [.int(setID)]) { row in
-                let position = row.int(0)
-                if position != highest { distinct += 1 }
-                if lowest == nil { lowest = position }
-                highest = position
-                count += 1
+                positions.add(row.int(0))
             }
-            let shape = try firstRow(
-                """
-                SELECT s.base, s.revision, s.selected_tab_id IS NOT NULL,
-                       EXISTS (SELECT 1 FROM tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
-                       (SELECT min(position) FROM closed_tab WHERE set_id = s.id), (SELECT max(position) FROM closed_tab WHERE set_id = s.id)
-                FROM tab_set s WHERE s.id = ?
-                """, [.int(setID)]
-            ) { row in
-                SetShape(
-                    name: set.name, base: row.int(0), revision: row.int(1), tabCount: count, distinctPositions: distinct,
-                    lowestPosition: lowest, highestPosition: highest,
-                    selection: SetShape.selection(hasSelection: row.int(2) != 0, ownSelection: row.int(3) != 0),
-                    journaledRevision: nil, tabsWithoutValidID: nil,
-                    lowestClosedPosition: row.optionalInt(4), highestClosedPosition: row.optionalInt(5)
-                )
-            }
-            guard let shape else { throw .setNotFound(set: set.name) }
-            return shape
+            return try setShape(of: set, positions: positions)
         }
+    }
+
+    /// The shape of `set`, whose tabs' positions are `positions`: the rest is read from the
+    /// set's row, in the caller's snapshot.
+    private func setShape(of set: SetRecord, positions: PositionCount) throws(TabStoreError) -> SetShape {
+        guard let setID = set.id else { throw .setNotFound(set: set.name) }
+        let shape = try firstRow(
+            """
+            SELECT s.base, s.revision, s.selected_tab_id IS NOT NULL,
+                   EXISTS (SELECT 1 FROM tab x WHERE x.id = s.selected_tab_id AND x.set_id = s.id),
+                   (SELECT min(position) FROM closed_tab WHERE set_id = s.id), (SELECT max(position) FROM closed_tab WHERE set_id = s.id)
+            FROM tab_set s WHERE s.id = ?
+            """, [.int(setID)]
+        ) { row in
+            SetShape(
+                name: set.name, base: row.int(0), revision: row.int(1), tabCount: positions.count,
+                distinctPositions: positions.distinct, lowestPosition: positions.lowest, highestPosition: positions.highest,
+                selection: SetShape.selection(hasSelection: row.int(2) != 0, ownSelection: row.int(3) != 0),
+                journaledRevision: nil, tabsWithoutValidID: nil,
+                lowestClosedPosition: row.optionalInt(4), highestClosedPosition: row.optionalInt(5)
+            )
+        }
+        guard let shape else { throw .setNotFound(set: set.name) }
+        return shape
+    }
+}
+
+/// A set's tab positions counted as its rows give them, in order: a repeat follows its twin.
+private struct PositionCount {
+    var count = 0
+    var distinct = 0
+    var lowest: Int?
+    var highest: Int?
+
+    mutating func add(_ position: Int) {
+        if position != highest { distinct += 1 }
+        if lowest == nil { lowest = position }
+        highest = position
+        count += 1
     }
 }
 
