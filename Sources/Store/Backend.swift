@@ -270,6 +270,8 @@ package protocol TabRecords: AnyObject {
     func refusedMutations(unreportedOnly: Bool) throws(TabStoreError) -> [TabSyncRefusal]
     /// The device's last mutation the server settled, as far as the device knows.
     func settledThrough() throws(TabStoreError) -> Int
+    /// The highest number the device has given a mutation, settled or not (0: none).
+    func lastMutationNumber() throws(TabStoreError) -> Int
     /// The sets of pending mutations, and of refused ones whose sets no pull has brought
     /// back since: what a pull asks for whole.
     func setsAwaitingTheServer() throws(TabStoreError) -> [String]

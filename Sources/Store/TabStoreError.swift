@@ -93,6 +93,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case editCancelled(set: String)
         case tooManyPendingEdits(set: String, limit: Int)
         case invalidSyncMessage(reason: String)
+        /// Two files sync as one device: `number` is the device's mutation that showed it.
+        case deviceCopied(device: String, number: Int)
     }
 
     public enum FileKind: Sendable, Hashable, Codable {
@@ -153,7 +155,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .damagedSet, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
-             .schemaNotFound, .internalFailure, .tooManyPendingEdits, .invalidSyncMessage:
+             .schemaNotFound, .internalFailure, .tooManyPendingEdits, .invalidSyncMessage, .deviceCopied:
             return true
         }
     }
@@ -322,6 +324,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return "\(quoted(path)) does not sync: 'tabstore sync SERVER' (TabStore.startSync) starts it"
         case let .invalidSyncMessage(reason):
             return "invalid sync message: \(reason)"
+        case let .deviceCopied(device, number):
+            return "two files sync as device \(quoted(device)) (a copy of its file, or an older copy put back): the server's mutation \(number) of it is not this file's, so this file's edits from there on are not applied"
         case let .syncsWithAnotherServer(path, server):
             return "\(quoted(path)) syncs with \(quoted(server)); a device syncs with one server"
         }
@@ -494,6 +498,10 @@ extension TabStoreError {
         /// A sync message (``TabSyncPush``, ``TabSyncPull`` or their results) of a format or
         /// version this library does not read, or that contradicts itself; nothing was applied.
         public static let invalidSyncMessage = Code(rawValue: "invalidSyncMessage")
+        /// Two files sync as one device, a copy of a device's file or an older copy of it put
+        /// back: their mutations share numbers, so the server cannot tell them apart. Nothing
+        /// more of the file that found it out is applied (<doc:OfflineSync>).
+        public static let deviceCopied = Code(rawValue: "deviceCopied")
         /// ``TabStore/startSync(server:device:)-4hhw0`` on a file that syncs with another server
         /// already: its cookie and mutation numbers are that server's.
         public static let syncsWithAnotherServer = Code(rawValue: "syncsWithAnotherServer")
@@ -622,6 +630,8 @@ extension TabStoreError {
     public static func syncNotStarted(path: String) -> TabStoreError { TabStoreError(.syncNotStarted(path: path)) }
     /// An error of code ``Code/invalidSyncMessage``.
     public static func invalidSyncMessage(reason: String) -> TabStoreError { TabStoreError(.invalidSyncMessage(reason: reason)) }
+    /// An error of code ``Code/deviceCopied``.
+    public static func deviceCopied(device: String, number: Int) -> TabStoreError { TabStoreError(.deviceCopied(device: device, number: number)) }
     /// An error of code ``Code/syncsWithAnotherServer``.
     public static func syncsWithAnotherServer(path: String, server: String) -> TabStoreError { TabStoreError(.syncsWithAnotherServer(path: path, server: server)) }
 }
@@ -691,6 +701,7 @@ extension TabStoreError.Reason {
         case .syncNeedsAFile: .syncNeedsAFile
         case .syncNotStarted: .syncNotStarted
         case .invalidSyncMessage: .invalidSyncMessage
+        case .deviceCopied: .deviceCopied
         case .syncsWithAnotherServer: .syncsWithAnotherServer
         }
     }

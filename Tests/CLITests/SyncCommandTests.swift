@@ -46,6 +46,59 @@ import TabStoreKit
         #expect(!sandbox.exists(other))
     }
 
+    /// A server's name is stored text: `info` shows it on its own line, a line break in it
+    /// made visible as `sync` shows it, not a second line.
+    @Test func infoShowsAServerNameWithALineBreakOnOneLine() {
+        let sandbox = Sandbox()
+        let server = sandbox.folder + "/no\nway/server.sqlite"
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Home").code == 0)
+        let shown = sandbox.folder + "/no\\nway/server.sqlite"
+        #expect(on(sandbox, "phone.sqlite", "sync", server).stdout == "synced with \(shown): pushed 1, pulled 1 set, 0 pending\n")
+        let lines = on(sandbox, "phone.sqlite", "info").stdout.split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines.last?.hasPrefix("sync:            with \(shown), 0 pending, last synced ") == true, "\(lines)")
+    }
+
+    /// A copy of a device's file syncs as the same device: found out, exit 3, and its edit
+    /// kept pending, where it was taken as settled and lost.
+    @Test func aCopyOfADevicesFileExitsThreeAndKeepsItsEdit() {
+        let sandbox = Sandbox()
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Home").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").code == 0)
+        #expect(on(sandbox, "phone.sqlite", "backup", sandbox.folder + "/tablet.sqlite").code == 0)
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "From phone").code == 0)
+        #expect(on(sandbox, "tablet.sqlite", "add", "main", "From tablet").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").code == 0)
+        let output = sync(sandbox, device: "tablet.sqlite")
+        #expect(output.code == 3 && output.stdout == "", "\(output)")
+        #expect(output.stderr.hasPrefix("tabstore: error: two files sync as device \""), "\(output)")
+        #expect(output.stderr.hasSuffix(
+            "\" (a copy of its file, or an older copy put back): the server's mutation 2 of it is not this file's, so this file's edits from there on are not applied\n"
+        ), "\(output)")
+        #expect(sandbox.runWithoutDatabase(["--db", sandbox.folder + "/server.sqlite", "list", "main"]).stdout == "* 0  Home\n  1  From phone\n")
+        #expect(on(sandbox, "tablet.sqlite", "info").stdout.contains(", 1 pending, "))
+    }
+
+    /// A server a device has synced with is not made again when it is missing (a share not
+    /// mounted): the sync exits 1 naming it, makes nothing, and the edit stays pending.
+    @Test func aMissingServerOfADeviceThatSyncedIsNotMadeAgain() {
+        let sandbox = Sandbox()
+        let server = sandbox.folder + "/server.sqlite"
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Home").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").code == 0)
+        #expect(rename(server, sandbox.folder + "/moved.sqlite") == 0)
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Map").code == 0)
+        let missing = sync(sandbox, device: "phone.sqlite")
+        // Paths are shortened to 60 characters in a message; the sandbox's are longer.
+        #expect(missing.code == 1 && missing.stdout == "", "\(missing)")
+        #expect(missing.stderr.hasPrefix("tabstore: error: no database at ") && missing.stderr.hasSuffix("/server.sqlite yet\n"), "\(missing)")
+        #expect(!sandbox.exists(server))
+        #expect(on(sandbox, "phone.sqlite", "info").stdout.contains(", 1 pending, "))
+        // Back where it was, the edit goes.
+        #expect(rename(sandbox.folder + "/moved.sqlite", server) == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").stdout == "synced with \(server): pushed 1, pulled 1 set, 0 pending\n")
+    }
+
     @Test func aDeviceIsNotItsOwnServer() {
         let sandbox = Sandbox()
         sandbox.add("main", "Home")

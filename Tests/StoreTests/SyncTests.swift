@@ -47,6 +47,55 @@ import TabStoreTestSupport
         #expect(try phone.syncStatus().pending == 0 && laptop.syncStatus().pending == 0)
     }
 
+    /// A copy of a device's file syncs as the same device, its mutations numbered as the
+    /// original's: the server tells the copy's from the original's of the same number, and
+    /// the copy's edit stays pending instead of being taken as settled.
+    @Test(arguments: StoreBackend.allCases)
+    func aCopyOfADevicesFileIsFoundOutAndItsEditKept(backend: StoreBackend) throws {
+        let folder = TemporaryFolder()
+        let server = try backend.makeDatabase(in: folder).open()
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        try phone.startSync(server: "test")
+        try phone.add(["Home"], to: "main", creatingSet: true)
+        try phone.sync(with: server)
+        try phone.backup(to: folder.file("tablet.sqlite"))
+        let tablet = try TabStore(path: folder.file("tablet.sqlite"))
+        try phone.add(["From phone"], to: "main")
+        try tablet.add(["From tablet"], to: "main")
+        try phone.sync(with: server)
+        let device = try phone.syncStatus().device
+        #expect(thrownError { () throws(TabStoreError) in _ = try tablet.sync(with: server) } == .deviceCopied(device: device, number: 2))
+        #expect(picture(try server.tabSet(named: "main")) == ["*Home", "From phone"])
+        #expect(try tablet.syncStatus().pending == 1)
+        #expect(picture(try tablet.tabSet(named: "main")) == ["*Home", "From tablet"])
+        // The original goes on syncing.
+        try phone.add(["Again"], to: "main")
+        #expect(try phone.sync(with: server).pushed == 1)
+        #expect(picture(try server.tabSet(named: "main")) == ["*Home", "From phone", "Again"])
+    }
+
+    /// A device's file put back from an older copy: the server settled mutations of it that
+    /// this file never made, so its new edit under one of those numbers stays pending.
+    @Test(arguments: StoreBackend.allCases)
+    func aDevicesFilePutBackFromAnOlderCopyIsFoundOutAndItsEditKept(backend: StoreBackend) throws {
+        let folder = TemporaryFolder()
+        let server = try backend.makeDatabase(in: folder).open()
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        try phone.startSync(server: "test")
+        try phone.add(["Home"], to: "main", creatingSet: true)
+        try phone.sync(with: server)
+        try phone.backup(to: folder.file("yesterday.sqlite"))
+        try phone.add(["A"], to: "main")
+        try phone.add(["B"], to: "main")
+        try phone.sync(with: server)
+        let device = try phone.syncStatus().device
+        let putBack = try TabStore(path: folder.file("yesterday.sqlite"))
+        try putBack.add(["C"], to: "main")
+        #expect(thrownError { () throws(TabStoreError) in _ = try putBack.sync(with: server) } == .deviceCopied(device: device, number: 3))
+        #expect(picture(try server.tabSet(named: "main")) == ["*Home", "A", "B"])
+        #expect(try putBack.syncStatus().pending == 1)
+    }
+
     /// Two devices take one title while apart: the second is refused on the server, the
     /// device hears why (in the sync's report and its status), and its set is the server's.
     @Test(arguments: StoreBackend.allCases)

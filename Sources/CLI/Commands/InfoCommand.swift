@@ -83,18 +83,18 @@ enum InfoCommand: TabstoreCommand {
     }
 
     private static func text(_ info: StoreInfo, sync: TabSyncStatus?) -> String {
-        // A server is named by its URL (user, host, port, database; never a password).
-        let rows = [
-            (locationName(info), info.location),
-            ("schema version", String(info.schemaVersion)),
-            ("sets", String(info.setCount)),
-            ("check", info.consistencyCheck),
-        ] + (sync.map { [("sync", syncLine($0))] } ?? [])
+        // A server is named by its URL (user, host, port, database; never a password). Each
+        // value is made visible whole, a line break in a name included; SQLite's check alone
+        // reports on several lines, each made visible on its own.
+        let rows: [(String, [String])] = [
+            (locationName(info), [info.location]),
+            ("schema version", [String(info.schemaVersion)]),
+            ("sets", [String(info.setCount)]),
+            ("check", info.consistencyCheck.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)),
+        ] + (sync.map { [("sync", [syncLine($0)])] } ?? [])
         let keyWidth = rows.map { $0.0.count + 1 }.max() ?? 0
-        // Each line made visible on its own: SQLite's check reports on several lines.
-        return rows.map { key, value in
-            let lines = value.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.shown(String($0)) }
-            return "\(padded(key + ":", to: keyWidth))  \(lines.joined(separator: "\n"))\n"
+        return rows.map { key, lines in
+            "\(padded(key + ":", to: keyWidth))  \(lines.map { VisibleText.shown($0) }.joined(separator: "\n"))\n"
         }.joined()
     }
 }

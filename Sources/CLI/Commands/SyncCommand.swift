@@ -7,7 +7,9 @@ enum SyncCommand: TabstoreCommand {
         discussion: """
         The database (--db, a file) is a device of SERVER: a postgresql:// URL, or a \
         tabstore file that devices share. A missing database is made once SERVER has \
-        opened, and starts with the server's sets; a missing server file is made too. \
+        opened, and starts with the server's sets; a missing server file is made too, \
+        but never again for a device that has synced: that exits 1, as a server that is not \
+        where it was (a share not mounted) would be a new, empty one. \
         Its first sync starts the device: from then on every \
         edit, by any program, records its mutation in the file with the edit, and each \
         sync pushes those still pending and pulls what changed on the server. The server \
@@ -63,7 +65,11 @@ enum SyncCommand: TabstoreCommand {
             // with one server.
             _ = try storeCall { () throws(TabStoreError) in try existing.checkCanSync(with: shownServer) }
             device = existing
-            server = try context.openSecondStore(location)
+            // A server this device has synced with is never made again: one missing (a share
+            // not mounted, a file moved) would be a new, empty server, which knows none of
+            // the device's edits and would wait for them forever.
+            let hasSynced = try storeCall { () throws(TabStoreError) in try existing.syncStatusIfSyncing()?.lastSynced != nil }
+            server = try context.openSecondStore(location, creating: !hasSynced)
         } else {
             // A server without tabstore's tables: making them only to refuse it would change it.
             if DatabasePath.isServerURL(deviceLocation) {

@@ -107,8 +107,8 @@ struct CommandContext {
 
     /// Opens a second database, `location` as a command line gives it (`sync`'s server),
     /// creating it when missing.
-    func openSecondStore(_ location: String) throws(CLIError) -> TabStore {
-        let options = try serverOptions(Self.runOptions(createsMissingDatabase: true), for: location)
+    func openSecondStore(_ location: String, creating: Bool = true) throws(CLIError) -> TabStore {
+        let options = try serverOptions(Self.runOptions(createsMissingDatabase: creating), for: location)
         return try open(location, options: options)
     }
 

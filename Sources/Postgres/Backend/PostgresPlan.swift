@@ -115,8 +115,8 @@ extension PostgresRecords {
             case let .skipTabs(count):
                 tabs += count
                 tabsDone.append((statements.count - 1, tabs))
-            case let .settleMutation(device, number, refusal):
-                for statement in Self.settle(device: device, number: number, refusal: refusal) { add(statement.sql, statement.parameters) }
+            case let .settleMutation(device, number, body, refusal):
+                for statement in Self.settle(device: device, number: number, body: body, refusal: refusal) { add(statement.sql, statement.parameters) }
             case .recordMutations, .updateSyncDevice:
                 // A server's store is never a device (`keepsSyncDevice`).
                 throw .syncNeedsAFile(database: server)

@@ -5,12 +5,13 @@ extension PostgresRecords {
     /// A device's pushes settle its mutations one at a time: a lock per device, in the
     /// set locks' key space under a name no set can have (a control character), taken as
     /// they are, before the transaction has an id.
-    func lastSettledMutation(of device: String) throws(TabStoreError) -> Int {
+    func lastSettledMutation(of device: String) throws(TabStoreError) -> SettledMutation {
         let rows = try send([
             PostgresStatement(Self.lockNames, [connection.schema, postgresArray(["\u{1}sync device " + device])]),
-            PostgresStatement("SELECT last_mutation FROM {schema}.sync_client WHERE device_id = $1", [device]),
+            PostgresStatement("SELECT last_mutation, last_body FROM {schema}.sync_client WHERE device_id = $1", [device]),
         ])
-        return rows[1].int(0, 0) ?? 0
+        guard let number = rows[1].int(0, 0) else { return .none }
+        return SettledMutation(number: number, body: rows[1].value(0, 1))
     }
 
     func settledMutations(of device: String, refusedFrom number: Int) throws(TabStoreError) -> (last: Int, refusals: [TabSyncRefusal]) {
@@ -33,12 +34,12 @@ extension PostgresRecords {
     }
 
     /// A mutation settled, in the transaction that applied it.
-    static func settle(device: String, number: Int, refusal: TabSyncRefusal?) -> [PostgresStatement] {
+    static func settle(device: String, number: Int, body: String, refusal: TabSyncRefusal?) -> [PostgresStatement] {
         var statements = [PostgresStatement(
             """
-            INSERT INTO {schema}.sync_client (device_id, last_mutation) VALUES ($1, $2)
-            ON CONFLICT (device_id) DO UPDATE SET last_mutation = excluded.last_mutation
-            """, [device, number.text]
+            INSERT INTO {schema}.sync_client (device_id, last_mutation, last_body) VALUES ($1, $2, $3)
+            ON CONFLICT (device_id) DO UPDATE SET last_mutation = excluded.last_mutation, last_body = excluded.last_body
+            """, [device, number.text, body]
         )]
         if let refusal {
             statements.append(PostgresStatement(

@@ -51,9 +51,9 @@ package protocol SnapshotReader: AnyObject {
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot
     /// Whether this write's edits are recorded for sync: a device's file (migrations/0010_sync.sql).
     func recordsMutations() throws(TabStoreError) -> Bool
-    /// The last mutation of `device` this store settled (0: none), held until the write
-    /// ends, so that two pushes of one device settle each mutation once.
-    func lastSettledMutation(of device: String) throws(TabStoreError) -> Int
+    /// The last mutation of `device` this store settled, held until the write ends, so
+    /// that two pushes of one device settle each mutation once.
+    func lastSettledMutation(of device: String) throws(TabStoreError) -> SettledMutation
 }
 
 /// What a rule may know besides its snapshot.

@@ -156,8 +156,9 @@ package enum PlannedWrite: Sendable {
     case skipTabs(Int)
     /// A device's edit's mutations, numbered on from its last (see migrations/0010_sync.sql).
     case recordMutations([TabMutation])
-    /// A server's record that a device's mutation `number` was applied (`refusal` nil) or refused.
-    case settleMutation(device: String, number: Int, refusal: TabSyncRefusal?)
+    /// A server's record that a device's mutation `number` (`body`, as it was sent) was
+    /// applied (`refusal` nil) or refused.
+    case settleMutation(device: String, number: Int, body: String, refusal: TabSyncRefusal?)
     /// A device's own bookkeeping of its sync.
     case updateSyncDevice(SyncDeviceUpdate)
 }

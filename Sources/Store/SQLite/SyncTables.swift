@@ -6,8 +6,10 @@ extension Database {
     }
 
     /// A file's write transaction holds the whole file: nothing more to lock.
-    func lastSettledMutation(of device: String) throws(TabStoreError) -> Int {
-        try firstRow("SELECT last_mutation FROM sync_client WHERE device_id = ?", [.text(device)]) { $0.int(0) } ?? 0
+    func lastSettledMutation(of device: String) throws(TabStoreError) -> SettledMutation {
+        try firstRow("SELECT last_mutation, last_body FROM sync_client WHERE device_id = ?", [.text(device)]) {
+            SettledMutation(number: $0.int(0), body: $0.optionalText(1))
+        } ?? .none
     }
 
     func syncDevice() throws(TabStoreError) -> SyncDeviceRow? {
@@ -48,6 +50,15 @@ extension Database {
         try firstRow("SELECT coalesce((SELECT min(id) - 1 FROM sync_mutation), last_mutation) FROM sync_device") { $0.int(0) } ?? 0
     }
 
+    func lastMutationNumber() throws(TabStoreError) -> Int {
+        try firstRow(
+            """
+            SELECT max(last_mutation, coalesce((SELECT max(id) FROM sync_mutation), 0), coalesce((SELECT max(id) FROM sync_refused), 0))
+            FROM sync_device
+            """
+        ) { $0.int(0) } ?? 0
+    }
+
     func setsAwaitingTheServer() throws(TabStoreError) -> [String] {
         var names: [String] = []
         var seen = Set<ExactName>()
@@ -69,7 +80,7 @@ extension Database {
     }
 
     func settledMutations(of device: String, refusedFrom number: Int) throws(TabStoreError) -> (last: Int, refusals: [TabSyncRefusal]) {
-        let last = try lastSettledMutation(of: device)
+        let last = try lastSettledMutation(of: device).number
         var refusals: [TabSyncRefusal] = []
         try forEachRow(
             "SELECT mutation, code, reason FROM sync_refusal WHERE device_id = ? AND mutation >= ? ORDER BY mutation",
@@ -98,12 +109,12 @@ extension Database {
                     """, [.text(mutation.stored)]
                 )
             }
-        case let .settleMutation(device, number, refusal):
+        case let .settleMutation(device, number, body, refusal):
             try execute(
                 """
-                INSERT INTO sync_client (device_id, last_mutation) VALUES (?1, ?2)
-                ON CONFLICT (device_id) DO UPDATE SET last_mutation = excluded.last_mutation
-                """, [.text(device), .int(number)]
+                INSERT INTO sync_client (device_id, last_mutation, last_body) VALUES (?1, ?2, ?3)
+                ON CONFLICT (device_id) DO UPDATE SET last_mutation = excluded.last_mutation, last_body = excluded.last_body
+                """, [.text(device), .int(number), .text(body)]
             )
             if let refusal {
                 try execute(

@@ -6,12 +6,27 @@ extension TabRecords {
     package func pendingMutationCount() throws(TabStoreError) -> Int { 0 }
     package func refusedMutations(unreportedOnly: Bool) throws(TabStoreError) -> [TabSyncRefusal] { [] }
     package func settledThrough() throws(TabStoreError) -> Int { 0 }
+    package func lastMutationNumber() throws(TabStoreError) -> Int { 0 }
     package func setsAwaitingTheServer() throws(TabStoreError) -> [String] { [] }
     package func newRefusals(_ refusals: [TabSyncRefusal], through number: Int) throws(TabStoreError) -> [TabSyncRefusal] { [] }
 }
 
 extension SnapshotReader {
     package func recordsMutations() throws(TabStoreError) -> Bool { false }
+}
+
+/// The last mutation of a device a server settled: its number (0: none yet) and its stored
+/// form as the device sent it (nil: none, or settled before servers kept it).
+package struct SettledMutation: Sendable, Equatable {
+    package let number: Int
+    package let body: String?
+
+    package init(number: Int, body: String?) {
+        self.number = number
+        self.body = body
+    }
+
+    package static let none = SettledMutation(number: 0, body: nil)
 }
 
 /// A device's row.

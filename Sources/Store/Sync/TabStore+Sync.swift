@@ -154,6 +154,7 @@ extension TabStore {
         try requireVersion(result.version)
         var heard: [TabSyncRefusal] = []
         try backend.writeSeries { records, run throws(TabStoreError) in
+            try requireMadeHere(through: result.lastMutation, records)
             heard = try records.newRefusals(result.refusals, through: result.lastMutation)
             _ = try run { _ in
                 var plan = WritePlan()
@@ -200,6 +201,7 @@ extension TabStore {
         var heard: [TabSyncRefusal] = []
         var plans: [WritePlan] = []
         try backend.writeSeries { records, run throws(TabStoreError) in
+            try requireMadeHere(through: result.lastMutation, records)
             heard = try records.newRefusals(result.refusals, through: result.lastMutation)
             plans.append(try run { _ in
                 var plan = WritePlan()
@@ -251,6 +253,15 @@ extension TabStore {
         return (true, heard)
     }
 
+    /// The server settled this device's mutations through `number`: one this file never
+    /// numbered was another file's that syncs as this device (a copy of this file, or this
+    /// file put back from an older copy), and this file's of that number would be lost as
+    /// settled.
+    private func requireMadeHere(through number: Int, _ records: any TabRecords) throws(TabStoreError) {
+        guard let device = try records.syncDevice(), number > (try records.lastMutationNumber()) else { return }
+        throw .deviceCopied(device: device.id, number: number)
+    }
+
     /// The refusals no sync's report has told yet, marked as told.
     private func takeUnreportedRefusals() throws(TabStoreError) -> [TabSyncRefusal] {
         var refusals: [TabSyncRefusal] = []
@@ -276,10 +287,12 @@ extension TabStore {
     /// numbers, each once: the store records the device's last settled mutation with it, so
     /// a push sent again, duplicated or overtaken by a later one applies nothing twice. A
     /// mutation after a gap (an earlier push lost) waits for the gap to be filled. A
-    /// mutation its rule refuses here is settled as refused, with the rule's error.
+    /// mutation its rule refuses here is settled as refused, with the rule's error. A
+    /// mutation under the number last settled that is not the one settled is another
+    /// file's that syncs as the same device: nothing more of the push is applied.
     ///
-    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, or a database error (the mutations
-    ///   before it are applied; the answer of the next push says so).
+    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, `.deviceCopied`, or a database
+    ///   error (the mutations before it are applied; the answer of the next push says so).
     public func push(_ request: TabSyncPush) throws(TabStoreError) -> TabSyncPushResult {
         try requireVersion(request.version)
         try validDeviceID(request.device)
@@ -293,14 +306,18 @@ extension TabStore {
             let plan = try backend.write(progress: nil) { reader throws(TabStoreError) in
                 var plan = WritePlan()
                 let last = try reader.lastSettledMutation(of: device)
-                guard numbered.number == last + 1 else { return plan }
+                let body = numbered.mutation.stored
+                if numbered.number == last.number, let settled = last.body, !sameBytes(settled, body) {
+                    throw .deviceCopied(device: device, number: numbered.number)
+                }
+                guard numbered.number == last.number + 1 else { return plan }
                 do throws(TabStoreError) {
                     try MutationRule(numbered.mutation).plan(reading: reader, into: &plan, context: context)
-                    plan.append(.settleMutation(device: device, number: numbered.number, refusal: nil))
+                    plan.append(.settleMutation(device: device, number: numbered.number, body: body, refusal: nil))
                 } catch where !error.isDatabaseProblem {
                     plan = WritePlan()
                     let refusal = TabSyncRefusal(number: numbered.number, code: error.code, reason: error.description)
-                    plan.append(.settleMutation(device: device, number: numbered.number, refusal: refusal))
+                    plan.append(.settleMutation(device: device, number: numbered.number, body: body, refusal: refusal))
                 }
                 return plan
             }
