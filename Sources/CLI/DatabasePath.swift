@@ -49,6 +49,14 @@ enum DatabasePath {
     /// `TabStore.isPostgresURL`, which lives in TabStorePostgres, a module `tabstore` does not
     /// link; `DatabasePathTests` holds the two to the same answers.
     /// `path` from the root: as given when it starts with `/`, else under the current folder.
+    /// Whether two paths name one file that exists (through `.`, `..`, another spelling or
+    /// a symbolic link): a `postgresql://` URL names none.
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        guard !isServerURL(a), !isServerURL(b) else { return false }
+        var first = stat(), second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     static func absolute(_ path: String) -> String {
         guard !path.hasPrefix("/"), let folder = currentFolder() else { return path }
         return folder + "/" + path

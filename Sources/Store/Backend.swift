@@ -272,6 +272,8 @@ package protocol TabRecords: AnyObject {
     func settledThrough() throws(TabStoreError) -> Int
     /// The highest number the device has given a mutation, settled or not (0: none).
     func lastMutationNumber() throws(TabStoreError) -> Int
+    /// Whether this file has served devices (settled a mutation of one).
+    func servesDevices() throws(TabStoreError) -> Bool
     /// The sets of pending mutations, and of refused ones whose sets no pull has brought
     /// back since: what a pull asks for whole.
     func setsAwaitingTheServer() throws(TabStoreError) -> [String]

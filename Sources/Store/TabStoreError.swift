@@ -53,6 +53,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case syncNeedsAFile(database: String)
         case syncNotStarted(path: String)
         case syncsWithAnotherServer(path: String, server: String)
+        case deviceAndServer(path: String)
 
         // The database file cannot serve the request.
         case schemaTooNew(path: String, found: Int, supported: Int)
@@ -150,7 +151,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .insertionIndexTextOutOfRange, .offsetOutOfRange, .insertionOffsetOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
-             .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted, .syncsWithAnotherServer:
+             .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted, .syncsWithAnotherServer, .deviceAndServer:
             return false
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .damagedSet, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
@@ -328,6 +329,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return "two files sync as device \(quoted(device)) (a copy of its file, or an older copy put back): the server's mutation \(number) of it is not this file's, so this file's edits from there on are not applied"
         case let .syncsWithAnotherServer(path, server):
             return "\(quoted(path)) syncs with \(quoted(server)); a device syncs with one server"
+        case let .deviceAndServer(path):
+            return "\(quoted(path)) cannot both sync with a server and serve devices"
         }
     }
 }
@@ -505,6 +508,10 @@ extension TabStoreError {
         /// ``TabStore/startSync(server:device:)-4hhw0`` on a file that syncs with another server
         /// already: its cookie and mutation numbers are that server's.
         public static let syncsWithAnotherServer = Code(rawValue: "syncsWithAnotherServer")
+        /// A file asked to be a device and a server at once: a device's file served a push or
+        /// a pull, or a file that has served devices was to start syncing with a server. Its
+        /// sets would be two servers'.
+        public static let deviceAndServer = Code(rawValue: "deviceAndServer")
     }
 
     /// An error of code ``Code/setNotFound``.
@@ -634,6 +641,8 @@ extension TabStoreError {
     public static func deviceCopied(device: String, number: Int) -> TabStoreError { TabStoreError(.deviceCopied(device: device, number: number)) }
     /// An error of code ``Code/syncsWithAnotherServer``.
     public static func syncsWithAnotherServer(path: String, server: String) -> TabStoreError { TabStoreError(.syncsWithAnotherServer(path: path, server: server)) }
+    /// An error of code ``Code/deviceAndServer``.
+    public static func deviceAndServer(path: String) -> TabStoreError { TabStoreError(.deviceAndServer(path: path)) }
 }
 
 extension TabStoreError.Reason {
@@ -703,6 +712,7 @@ extension TabStoreError.Reason {
         case .invalidSyncMessage: .invalidSyncMessage
         case .deviceCopied: .deviceCopied
         case .syncsWithAnotherServer: .syncsWithAnotherServer
+        case .deviceAndServer: .deviceAndServer
         }
     }
 }

@@ -99,6 +99,47 @@ import TabStoreKit
         #expect(sync(sandbox, device: "phone.sqlite").stdout == "synced with \(server): pushed 1, pulled 1 set, 0 pending\n")
     }
 
+    /// The database itself under another name (a symbolic link) is refused as its own server
+    /// as its own name is: it would serve itself and refuse every edit after.
+    @Test func aDeviceIsNotItsOwnServerUnderAnotherName() {
+        let sandbox = Sandbox()
+        sandbox.add("main", "Home")
+        let link = sandbox.folder + "/link.sqlite"
+        #expect(symlink(sandbox.database, link) == 0)
+        let before = sandbox.run("export").stdout
+        #expect(sandbox.run("sync", link) == Output(code: 2, stdout: "", stderr: """
+            tabstore: error: The server '\(link)' is the database itself (see 'tabstore help sync')
+
+            """))
+        #expect(sandbox.run("info").stdout.contains("sync:") == false)
+        #expect(sandbox.run("export").stdout == before)
+    }
+
+    /// A file is a device or a server: a device's file is refused as a server, and a file
+    /// that serves devices as a device; each exits 1 and changes neither file.
+    @Test func aFileIsADeviceOrAServerNeverBoth() {
+        let sandbox = Sandbox()
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Home").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").code == 0)
+        #expect(on(sandbox, "laptop.sqlite", "add", "main", "Map").code == 0)
+        let phoneBefore = on(sandbox, "phone.sqlite", "export").stdout
+        let asServer = on(sandbox, "laptop.sqlite", "sync", sandbox.folder + "/phone.sqlite")
+        #expect(asServer.code == 1 && asServer.stdout == "", "\(asServer)")
+        // Paths are shortened to 60 characters in a message; the sandbox's are longer.
+        #expect(asServer.stderr.hasPrefix("tabstore: error: \"/") && asServer.stderr.contains("/phone"), "\(asServer)")
+        #expect(asServer.stderr.hasSuffix("\" cannot both sync with a server and serve devices\n"), "\(asServer)")
+        #expect(on(sandbox, "laptop.sqlite", "info").stdout.contains("sync:") == false)
+        #expect(on(sandbox, "phone.sqlite", "export").stdout == phoneBefore)
+        let server = sandbox.folder + "/server.sqlite"
+        let serverBefore = sandbox.runWithoutDatabase(["--db", server, "export"]).stdout
+        let asDevice = sandbox.runWithoutDatabase(["--db", server, "sync", sandbox.folder + "/other.sqlite"])
+        #expect(asDevice.code == 1 && asDevice.stdout == "", "\(asDevice)")
+        #expect(asDevice.stderr.hasPrefix("tabstore: error: \"/") && asDevice.stderr.contains("/serve"), "\(asDevice)")
+        #expect(asDevice.stderr.hasSuffix("\" cannot both sync with a server and serve devices\n"), "\(asDevice)")
+        #expect(sandbox.runWithoutDatabase(["--db", server, "export"]).stdout == serverBefore)
+        #expect(!sandbox.exists(sandbox.folder + "/other.sqlite"))
+    }
+
     @Test func aDeviceIsNotItsOwnServer() {
         let sandbox = Sandbox()
         sandbox.add("main", "Home")

@@ -96,6 +96,29 @@ import TabStoreTestSupport
         #expect(try putBack.syncStatus().pending == 1)
     }
 
+    /// A file is a device or a server, never both: a device's file refuses to serve a push
+    /// or a pull, and a file that has served devices refuses to start syncing with a
+    /// server; each refusal changes nothing.
+    @Test func aFileIsADeviceOrAServerNeverBoth() throws {
+        let folder = TemporaryFolder()
+        let server = try TabStore(path: folder.file("server.sqlite"))
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        try phone.startSync(server: "test")
+        try phone.add(["Home"], to: "main", creatingSet: true)
+        try phone.sync(with: server)
+        let laptop = try TabStore(path: folder.file("laptop.sqlite"))
+        try laptop.startSync(server: "the phone")
+        try laptop.add(["Map"], to: "main", creatingSet: true)
+        #expect(thrownError { () throws(TabStoreError) in _ = try laptop.sync(with: phone) } == .deviceAndServer(path: phone.location))
+        #expect(thrownError { () throws(TabStoreError) in _ = try phone.pull(TabSyncPull(device: "x", cookie: 0, settled: 0, sets: [])) }
+            == .deviceAndServer(path: phone.location))
+        #expect(thrownError { () throws(TabStoreError) in try server.checkCanSync(with: "elsewhere") } == .deviceAndServer(path: server.location))
+        #expect(thrownError { () throws(TabStoreError) in _ = try server.startSync(server: "elsewhere") } == .deviceAndServer(path: server.location))
+        #expect(thrownError { () throws(TabStoreError) in _ = try server.syncStatus() }?.code == .syncNotStarted)
+        #expect(picture(try phone.tabSet(named: "main")) == ["*Home"])
+        #expect(try laptop.syncStatus().pending == 1)
+    }
+
     /// Two devices take one title while apart: the second is refused on the server, the
     /// device hears why (in the sync's report and its status), and its set is the server's.
     @Test(arguments: StoreBackend.allCases)

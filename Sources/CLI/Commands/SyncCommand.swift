@@ -46,7 +46,7 @@ enum SyncCommand: TabstoreCommand {
             throw .usage(UsageError(message: "The value '' is invalid for '<server>': it is empty", command: spec.name))
         }
         let deviceLocation = try context.resolvedPath()
-        if context.shownLocation(location) == context.shownLocation(deviceLocation) {
+        if context.shownLocation(location) == context.shownLocation(deviceLocation) || DatabasePath.isSameFile(location, deviceLocation) {
             throw .usage(UsageError(message: "The server '\(location)' is the database itself", command: spec.name))
         }
         // The device knows its server by this name: a file by its absolute path, so that
@@ -81,6 +81,8 @@ enum SyncCommand: TabstoreCommand {
             device = try context.openOrCreateStore { _ in }
         }
         let report = try storeCall { () throws(TabStoreError) in
+            // Before the device starts: a refused server leaves it as it was.
+            try server.checkCanServe()
             try device.startSync(server: shownServer)
             return try device.sync(with: server)
         }

@@ -50,6 +50,10 @@ extension Database {
         try firstRow("SELECT coalesce((SELECT min(id) - 1 FROM sync_mutation), last_mutation) FROM sync_device") { $0.int(0) } ?? 0
     }
 
+    func servesDevices() throws(TabStoreError) -> Bool {
+        try firstRow("SELECT 1 FROM sync_client LIMIT 1") { _ in true } ?? false
+    }
+
     func lastMutationNumber() throws(TabStoreError) -> Int {
         try firstRow(
             """

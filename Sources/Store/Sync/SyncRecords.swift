@@ -7,6 +7,8 @@ extension TabRecords {
     package func refusedMutations(unreportedOnly: Bool) throws(TabStoreError) -> [TabSyncRefusal] { [] }
     package func settledThrough() throws(TabStoreError) -> Int { 0 }
     package func lastMutationNumber() throws(TabStoreError) -> Int { 0 }
+    /// A server's store is never asked: it can never be a device.
+    package func servesDevices() throws(TabStoreError) -> Bool { false }
     package func setsAwaitingTheServer() throws(TabStoreError) -> [String] { [] }
     package func newRefusals(_ refusals: [TabSyncRefusal], through number: Int) throws(TabStoreError) -> [TabSyncRefusal] { [] }
 }

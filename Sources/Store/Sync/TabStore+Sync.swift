@@ -20,7 +20,8 @@ extension TabStore {
     /// A file that already syncs with `server` is left as it is.
     ///
     /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store, `.syncsWithAnotherServer`
-    ///   for a file that syncs with another, or a database error.
+    ///   for a file that syncs with another, `.deviceAndServer` for a file that has served
+    ///   devices, or a database error.
     @discardableResult
     public func startSync(server: String, device: String? = nil) throws(TabStoreError) -> TabSyncStatus {
         let alreadySyncing = try checkCanSync(with: server)
@@ -59,11 +60,16 @@ extension TabStore {
     ///
     /// - Returns: whether this file already syncs with `server`.
     /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store,
-    ///   `.syncsWithAnotherServer` for a file that syncs with another, or a database error.
+    ///   `.syncsWithAnotherServer` for a file that syncs with another, `.deviceAndServer` for a
+    ///   file that has served devices, or a database error.
     @discardableResult
     public func checkCanSync(with server: String) throws(TabStoreError) -> Bool {
         guard canBeADevice else { throw .syncNeedsAFile(database: location) }
-        guard let current = try backend.read({ records throws(TabStoreError) in try records.syncDevice() }) else { return false }
+        let (current, serves) = try backend.read { records throws(TabStoreError) in (try records.syncDevice(), try records.servesDevices()) }
+        guard let current else {
+            if serves { throw .deviceAndServer(path: location) }
+            return false
+        }
         // Byte for byte, as the server's name is stored: a name that only looks the same is another.
         guard sameBytes(current.server, server) else { throw .syncsWithAnotherServer(path: location, server: current.server) }
         return true
@@ -283,6 +289,20 @@ extension TabStore {
 
     // MARK: The server
 
+    /// Checks that this store can serve devices, and changes nothing: a device's file
+    /// cannot (its sets are its own server's). ``push(_:)-696g7`` and ``pull(_:)-5qpun`` check it
+    /// too; a caller asks before a device starts syncing with it, so that a refusal leaves
+    /// the device as it was.
+    ///
+    /// - Throws: `TabStoreError.Code.deviceAndServer` for a device's file, or a database error.
+    public func checkCanServe() throws(TabStoreError) {
+        // A server's store can never be a device.
+        guard canBeADevice else { return }
+        if try backend.read({ records throws(TabStoreError) in try records.syncDevice() }) != nil {
+            throw .deviceAndServer(path: location)
+        }
+    }
+
     /// Applies a device's pushed mutations, each in its own transaction, in order of their
     /// numbers, each once: the store records the device's last settled mutation with it, so
     /// a push sent again, duplicated or overtaken by a later one applies nothing twice. A
@@ -291,10 +311,12 @@ extension TabStore {
     /// mutation under the number last settled that is not the one settled is another
     /// file's that syncs as the same device: nothing more of the push is applied.
     ///
-    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, `.deviceCopied`, or a database
-    ///   error (the mutations before it are applied; the answer of the next push says so).
+    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, `.deviceCopied`, `.deviceAndServer`,
+    ///   or a database error (the mutations before it are applied; the answer of the next
+    ///   push says so).
     public func push(_ request: TabSyncPush) throws(TabStoreError) -> TabSyncPushResult {
         try requireVersion(request.version)
+        try checkCanServe()
         try validDeviceID(request.device)
         guard request.mutations.count <= Self.pushBatchLimit else {
             throw .invalidSyncMessage(reason: "a push of \(request.mutations.count) mutations; at most \(Self.pushBatchLimit) go in one")
@@ -334,9 +356,10 @@ extension TabStore {
     /// The sets that changed since the pull's cookie, and those it asks for, as they stand;
     /// every set when the journal was trimmed past the cookie (or the cookie is 0).
     ///
-    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, or a database error.
+    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, `.deviceAndServer`, or a database error.
     public func pull(_ request: TabSyncPull) throws(TabStoreError) -> TabSyncPullResult {
         try requireVersion(request.version)
+        try checkCanServe()
         try validDeviceID(request.device)
         guard request.cookie >= 0 else { throw .invalidSyncMessage(reason: "cookie \(request.cookie) is negative") }
         guard request.sets.count <= Self.pullSetLimit else {
