@@ -47,17 +47,23 @@ import TabStoreTestSupport
         #expect(try phone.syncStatus().pending == 0 && laptop.syncStatus().pending == 0)
     }
 
-    /// A copy of a device's file syncs as the same device, its mutations numbered as the
-    /// original's: the server tells the copy's from the original's of the same number, and
-    /// the copy's edit stays pending instead of being taken as settled.
-    @Test(arguments: StoreBackend.allCases)
-    func aCopyOfADevicesFileIsFoundOutAndItsEditKept(backend: StoreBackend) throws {
+    /// A server, and a phone that has synced its set "main" (Home) with it: mutation 1 settled.
+    private func phoneThatSynced(_ backend: StoreBackend) throws -> (folder: TemporaryFolder, server: TabStore, phone: TabStore) {
         let folder = TemporaryFolder()
         let server = try backend.makeDatabase(in: folder).open()
         let phone = try TabStore(path: folder.file("phone.sqlite"))
         try phone.startSync(server: "test")
         try phone.add(["Home"], to: "main", creatingSet: true)
         try phone.sync(with: server)
+        return (folder, server, phone)
+    }
+
+    /// A copy of a device's file syncs as the same device, its mutations numbered as the
+    /// original's: the server tells the copy's from the original's of the same number, and
+    /// the copy's edit stays pending instead of being taken as settled.
+    @Test(arguments: StoreBackend.allCases)
+    func aCopyOfADevicesFileIsFoundOutAndItsEditKept(backend: StoreBackend) throws {
+        let (folder, server, phone) = try phoneThatSynced(backend)
         try phone.backup(to: folder.file("tablet.sqlite"))
         let tablet = try TabStore(path: folder.file("tablet.sqlite"))
         try phone.add(["From phone"], to: "main")
@@ -78,12 +84,7 @@ import TabStoreTestSupport
     /// this file never made, so its new edit under one of those numbers stays pending.
     @Test(arguments: StoreBackend.allCases)
     func aDevicesFilePutBackFromAnOlderCopyIsFoundOutAndItsEditKept(backend: StoreBackend) throws {
-        let folder = TemporaryFolder()
-        let server = try backend.makeDatabase(in: folder).open()
-        let phone = try TabStore(path: folder.file("phone.sqlite"))
-        try phone.startSync(server: "test")
-        try phone.add(["Home"], to: "main", creatingSet: true)
-        try phone.sync(with: server)
+        let (folder, server, phone) = try phoneThatSynced(backend)
         try phone.backup(to: folder.file("yesterday.sqlite"))
         try phone.add(["A"], to: "main")
         try phone.add(["B"], to: "main")
