@@ -44,19 +44,7 @@ enum DatabasePath {
         throw .databasePath("cannot choose a database path: HOME is not set; pass --db PATH or set TABSTORE_DB")
     }
 
-    /// Whether `location` names a database on a PostgreSQL server rather than a file: it
-    /// starts with `postgresql:` or `postgres:`, in any case. The same rule as
-    /// `TabStore.isPostgresURL`, which lives in TabStorePostgres, a module `tabstore` does not
-    /// link; `DatabasePathTests` holds the two to the same answers.
     /// `path` from the root: as given when it starts with `/`, else under the current folder.
-    /// Whether two paths name one file that exists (through `.`, `..`, another spelling or
-    /// a symbolic link): a `postgresql://` URL names none.
-    static func isSameFile(_ a: String, _ b: String) -> Bool {
-        guard !isServerURL(a), !isServerURL(b) else { return false }
-        var first = stat(), second = stat()
-        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
-    }
-
     static func absolute(_ path: String) -> String {
         guard !path.hasPrefix("/"), let folder = currentFolder() else { return path }
         return folder + "/" + path
@@ -68,6 +56,18 @@ enum DatabasePath {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Whether two paths name one file that exists (through `.`, `..`, another spelling or
+    /// a symbolic link): a `postgresql://` URL names none.
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        guard !isServerURL(a), !isServerURL(b) else { return false }
+        var first = stat(), second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
+    /// Whether `location` names a database on a PostgreSQL server rather than a file: it
+    /// starts with `postgresql:` or `postgres:`, in any case. The same rule as
+    /// `TabStore.isPostgresURL`, which lives in TabStorePostgres, a module `tabstore` does not
+    /// link; `DatabasePathTests` holds the two to the same answers.
     static func isServerURL(_ location: String) -> Bool {
         let scheme = String(location.prefix(11)).lowercased()
         return scheme.hasPrefix("postgresql:") || scheme.hasPrefix("postgres:")
