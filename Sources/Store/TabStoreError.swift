@@ -69,6 +69,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case busy(path: String)
         case cannotOpen(path: String, reason: String)
         case damagedSet(set: String, damage: SetDamage)
+        /// A device's log of pending edits holds `mutation` in a form tabstore never writes.
+        case damagedSyncLog(path: String, mutation: Int)
         case fileExists(path: String)
         case notARegularFile(path: String, kind: FileKind)
         case fileIsTheDatabase(path: String)
@@ -154,7 +156,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
              .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted, .syncsWithAnotherServer, .deviceAndServer:
             return false
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
-             .cannotOpen, .damagedSet, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
+             .cannotOpen, .damagedSet, .damagedSyncLog, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
              .schemaNotFound, .internalFailure, .tooManyPendingEdits, .invalidSyncMessage, .deviceCopied:
             return true
@@ -276,6 +278,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return "cannot open database \(path): \(reason)"
         case let .damagedSet(set, damage):
             return "set \(quoted(set)) is damaged: \(damage)"
+        case let .damagedSyncLog(path, mutation):
+            return "database \(path) is damaged: mutation \(mutation) of its sync log is not as tabstore writes it"
         case let .fileExists(path):
             return "\(path) already exists; pass --force to replace it"
         case let .notARegularFile(path, kind):
@@ -442,6 +446,10 @@ extension TabStoreError {
         /// on such a set, and no read of it answers, since any index it gave could be wrong
         /// (``TabStore/tabSets()-8wjxc`` still lists it, with no selection outside it).
         public static let damagedSet = Code(rawValue: "damagedSet")
+        /// A pending edit in a device's sync log is not as tabstore writes it (the file was
+        /// edited by other means): no sync of that device goes on, since the edit can neither
+        /// be sent nor planned again on the server's sets.
+        public static let damagedSyncLog = Code(rawValue: "damagedSyncLog")
         /// A file a backup or export writes already exists, and replacing it was not asked for.
         public static let fileExists = Code(rawValue: "fileExists")
         /// Something other than a regular file is where a backup or export would write (a
@@ -592,6 +600,8 @@ extension TabStoreError {
     public static func cannotOpen(path: String, reason: String) -> TabStoreError { TabStoreError(.cannotOpen(path: path, reason: reason)) }
     /// An error of code ``Code/damagedSet``.
     public static func damagedSet(set: String, damage: SetDamage) -> TabStoreError { TabStoreError(.damagedSet(set: set, damage: damage)) }
+    /// An error of code ``Code/damagedSyncLog``.
+    public static func damagedSyncLog(path: String, mutation: Int) -> TabStoreError { TabStoreError(.damagedSyncLog(path: path, mutation: mutation)) }
     /// An error of code ``Code/fileExists``.
     public static func fileExists(path: String) -> TabStoreError { TabStoreError(.fileExists(path: path)) }
     /// An error of code ``Code/notARegularFile``.
@@ -687,6 +697,7 @@ extension TabStoreError.Reason {
         case .busy: .busy
         case .cannotOpen: .cannotOpen
         case .damagedSet: .damagedSet
+        case .damagedSyncLog: .damagedSyncLog
         case .fileExists: .fileExists
         case .notARegularFile: .notARegularFile
         case .fileIsTheDatabase: .fileIsTheDatabase

@@ -113,6 +113,6 @@ fi
 if command -v ldconfig >/dev/null && ldconfig -p | grep -q "libpq.so.5 "; then
     server="$(swift run -q ServerApp)"
     echo "$server"
-    expected='Postgres: true cannot connect to postgresql://app@127.0.0.1:1/tabs: connection to server at "127.0.0.1", port 1 failed: Connection refused (tried for 5 s)'
+    expected='Postgres: true cannot connect to postgresql://app@127.0.0.1:1/tabs: connection to server at "127.0.0.1", port 1 failed: Connection refused (tried again until the 5 s failover window closed)'
     [ "$server" = "$expected" ] || { echo "outside package: unexpected server app output" >&2; exit 1; }
 fi

@@ -219,6 +219,23 @@ import TabStoreTestSupport
         #expect(try phone.tabSets().isEmpty)
     }
 
+    /// A pending mutation edited around tabstore can neither be sent nor planned again on
+    /// the server's sets: the sync fails naming it, and neither file changes.
+    @Test func aDamagedPendingMutationStopsTheSyncNamingIt() throws {
+        let (folder, server, phone) = try phoneThatSynced(.sqlite)
+        try phone.add(["Map"], to: "main")
+        try phone.add(["News"], to: "main")
+        let path = folder.file("phone.sqlite")
+        let second = try #require(try Self.sqlite(path, "SELECT max(id) FROM sync_mutation;"))
+        #expect(try Self.sqlite(path, "UPDATE sync_mutation SET body = '{\"op\":1}' WHERE id = \(second); SELECT changes();") == 1)
+        let refused = thrownError { () throws(TabStoreError) in _ = try phone.sync(with: server) }
+        #expect(refused == .damagedSyncLog(path: phone.location, mutation: second))
+        #expect(refused?.description == "database \(phone.location) is damaged: mutation \(second) of its sync log is not as tabstore writes it")
+        #expect(picture(try server.tabSet(named: "main")) == ["*Home"])
+        #expect(picture(try phone.tabSet(named: "main")) == ["*Home", "Map", "News"])
+        #expect(try phone.syncStatus().pending == 2)
+    }
+
     /// Deletes the journal rows of a file through `id`, as its trim does; returns how many.
     private static func deleteJournal(through id: Int, of path: String) throws -> Int? {
         try sqlite(path, "DELETE FROM change WHERE id <= \(id); SELECT changes();")

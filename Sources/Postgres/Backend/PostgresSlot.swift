@@ -86,12 +86,13 @@ struct FailoverWindow {
         return now < end!
     }
 
-    /// `error` as the last try's: a connection refused after retries says for how long.
+    /// `error` as the last try's, saying it was tried again for the window. Not the time it
+    /// took: a try that started inside the window may run past it (up to the connect timeout).
     func tried(_ error: TabStoreError) -> TabStoreError {
         guard end != nil, length > .zero, case let .serverUnavailable(server, reason) = error.reason else { return error }
         let seconds = Double(length.milliseconds) / 1000
         let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-        return .serverUnavailable(server: server, reason: reason + " (tried for \(shown) s)")
+        return .serverUnavailable(server: server, reason: reason + " (tried again until the \(shown) s failover window closed)")
     }
 }
 

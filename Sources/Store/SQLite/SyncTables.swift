@@ -28,7 +28,7 @@ extension Database {
             }
             pending.append(TabSyncPush.Numbered(number: row.int(0), mutation: mutation))
         }
-        if let unreadable { throw .invalidSyncMessage(reason: "mutation \(unreadable) in the log of \(path) cannot be read") }
+        if let unreadable { throw .damagedSyncLog(path: path, mutation: unreadable) }
         return pending
     }
 

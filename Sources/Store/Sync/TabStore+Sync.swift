@@ -105,8 +105,9 @@ extension TabStore {
     /// sets with the mutations still pending planned again on top. A mutation the server
     /// refused is in ``syncStatus()-5ux3a`` from then on, and in the report of the first sync to
     /// end after it was heard (one that failed leaves it to the next); its set is the
-    /// server's again. A transport that fails leaves every mutation pending: nothing is
-    /// lost, and the next sync goes on from there.
+    /// server's again. A transport that fails leaves pending every mutation the server has
+    /// not settled (those of earlier pushes of this sync are settled): nothing is lost, and
+    /// the next sync goes on from there.
     ///
     /// - Throws: `TabStoreError.Code.syncNotStarted`, the transport's error, `.invalidSyncMessage`
     ///   for an answer that is not one, or a database error.

@@ -139,7 +139,7 @@ struct ServerFailureTests {
         let closed = try ClosedPort()
         let url = "postgresql://someone:pw-12345@127.0.0.1:\(closed.number)/tabs"
         #expect(server.run(["add", "s", "a"], database: url, environment: ["TABSTORE_FAILOVER_WINDOW": "0.5"]) == .failure(3, """
-            tabstore: error: cannot connect to postgresql://someone@127.0.0.1:\(closed.number)/tabs: connection to server at "127.0.0.1", port \(closed.number) failed: Connection refused (tried for 0.5 s)
+            tabstore: error: cannot connect to postgresql://someone@127.0.0.1:\(closed.number)/tabs: connection to server at "127.0.0.1", port \(closed.number) failed: Connection refused (tried again until the 0.5 s failover window closed)
 
             """))
     }
