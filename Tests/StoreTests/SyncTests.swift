@@ -236,6 +236,49 @@ import TabStoreTestSupport
         #expect(try phone.syncStatus().pending == 2)
     }
 
+    /// Whatever a pending mutation's stored bytes were changed to, a sync either reads it
+    /// (the server applies or refuses it, and both files agree after) or fails with
+    /// `.damagedSyncLog` naming it, leaving the server and the device as they were.
+    @Test func aPendingMutationChangedInAnyWayIsSyncedOrNamedAsDamaged() throws {
+        var random = SplitMix64(seed: 11)
+        var named = 0, synced = 0
+        for round in 0..<60 {
+            let (folder, server, phone) = try phoneThatSynced(.sqlite)
+            switch round % 4 {
+            case 0: try phone.add(["Map"], to: "main")
+            case 1: try phone.rename(.title("Home"), to: "Start", in: "main")
+            case 2: try phone.setPayload(["route": "/home"], for: .title("Home"), in: "main")
+            default: try phone.add([NewTab("News", payload: ["k": "v"]), NewTab("Mail")], to: "main")
+            }
+            let path = folder.file("phone.sqlite")
+            let hex = try SQLiteShell.run(path, "SELECT hex(body) FROM sync_mutation;").trimmingCharacters(in: .whitespacesAndNewlines)
+            var bytes = stride(from: 0, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+            let at = random.below(bytes.count)
+            switch random.below(3) {
+            case 0: bytes.removeSubrange(at...)
+            case 1: bytes[at] = UInt8(random.below(256))
+            default: bytes.insert(UInt8(random.below(256)), at: at)
+            }
+            let damaged = bytes.map { String(format: "%02X", $0) }.joined()
+            #expect(try Self.sqlite(path, "UPDATE sync_mutation SET body = CAST(X'\(damaged)' AS TEXT); SELECT changes();") == 1)
+            let serverBefore = picture(try server.tabSet(named: "main"))
+            let phoneBefore = picture(try phone.tabSet(named: "main"))
+            if let error = thrownError({ () throws(TabStoreError) in _ = try phone.sync(with: server) }) {
+                #expect(error == .damagedSyncLog(path: phone.location, mutation: 2), "\(damaged)")
+                #expect(picture(try server.tabSet(named: "main")) == serverBefore)
+                #expect(picture(try phone.tabSet(named: "main")) == phoneBefore)
+                #expect(try phone.syncStatus().pending == 1)
+                named += 1
+            } else {
+                #expect(try phone.syncStatus().pending == 0)
+                #expect(shape(try everySet(phone)) == shape(try everySet(server)), "\(damaged)")
+                synced += 1
+            }
+        }
+        // Both outcomes were met: the property was tried on each side.
+        #expect(named > 0 && synced > 0)
+    }
+
     /// Deletes the journal rows of a file through `id`, as its trim does; returns how many.
     private static func deleteJournal(through id: Int, of path: String) throws -> Int? {
         try sqlite(path, "DELETE FROM change WHERE id <= \(id); SELECT changes();")
