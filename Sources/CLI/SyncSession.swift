@@ -12,12 +12,14 @@ import Darwin
 /// notifications, a file's watch) each start a sync; a failed one is tried again.
 struct SyncSession: Sendable, Equatable {
     let device: TabStore
-    let server: TabStore
+    let server: SyncServer
     let shownServer: String
     let json: Bool
+    /// The first sync failed, and said so: the next waits for the retry delay.
+    var firstFailed = false
 
     static func == (lhs: SyncSession, rhs: SyncSession) -> Bool {
-        lhs.device === rhs.device && lhs.server === rhs.server && lhs.json == rhs.json
+        lhs.device === rhs.device && lhs.server === rhs.server && lhs.json == rhs.json && lhs.firstFailed == rhs.firstFailed
     }
 
     /// How long a sync that failed waits before it is tried again.
@@ -39,37 +41,95 @@ struct SyncSession: Sendable, Equatable {
         ProcessOutput.printStandardError(first.standardError)
         let due = SyncDue()
         let session = self
-        for changes in [device.changes(), server.changes()] {
-            Task {
-                do {
-                    for try await _ in changes { due.mark() }
-                } catch {
-                    // A stream that cannot read ends; the retries and the other stream go on.
-                }
-            }
-        }
+        Self.follow(device, due)
+        if let opened = server.store { Self.follow(opened, due) }
         DispatchQueue(label: "tabstore.sync").async { session.keepSyncing(due) }
         SignalPipe.waitForSignal(on: wakeUp)
         // Closed as a watch's store is: a file's last connection removes its -wal and -shm.
-        device.closeAndEnd { server.closeAndEnd { _exit(ExitCode.success) } }
+        device.closeAndEnd {
+            guard let opened = server.store else { _exit(ExitCode.success) }
+            opened.closeAndEnd { _exit(ExitCode.success) }
+        }
+    }
+
+    /// Marks a sync due at each change of `store`.
+    private static func follow(_ store: TabStore, _ due: SyncDue) {
+        let changes = store.changes()
+        Task {
+            do {
+                for try await _ in changes { due.mark() }
+            } catch {
+                // A stream that cannot read ends; the retries and the other stream go on.
+            }
+        }
+    }
+
+    /// One sync, the server opened first when it is not yet; `openedServer` is the server
+    /// when this call opened it.
+    func syncOnce() throws(CLIError) -> (report: TabSyncReport, openedServer: TabStore?) {
+        let (store, isNew) = try server.open()
+        let report = try storeCall { () throws(TabStoreError) in
+            try store.checkCanServe()
+            return try device.sync(with: store)
+        }
+        return (report, isNew ? store : nil)
     }
 
     /// Syncs each time something is due: changes that came during a sync make one more.
     private func keepSyncing(_ due: SyncDue) {
-        var failing = false
+        var failing = firstFailed
         while true {
             due.wait(orAfter: failing ? Self.retryDelay : nil)
-            do throws(TabStoreError) {
-                let report = try device.sync(with: server)
+            do throws(CLIError) {
+                let (report, openedServer) = try syncOnce()
+                if let openedServer { Self.follow(openedServer, due) }
                 failing = false
                 guard report.pushed > 0 || report.setsPulled > 0 || !report.refusals.isEmpty else { continue }
                 WatchSession.endIfNotWritten(ProcessOutput.printStandardOutput(SyncCommand.output(report, server: shownServer, json: json)), json: json)
             } catch {
                 // Said once a failing streak: the next success is printed when it moves something.
-                if !failing { ProcessOutput.printStandardError(Runner.failure(.store(error), json: json, program: Program.spec).standardError) }
+                if !failing { ProcessOutput.printStandardError(Runner.failure(error, json: json, program: Program.spec).standardError) }
                 failing = true
             }
         }
+    }
+}
+
+/// A sync session's server: open from the start, or opened when it is first reached.
+final class SyncServer: Sendable {
+    private enum State {
+        case opened(TabStore)
+        case notYet(StoreOpener)
+    }
+
+    private let state: Mutex<State>
+
+    init(_ store: TabStore) {
+        state = Mutex(.opened(store))
+    }
+
+    init(opening opener: StoreOpener) {
+        state = Mutex(.notYet(opener))
+    }
+
+    /// The server once opened.
+    var store: TabStore? {
+        state.withLock { state in
+            guard case let .opened(store) = state else { return nil }
+            return store
+        }
+    }
+
+    /// The server, opened now when it was not yet (`isNew`). Called from one thread.
+    func open() throws(CLIError) -> (store: TabStore, isNew: Bool) {
+        let opener: StoreOpener
+        switch state.withLock({ $0 }) {
+        case let .opened(store): return (store, false)
+        case let .notYet(waiting): opener = waiting
+        }
+        let store = try opener()
+        state.withLock { $0 = .opened(store) }
+        return (store, true)
     }
 }
 

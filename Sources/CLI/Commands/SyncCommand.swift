@@ -10,7 +10,9 @@ enum SyncCommand: TabstoreCommand {
         opened, and starts with the server's sets; a missing server file is made too, \
         but never again for a device that has synced: that exits 1, as a server that is not \
         where it was (a share not mounted) would be a new, empty one. \
-        Its first sync starts the device: from then on every \
+        Its first sync starts the device: its sets go to the server where the server has \
+        no set of that name, and where it has one, the server's replaces the device's. \
+        From then on every \
         edit, by any program, records its mutation in the file with the edit, and each \
         sync pushes those still pending and pulls what changed on the server. The server \
         applies each mutation once, in order, on its own sets; one that no longer applies \
@@ -23,7 +25,8 @@ enum SyncCommand: TabstoreCommand {
         With --watch, it goes on: each edit of the database and each change on the \
         server (a server's notifications, a file's changes) starts a sync, whose lines \
         are printed when it moved something; a sync that fails says so once and is tried \
-        again every 2 seconds. Ctrl-C (SIGINT) or SIGTERM ends it with exit 0; an edit \
+        again every 2 seconds, and so does the first one of a device that has synced \
+        (a server away for now, offline or a share not mounted yet). Ctrl-C (SIGINT) or SIGTERM ends it with exit 0; an edit \
         not yet pushed then stays pending.
 
         Prints 'synced with SERVER: pushed N, pulled N sets, N pending', then one line per \
@@ -69,6 +72,9 @@ enum SyncCommand: TabstoreCommand {
             // not mounted, a file moved) would be a new, empty server, which knows none of
             // the device's edits and would wait for them forever.
             let hasSynced = try storeCall { () throws(TabStoreError) in try existing.syncStatusIfSyncing()?.lastSynced != nil }
+            if hasSynced, arguments.flag("watch") {
+                return try watchFromNow(existing, server: context.storeOpener(location, creating: false), shownServer, json: context.json)
+            }
             server = try context.openSecondStore(location, creating: !hasSynced)
         } else {
             // A server without tabstore's tables: making them only to refuse it would change it.
@@ -88,8 +94,24 @@ enum SyncCommand: TabstoreCommand {
         }
         var result = RunResult(standardOutput: output(report, server: shownServer, json: context.json))
         if arguments.flag("watch") {
-            result.sync = SyncSession(device: device, server: server, shownServer: shownServer, json: context.json)
+            result.sync = SyncSession(device: device, server: SyncServer(server), shownServer: shownServer, json: context.json)
         }
+        return result
+    }
+
+    /// `--watch` for a device that has synced with this server: one the server is away
+    /// from for now (offline, a share not mounted yet) says why its first sync failed, and
+    /// keeps trying, as after any failed sync.
+    private static func watchFromNow(_ device: TabStore, server: StoreOpener, _ shownServer: String, json: Bool) -> RunResult {
+        var session = SyncSession(device: device, server: SyncServer(opening: server), shownServer: shownServer, json: json)
+        var result = RunResult()
+        do {
+            result.standardOutput = output(try session.syncOnce().report, server: shownServer, json: json)
+        } catch {
+            result.standardError = Runner.failure(error, json: json, program: Program.spec).standardError
+            session.firstFailed = true
+        }
+        result.sync = session
         return result
     }
 

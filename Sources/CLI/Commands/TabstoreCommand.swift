@@ -72,19 +72,8 @@ struct CommandContext {
         return options
     }
 
-    /// A file path, or a `postgresql://` / `postgres://` URL for a server.
     private func open(_ location: String, options: TabStore.Options) throws(CLIError) -> TabStore {
-        guard DatabasePath.isServerURL(location) else {
-            return try storeCall { () throws(TabStoreError) in try TabStore(path: location, options: options) }
-        }
-        switch servers {
-        case let .opened(server):
-            return try storeCall { () throws(TabStoreError) in try server.open(location, options) }
-        case let .handedOver(companion):
-            // The runner hands such a run over before the command starts, unless the
-            // command is declared as opening no database.
-            throw .companionUnavailable("'\(command)' opens no server database here; \(companion) does")
-        }
+        try StoreOpener(location: location, options: options, servers: servers, command: command)()
     }
 
     /// The companion to hand this run to: the command opens a database, the database is on
@@ -108,8 +97,16 @@ struct CommandContext {
     /// Opens a second database, `location` as a command line gives it (`sync`'s server),
     /// creating it when missing.
     func openSecondStore(_ location: String, creating: Bool = true) throws(CLIError) -> TabStore {
-        let options = try serverOptions(Self.runOptions(createsMissingDatabase: creating), for: location)
-        return try open(location, options: options)
+        try storeOpener(location, creating: creating)()
+    }
+
+    /// What opens `openSecondStore`'s database, at once or later (a server away for now):
+    /// its options are read from the environment here, once.
+    func storeOpener(_ location: String, creating: Bool) throws(CLIError) -> StoreOpener {
+        StoreOpener(
+            location: location, options: try serverOptions(Self.runOptions(createsMissingDatabase: creating), for: location),
+            servers: servers, command: command
+        )
     }
 
     /// `options` with the server settings of the environment, for a `postgresql://` URL.
@@ -120,6 +117,28 @@ struct CommandContext {
 
     func resolvedPath() throws(CLIError) -> String {
         try DatabasePath.resolve(option: databaseOption, environment: environment, command: command)
+    }
+}
+
+/// Opens a database: a file path, or a `postgresql://` / `postgres://` URL for a server.
+struct StoreOpener: Sendable {
+    let location: String
+    let options: TabStore.Options
+    let servers: ServerStores
+    let command: String
+
+    func callAsFunction() throws(CLIError) -> TabStore {
+        guard DatabasePath.isServerURL(location) else {
+            return try storeCall { () throws(TabStoreError) in try TabStore(path: location, options: options) }
+        }
+        switch servers {
+        case let .opened(server):
+            return try storeCall { () throws(TabStoreError) in try server.open(location, options) }
+        case let .handedOver(companion):
+            // The runner hands such a run over before the command starts, unless the
+            // command is declared as opening no database.
+            throw .companionUnavailable("'\(command)' opens no server database here; \(companion) does")
+        }
     }
 }
 
