@@ -59,6 +59,9 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// Whether a store of this backend can be a device that syncs (a file can).
     var keepsSyncDevice: Bool { get }
 
+    /// Why no write can be made here (a file this process may only read), when none can.
+    var writeRefusal: TabStoreError? { get }
+
     /// One write transaction in which `body` runs plans one after another (`run` plans one
     /// on the state the plans before it left, and executes it), reading through `records`
     /// in between: what a device's pull does, replaying its mutations on the server's sets.
@@ -72,6 +75,8 @@ extension TabStoreBackend {
     package func holdBackLockWaits(_ on: Bool) {}
 
     package var keepsSyncDevice: Bool { false }
+
+    package var writeRefusal: TabStoreError? { nil }
 
     package func writeSeries(
         _ body: (_ records: any TabRecords, _ run: (_ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void

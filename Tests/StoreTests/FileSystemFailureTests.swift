@@ -56,6 +56,28 @@ import TabStoreTestSupport
         #expect(contents(path) == before)
     }
 
+    /// A device that can only be read cannot record what a server settles: its sync is
+    /// refused before anything reaches the server, and its edit stays pending.
+    @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
+    func aDeviceOnAReadOnlyFileSystemSyncsNothing() throws {
+        let mount = try #require(TemporaryMount.tmpfs(kilobytes: 1024))
+        let folder = TemporaryFolder()
+        let server = try TabStore(path: folder.file("server.sqlite"))
+        let path = mount.path + "/phone.sqlite"
+        do {
+            let phone = try TabStore(path: path)
+            try phone.startSync(server: "test")
+            try phone.add(["Home"], to: "main", creatingSet: true)
+            try phone.sync(with: server)
+            try phone.add(["Map"], to: "main")
+        }
+        #expect(mount.remountReadOnly())
+        let phone = try TabStore(path: path)
+        #expect(thrownError { () throws(TabStoreError) in try phone.sync(with: server) } == .readOnly(path: path))
+        #expect(try picture(server.tabSet(named: "main")) == ["*Home"])
+        #expect(try phone.syncStatus().pending == 1)
+    }
+
     @Test(.enabled(if: TemporaryMount.isAllowed, "needs permission to mount a tmpfs (root in CI)"))
     func newDatabaseOnReadOnlyFileSystemCannotBeCreated() throws {
         let mount = try #require(TemporaryMount.tmpfs(kilobytes: 64))

@@ -21,7 +21,7 @@ final class SQLiteBackend: TabStoreBackend {
     private let ownReader = Mutex<SerializedDatabase?>(nil)
     /// Why writes cannot be made, when they cannot: the file or its folder is read-only,
     /// or an older file is read through an upgraded copy. Said before trying.
-    private let writeRefusal: TabStoreError?
+    let writeRefusal: TabStoreError?
     /// The file's own schema version when reads go to an upgraded copy of it.
     private let fileVersion: Int?
     let changesUnseen: TabStoreError?

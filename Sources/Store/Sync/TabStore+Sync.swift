@@ -113,6 +113,9 @@ extension TabStore {
     ///   for an answer that is not one, or a database error.
     @discardableResult
     public func sync(with server: some TabSyncServer) throws(TabStoreError) -> TabSyncReport {
+        // A device that cannot record what the server settled would have changed the server
+        // and then failed: refused before the first push.
+        if let refusal = backend.writeRefusal { throw refusal }
         var pushed = 0, roundTrips = 0
         var settled: Int?
         while let push = try pushRequest() {
