@@ -64,15 +64,11 @@ struct SyncSession: Sendable, Equatable {
         }
     }
 
-    /// One sync, the server opened first when it is not yet; `openedServer` is the server
-    /// when this call opened it.
-    func syncOnce() throws(CLIError) -> (report: TabSyncReport, openedServer: TabStore?) {
+    /// One sync, the server opened first when it is not yet (and given to `opening`).
+    func syncOnce(opening: (TabStore) -> Void = { _ in }) throws(CLIError) -> TabSyncReport {
         let (store, isNew) = try server.open()
-        let report = try storeCall { () throws(TabStoreError) in
-            try store.checkCanServe()
-            return try device.sync(with: store)
-        }
-        return (report, isNew ? store : nil)
+        if isNew { opening(store) }
+        return try SyncCommand.sync(device, with: store)
     }
 
     /// Syncs each time something is due: changes that came during a sync make one more.
@@ -81,8 +77,7 @@ struct SyncSession: Sendable, Equatable {
         while true {
             due.wait(orAfter: failing ? Self.retryDelay : nil)
             do throws(CLIError) {
-                let (report, openedServer) = try syncOnce()
-                if let openedServer { Self.follow(openedServer, due) }
+                let report = try syncOnce { opened in Self.follow(opened, due) }
                 failing = false
                 guard report.pushed > 0 || report.setsPulled > 0 || !report.refusals.isEmpty else { continue }
                 WatchSession.endIfNotWritten(ProcessOutput.printStandardOutput(SyncCommand.output(report, server: shownServer, json: json)), json: json)

@@ -209,6 +209,26 @@ import TabStoreKit
         #expect(on(sandbox, "laptop.sqlite", "info").stdout.contains(", 0 pending, last synced "))
     }
 
+    /// A sync that fails after the server settled some edits says how many, ahead of the
+    /// error of the request that failed (here the pull, of a set damaged on the server).
+    @Test func aSyncThatFailsAfterItsPushSaysWhatItPushed() {
+        let sandbox = Sandbox()
+        let server = sandbox.folder + "/server.sqlite"
+        #expect(sandbox.runWithoutDatabase(["--db", server, "add", "main", "Home", "Map"]).code == 0)
+        #expect(sandbox.runProcess("/usr/bin/sqlite3", [server, "UPDATE tab SET position = position + 5 WHERE title = 'Map'"]).code == 0)
+        #expect(on(sandbox, "phone.sqlite", "add", "other", "A").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite") == Output(code: 3, stdout: "", stderr: """
+            tabstore: error: pushed 1 edit, then: set "main" is damaged: its tabs' positions are not contiguous from its base
+
+            """))
+        #expect(sandbox.runWithoutDatabase(["--db", server, "list", "other"]).stdout == "* 0  A\n")
+        // Nothing was pushed by the next one: the error is the pull's alone.
+        #expect(sync(sandbox, device: "phone.sqlite", "--json") == Output(code: 3, stdout: "", stderr: """
+            {"error":{"code":3,"message":"set \\"main\\" is damaged: its tabs' positions are not contiguous from its base"}}
+
+            """))
+    }
+
     /// A device that has synced starts watching while its server is away (a share not
     /// mounted yet): it says why once, keeps its edit pending, and syncs it when the server
     /// is back, without making a new, empty server in its place.

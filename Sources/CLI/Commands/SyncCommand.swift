@@ -19,7 +19,8 @@ enum SyncCommand: TabstoreCommand {
         there (its tab removed on another device, its title taken) is refused, printed \
         with the reason, and the set is the server's again. Tabs, their order, data and \
         the selected tab are the server's, shared by every device. A sync that cannot \
-        reach the server exits 3 and loses nothing: the edits stay pending for the next. \
+        reach the server exits 3 and loses nothing: the edits stay pending for the next; \
+        an error after the server took some of them starts 'pushed N edits, then:'. \
         'tabstore info' shows what is pending and when the last sync was.
 
         With --watch, it goes on: each edit of the database and each change on the \
@@ -86,12 +87,12 @@ enum SyncCommand: TabstoreCommand {
             server = try context.openSecondStore(location)
             device = try context.openOrCreateStore { _ in }
         }
-        let report = try storeCall { () throws(TabStoreError) in
+        try storeCall { () throws(TabStoreError) in
             // Before the device starts: a refused server leaves it as it was.
             try server.checkCanServe()
             try device.startSync(server: shownServer)
-            return try device.sync(with: server)
         }
+        let report = try sync(device, with: server)
         var result = RunResult(standardOutput: output(report, server: shownServer, json: context.json))
         if arguments.flag("watch") {
             result.sync = SyncSession(device: device, server: SyncServer(server), shownServer: shownServer, json: context.json)
@@ -106,13 +107,25 @@ enum SyncCommand: TabstoreCommand {
         var session = SyncSession(device: device, server: SyncServer(opening: server), shownServer: shownServer, json: json)
         var result = RunResult()
         do {
-            result.standardOutput = output(try session.syncOnce().report, server: shownServer, json: json)
+            result.standardOutput = output(try session.syncOnce(), server: shownServer, json: json)
         } catch {
             result.standardError = Runner.failure(error, json: json, program: Program.spec).standardError
             session.firstFailed = true
         }
         result.sync = session
         return result
+    }
+
+    /// One sync of a device that has started; a failure after the server settled some of
+    /// its edits says how many, as the error speaks only of the request that failed.
+    static func sync(_ device: TabStore, with server: TabStore) throws(CLIError) -> TabSyncReport {
+        let settledBefore = try storeCall { () throws(TabStoreError) in try device.syncStatus().settled }
+        do {
+            return try device.sync(with: server)
+        } catch {
+            let pushed = ((try? device.syncStatus().settled) ?? settledBefore) - settledBefore
+            throw pushed > 0 ? .syncStopped(error, pushed: pushed) : .store(error)
+        }
     }
 
     /// A sync's lines: what it moved, then each refusal; or one line of JSON.

@@ -94,7 +94,7 @@ extension TabStore {
                 guard let device = try records.syncDevice() else { return nil }
                 return TabSyncStatus(
                     device: device.id, server: device.server, pending: try records.pendingMutationCount(),
-                    lastSynced: device.syncedAt, refusals: try records.refusedMutations(unreportedOnly: false)
+                    settled: try records.settledThrough(), lastSynced: device.syncedAt, refusals: try records.refusedMutations(unreportedOnly: false)
                 )
             }
         }

@@ -131,6 +131,9 @@ public struct TabSyncStatus: Sendable, Hashable {
     public let server: String
     /// Mutations not yet settled by the server.
     public let pending: Int
+    /// How many of this device's mutations the server has settled (applied or refused), in
+    /// all: the number of the last one, as mutations are numbered from 1 in order.
+    public let settled: Int
     /// When the last sync ended (ms since 1970-01-01 UTC); nil: never.
     public let lastSynced: Int?
     /// Every mutation the server refused, oldest first.
