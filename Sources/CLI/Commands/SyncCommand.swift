@@ -27,8 +27,8 @@ enum SyncCommand: TabstoreCommand {
         server (a server's notifications, a file's changes) starts a sync, whose lines \
         are printed when it moved something; a sync that fails says so once and is tried \
         again every 2 seconds, and so does the first one of a device that has synced \
-        (a server away for now, offline or a share not mounted yet). Ctrl-C (SIGINT) or SIGTERM ends it with exit 0; an edit \
-        not yet pushed then stays pending.
+        (a server away for now, offline or a share not mounted yet). Ctrl-C (SIGINT) or \
+        SIGTERM ends it with exit 0; an edit not yet pushed then stays pending.
 
         Prints 'synced with SERVER: pushed N, pulled N sets, N pending', then one line per \
         refusal: 'refused: EDIT: REASON'. With --json:
@@ -74,7 +74,7 @@ enum SyncCommand: TabstoreCommand {
             // the device's edits and would wait for them forever.
             let hasSynced = try storeCall { () throws(TabStoreError) in try existing.syncStatusIfSyncing()?.lastSynced != nil }
             if hasSynced, arguments.flag("watch") {
-                return try watchFromNow(existing, server: context.storeOpener(location, creating: false), shownServer, json: context.json)
+                return try watchWhileTheServerMayBeAway(existing, server: context.storeOpener(location, creating: false), shownServer, json: context.json)
             }
             server = try context.openSecondStore(location, creating: !hasSynced)
         } else {
@@ -103,7 +103,7 @@ enum SyncCommand: TabstoreCommand {
     /// `--watch` for a device that has synced with this server: one the server is away
     /// from for now (offline, a share not mounted yet) says why its first sync failed, and
     /// keeps trying, as after any failed sync.
-    private static func watchFromNow(_ device: TabStore, server: StoreOpener, _ shownServer: String, json: Bool) -> RunResult {
+    private static func watchWhileTheServerMayBeAway(_ device: TabStore, server: StoreOpener, _ shownServer: String, json: Bool) -> RunResult {
         var session = SyncSession(device: device, server: SyncServer(opening: server), shownServer: shownServer, json: json)
         var result = RunResult()
         do {
