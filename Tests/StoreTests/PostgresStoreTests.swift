@@ -57,6 +57,25 @@ struct PostgresStoreTests {
         #expect(try TabStore(postgresURL: url).info().schemaVersion == latest)
     }
 
+    /// A database one step behind, holding sets, is brought up to date by the first store
+    /// that opens it: the step runs, the sets stay, the version is the latest.
+    @Test func aDatabaseAStepBehindIsUpgradedKeepingItsSets() throws {
+        let server = try PostgresServer.shared()
+        let url = try server.createDatabase()
+        try TabStore(postgresURL: url).add(["Home", "Map"], to: "main", creatingSet: true)
+        let latest = try #require(PostgresSchema.migrations.last?.version)
+        let database = name(of: url)
+        // Undoes the last step (it adds sync_client.last_body).
+        #expect(latest == 13)
+        _ = try server.psql(database, "ALTER TABLE sync_client DROP COLUMN last_body; UPDATE tabstore_schema SET version = 12")
+        let store = try TabStore(postgresURL: url)
+        #expect(try store.info().schemaVersion == latest)
+        #expect(try server.psql(database, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'sync_client' AND column_name = 'last_body'") == "1\n")
+        #expect(try picture(store.tabSet(named: "main")) == ["*Home", "Map"])
+        try store.add(["News"], to: "main")
+        #expect(try picture(TabStore(postgresURL: url).tabSet(named: "main")) == ["*Home", "Map", "News"])
+    }
+
     /// Another client's transaction that breaks a rule: what it runs before COMMIT.
     static let brokenTransactions: [(sql: String, constraint: String)] = [
         // A gap: C leaves position 2 empty.

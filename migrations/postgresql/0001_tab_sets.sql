@@ -15,7 +15,8 @@
 -- The lock: pg_advisory_xact_lock(8386092229154796133), "the tabstore migration
 -- lock" (0x74616273746f7265, the ASCII bytes of 'tabstore'). Advisory locks are per
 -- database, so other databases on the server are not blocked. For each step
--- N = 1, 2, ... in order, each statement below sent on its own:
+-- N = 1, 2, ... in order, the statements below in this order (1 to 4 may go in one
+-- pipeline, and 6's SQL, UPDATE and COMMIT in one string: two round trips a step):
 --   1. BEGIN ISOLATION LEVEL READ COMMITTED
 --        (READ COMMITTED is required: each statement then reads with a fresh snapshot,
 --        so the read in 3 sees what a client that held the lock before committed.)

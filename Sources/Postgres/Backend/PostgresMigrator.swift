@@ -24,20 +24,24 @@ struct PostgresMigrator {
         try state.check(connection, latest: latest)
         if state.version == latest { return }
         if state.version == 0, !creating { throw .databaseNotFound(path: server) }
-        for migration in PostgresSchema.migrations {
+        // Two round trips a step: the transaction begun, the lock taken and the version read
+        // in one pipeline (each statement with its own snapshot, as READ COMMITTED gives),
+        // then the step, its version and the COMMIT as one script.
+        // A version only grows: the steps up to the one read are done.
+        for migration in PostgresSchema.migrations where migration.version > state.version {
             do throws(TabStoreError) {
-                try sending { () throws(PostgresFailure) in
-                    _ = try connection.pipeline([PostgresStatement("BEGIN ISOLATION LEVEL READ COMMITTED"), PostgresStatement(Self.migrationLock)])
-                }
-                let current = try Self.state(connection, server: server)
+                let current = try Self.state(connection, server: server, before: [
+                    PostgresStatement("BEGIN ISOLATION LEVEL READ COMMITTED"), PostgresStatement(Self.migrationLock),
+                ])
                 try current.check(connection, latest: latest)
                 try sending { () throws(PostgresFailure) in
                     if current.version < migration.version {
-                        try connection.executeScript(migration.sql)
-                        _ = try connection.execute("UPDATE \(quotedIdentifier(connection.schema)).tabstore_schema SET version = $1",
-                                                   [String(migration.version)])
+                        try connection.executeScript(
+                            migration.sql + "\n;\nUPDATE {schema}.tabstore_schema SET version = \(migration.version);\nCOMMIT"
+                        )
+                    } else {
+                        _ = try connection.execute("COMMIT")
                     }
-                    _ = try connection.execute("COMMIT")
                 }
             } catch {
                 _ = try? connection.execute("ROLLBACK")
@@ -130,9 +134,13 @@ struct PostgresMigrator {
         FROM (SELECT $1::text AS name) AS wanted LEFT JOIN pg_catalog.pg_namespace n ON n.nspname = wanted.name
         """
 
-    private static func state(_ connection: PostgresConnection, server: String) throws(TabStoreError) -> State {
+    /// The state, read after `statements` in the same pipeline.
+    private static func state(
+        _ connection: PostgresConnection, server: String, before statements: [PostgresStatement] = []
+    ) throws(TabStoreError) -> State {
         do {
-            return State(try connection.execute(stateQuery, stateParameters(connection)))
+            let results = try connection.pipeline(statements + [PostgresStatement(stateQuery, stateParameters(connection))])
+            return State(results[statements.count])
         } catch {
             throw PostgresPrivileges.named(connection.storeError(error), on: connection)
         }
