@@ -98,6 +98,9 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case invalidSyncMessage(reason: String)
         /// Two files sync as one device: `number` is the device's mutation that showed it.
         case deviceCopied(device: String, number: Int)
+        /// The server knows the device's mutations through `serverSettled` only, though it
+        /// settled them through `settled`: it was replaced, or put back from an older copy.
+        case serverBehind(server: String, device: String, serverSettled: Int, settled: Int)
     }
 
     public enum FileKind: Sendable, Hashable, Codable {
@@ -158,7 +161,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .damagedSet, .damagedSyncLog, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
-             .schemaNotFound, .internalFailure, .tooManyPendingEdits, .invalidSyncMessage, .deviceCopied:
+             .schemaNotFound, .internalFailure, .tooManyPendingEdits, .invalidSyncMessage, .deviceCopied, .serverBehind:
             return true
         }
     }
@@ -331,6 +334,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return "invalid sync message: \(reason)"
         case let .deviceCopied(device, number):
             return "two files sync as device \(quoted(device)) (a copy of its file, or an older copy put back): the server's mutation \(number) of it is not this file's, so this file's edits from there on are not applied"
+        case let .serverBehind(server, device, serverSettled, settled):
+            return "server \(quoted(server)) knows the edits of device \(quoted(device)) through mutation \(serverSettled), though it settled them through \(settled) (it was replaced, or put back from an older copy): the device's edits from there on would never be applied, so they stay pending"
         case let .syncsWithAnotherServer(path, server):
             return "\(quoted(path)) syncs with \(quoted(server)); a device syncs with one server"
         case let .deviceAndServer(path):
@@ -513,6 +518,10 @@ extension TabStoreError {
         /// back: their mutations share numbers, so the server cannot tell them apart. Nothing
         /// more of the file that found it out is applied (<doc:OfflineSync>).
         public static let deviceCopied = Code(rawValue: "deviceCopied")
+        /// A server answers as though it had settled fewer of the device's mutations than it
+        /// once said: it was replaced, or put back from an older copy. The device's edits
+        /// stay pending, as the server would wait for the ones it lost (<doc:OfflineSync>).
+        public static let serverBehind = Code(rawValue: "serverBehind")
         /// ``TabStore/startSync(server:device:)-4hhw0`` on a file that syncs with another server
         /// already: its cookie and mutation numbers are that server's.
         public static let syncsWithAnotherServer = Code(rawValue: "syncsWithAnotherServer")
@@ -649,6 +658,10 @@ extension TabStoreError {
     public static func invalidSyncMessage(reason: String) -> TabStoreError { TabStoreError(.invalidSyncMessage(reason: reason)) }
     /// An error of code ``Code/deviceCopied``.
     public static func deviceCopied(device: String, number: Int) -> TabStoreError { TabStoreError(.deviceCopied(device: device, number: number)) }
+    /// An error of code ``Code/serverBehind``.
+    public static func serverBehind(server: String, device: String, serverSettled: Int, settled: Int) -> TabStoreError {
+        TabStoreError(.serverBehind(server: server, device: device, serverSettled: serverSettled, settled: settled))
+    }
     /// An error of code ``Code/syncsWithAnotherServer``.
     public static func syncsWithAnotherServer(path: String, server: String) -> TabStoreError { TabStoreError(.syncsWithAnotherServer(path: path, server: server)) }
     /// An error of code ``Code/deviceAndServer``.
@@ -722,6 +735,7 @@ extension TabStoreError.Reason {
         case .syncNotStarted: .syncNotStarted
         case .invalidSyncMessage: .invalidSyncMessage
         case .deviceCopied: .deviceCopied
+        case .serverBehind: .serverBehind
         case .syncsWithAnotherServer: .syncsWithAnotherServer
         case .deviceAndServer: .deviceAndServer
         }

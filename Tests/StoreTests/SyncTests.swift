@@ -97,6 +97,40 @@ import TabStoreTestSupport
         #expect(try putBack.syncStatus().pending == 1)
     }
 
+    /// A server replaced by a new one, or put back from an older copy, has lost edits it
+    /// settled: the device finds it out from the answer, and keeps its new edit pending
+    /// (the server would wait forever for the edits it lost before taking it).
+    @Test(arguments: StoreBackend.allCases)
+    func aServerThatLostSettledEditsIsFoundOutAndTheNewEditKept(backend: StoreBackend) throws {
+        let (_, server, phone) = try phoneThatSynced(backend)
+        let device = try phone.syncStatus().device
+        let elsewhere = TemporaryFolder()
+        let replaced = try backend.makeDatabase(in: elsewhere).open()
+        try phone.add(["Map"], to: "main")
+        #expect(thrownError { () throws(TabStoreError) in _ = try phone.sync(with: replaced) }
+            == .serverBehind(server: "test", device: device, serverSettled: 0, settled: 1))
+        #expect(try replaced.tabSets().isEmpty)
+        #expect(try phone.syncStatus().pending == 1)
+        #expect(picture(try phone.tabSet(named: "main")) == ["*Home", "Map"])
+        // The server it had goes on.
+        #expect(try phone.sync(with: server).pushed == 1)
+        #expect(picture(try server.tabSet(named: "main")) == ["*Home", "Map"])
+    }
+
+    @Test func aServerFilePutBackFromAnOlderCopyIsFoundOut() throws {
+        let (folder, server, phone) = try phoneThatSynced(.sqlite)
+        try server.backup(to: folder.file("yesterday.sqlite"))
+        try phone.add(["Map"], to: "main")
+        try phone.sync(with: server)
+        let putBack = try TabStore(path: folder.file("yesterday.sqlite"))
+        try phone.add(["News"], to: "main")
+        let refused = thrownError { () throws(TabStoreError) in _ = try phone.sync(with: putBack) }
+        #expect(refused == .serverBehind(server: "test", device: try phone.syncStatus().device, serverSettled: 1, settled: 2))
+        #expect(refused?.description == "server \"test\" knows the edits of device \"\(try phone.syncStatus().device)\" through mutation 1, though it settled them through 2 (it was replaced, or put back from an older copy): the device's edits from there on would never be applied, so they stay pending")
+        #expect(picture(try putBack.tabSet(named: "main")) == ["*Home"])
+        #expect(try phone.syncStatus().pending == 1)
+    }
+
     /// A file is a device or a server, never both: a device's file refuses to serve a push
     /// or a pull, and a file that has served devices refuses to start syncing with a
     /// server; each refusal changes nothing.

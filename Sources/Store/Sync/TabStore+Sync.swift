@@ -110,7 +110,8 @@ extension TabStore {
     /// the next sync goes on from there.
     ///
     /// - Throws: `TabStoreError.Code.syncNotStarted`, the transport's error, `.invalidSyncMessage`
-    ///   for an answer that is not one, or a database error.
+    ///   for an answer that is not one, `.deviceCopied` or `.serverBehind` for a device or a
+    ///   server that is a copy of what it was, or a database error.
     @discardableResult
     public func sync(with server: some TabSyncServer) throws(TabStoreError) -> TabSyncReport {
         // A device that cannot record what the server settled would have changed the server
@@ -164,7 +165,7 @@ extension TabStore {
         try requireVersion(result.version)
         var heard: [TabSyncRefusal] = []
         try backend.writeSeries { records, run throws(TabStoreError) in
-            try requireMadeHere(through: result.lastMutation, records)
+            try requireAgreement(through: result.lastMutation, records)
             heard = try records.newRefusals(result.refusals, through: result.lastMutation)
             _ = try run { _ in
                 var plan = WritePlan()
@@ -211,7 +212,7 @@ extension TabStore {
         var heard: [TabSyncRefusal] = []
         var plans: [WritePlan] = []
         try backend.writeSeries { records, run throws(TabStoreError) in
-            try requireMadeHere(through: result.lastMutation, records)
+            try requireAgreement(through: result.lastMutation, records)
             heard = try records.newRefusals(result.refusals, through: result.lastMutation)
             plans.append(try run { _ in
                 var plan = WritePlan()
@@ -263,13 +264,16 @@ extension TabStore {
         return (true, heard)
     }
 
-    /// The server settled this device's mutations through `number`: one this file never
-    /// numbered was another file's that syncs as this device (a copy of this file, or this
-    /// file put back from an older copy), and this file's of that number would be lost as
-    /// settled.
-    private func requireMadeHere(through number: Int, _ records: any TabRecords) throws(TabStoreError) {
-        guard let device = try records.syncDevice(), number > (try records.lastMutationNumber()) else { return }
-        throw .deviceCopied(device: device.id, number: number)
+    /// The server says it settled this device's mutations through `number`. One this file
+    /// never numbered was another file's that syncs as this device (a copy of this file, or
+    /// this file put back from an older copy), and this file's of that number would be lost
+    /// as settled. One under what it said before is a server that lost them (replaced, or
+    /// put back from an older copy): it would wait for them before taking any later one.
+    private func requireAgreement(through number: Int, _ records: any TabRecords) throws(TabStoreError) {
+        guard let device = try records.syncDevice() else { return }
+        if number > (try records.lastMutationNumber()) { throw .deviceCopied(device: device.id, number: number) }
+        let settled = try records.settledThrough()
+        if number < settled { throw .serverBehind(server: device.server, device: device.id, serverSettled: number, settled: settled) }
     }
 
     /// The refusals no sync's report has told yet, marked as told.
