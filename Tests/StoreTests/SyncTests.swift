@@ -131,6 +131,56 @@ import TabStoreTestSupport
         #expect(try phone.syncStatus().pending == 1)
     }
 
+    /// Servers and device files put back from copies at random moments: a sync that
+    /// succeeds has settled every edit of the one device (none pending, both files alike);
+    /// one that cannot says which copy it found (`.serverBehind`, `.deviceCopied`).
+    @Test func aSyncSucceedsOnlyWhenTheDeviceAndTheServerAgreeWhateverWasPutBack() throws {
+        var outcomes: Set<String> = []
+        for seed in 0..<30 {
+            var random = SplitMix64(seed: UInt64(seed))
+            let folder = TemporaryFolder()
+            var server = try TabStore(path: folder.file("server.sqlite"))
+            var phone = try TabStore(path: folder.file("phone.sqlite"))
+            try phone.startSync(server: "test")
+            try phone.add(["Home"], to: "main", creatingSet: true)
+            var serverCopies: [String] = [], phoneCopies: [String] = []
+            for step in 0..<14 {
+                let copy = folder.file("copy \(step).sqlite")
+                switch random.below(6) {
+                case 0, 1: try phone.add(["t\(step)"], to: "main")
+                case 2:
+                    switch Result(catching: { () throws(TabStoreError) in try phone.sync(with: server) }) {
+                    case let .success(report):
+                        #expect(report.pending == 0, "seed \(seed) step \(step)")
+                        #expect(shape(try everySet(phone)) == shape(try everySet(server)), "seed \(seed) step \(step)")
+                        outcomes.insert("synced")
+                    case let .failure(error):
+                        #expect(error.code == .serverBehind || error.code == .deviceCopied, "seed \(seed) step \(step): \(error)")
+                        outcomes.insert(error.code.rawValue)
+                    }
+                case 3:
+                    try server.backup(to: copy)
+                    serverCopies.append(copy)
+                case 4:
+                    try phone.backup(to: copy)
+                    phoneCopies.append(copy)
+                default:
+                    // Put back: a copy of a copy, so each copy can be put back again.
+                    let putBack = folder.file("put back \(step).sqlite")
+                    if random.below(2) == 0, !serverCopies.isEmpty {
+                        try TabStore(path: serverCopies[random.below(serverCopies.count)]).backup(to: putBack)
+                        server = try TabStore(path: putBack)
+                    } else if !phoneCopies.isEmpty {
+                        try TabStore(path: phoneCopies[random.below(phoneCopies.count)]).backup(to: putBack)
+                        phone = try TabStore(path: putBack)
+                    }
+                }
+            }
+        }
+        // Each outcome was met: the property was tried on each.
+        #expect(outcomes == ["synced", "serverBehind", "deviceCopied"])
+    }
+
     /// A file is a device or a server, never both: a device's file refuses to serve a push
     /// or a pull, and a file that has served devices refuses to start syncing with a
     /// server; each refusal changes nothing.
