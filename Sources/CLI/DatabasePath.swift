@@ -59,9 +59,17 @@ enum DatabasePath {
     /// Whether two paths name one file that exists (through `.`, `..`, another spelling or
     /// a symbolic link): a `postgresql://` URL names none.
     static func isSameFile(_ a: String, _ b: String) -> Bool {
-        guard !isServerURL(a), !isServerURL(b) else { return false }
-        var first = stat(), second = stat()
-        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
+        guard let first = fileIdentity(a) else { return false }
+        return fileIdentity(b) == first
+    }
+
+    /// The file `path` names now (its device and inode): nil for a `postgresql://` URL or
+    /// a path that names nothing.
+    static func fileIdentity(_ path: String) -> FileIdentity? {
+        guard !isServerURL(path) else { return nil }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// Whether `location` names a database on a PostgreSQL server rather than a file: it
@@ -72,4 +80,11 @@ enum DatabasePath {
         let scheme = String(location.prefix(11)).lowercased()
         return scheme.hasPrefix("postgresql:") || scheme.hasPrefix("postgres:")
     }
+}
+
+/// Which file a path named when it was looked at: another file put at the path, or the
+/// file moved away, has another identity (or none).
+struct FileIdentity: Sendable, Hashable {
+    let device: UInt64
+    let inode: UInt64
 }

@@ -90,40 +90,44 @@ struct SyncSession: Sendable, Equatable {
     }
 }
 
-/// A sync session's server: open from the start, or opened when it is first reached.
+/// A sync session's server: opened again when its file is no longer at its path (moved
+/// away, as a share unmounted, or another file put there), so that a sync never goes to a
+/// file the device does not name.
 final class SyncServer: Sendable {
-    private enum State {
-        case opened(TabStore)
-        case notYet(StoreOpener)
+    private struct Opened {
+        let store: TabStore
+        /// The server file's identity when it was opened; nil for a server URL.
+        let file: FileIdentity?
     }
 
-    private let state: Mutex<State>
+    /// Opens the server, never making it: the device has synced with it.
+    private let opener: StoreOpener
+    private let opened: Mutex<Opened?>
 
-    init(_ store: TabStore) {
-        state = Mutex(.opened(store))
+    /// A server opened already, as `opener` would open it.
+    init(_ store: TabStore, opener: StoreOpener) {
+        self.opener = opener.notCreating
+        opened = Mutex(Opened(store: store, file: DatabasePath.fileIdentity(opener.location)))
     }
 
+    /// A server to open at its first sync.
     init(opening opener: StoreOpener) {
-        state = Mutex(.notYet(opener))
+        self.opener = opener.notCreating
+        opened = Mutex(nil)
     }
 
-    /// The server once opened.
-    var store: TabStore? {
-        state.withLock { state in
-            guard case let .opened(store) = state else { return nil }
-            return store
-        }
-    }
+    /// The server as last opened.
+    var store: TabStore? { opened.withLock { $0?.store } }
 
-    /// The server, opened now when it was not yet (`isNew`). Called from one thread.
+    /// The server, opened now (`isNew`) when it was not yet, or its file is no longer the
+    /// one at its path. Called from one thread.
     func open() throws(CLIError) -> (store: TabStore, isNew: Bool) {
-        let opener: StoreOpener
-        switch state.withLock({ $0 }) {
-        case let .opened(store): return (store, false)
-        case let .notYet(waiting): opener = waiting
+        if let current = opened.withLock({ $0 }) {
+            if current.file == nil || DatabasePath.fileIdentity(opener.location) == current.file { return (current.store, false) }
+            opened.withLock { $0 = nil }
         }
         let store = try opener()
-        state.withLock { $0 = .opened(store) }
+        opened.withLock { $0 = Opened(store: store, file: DatabasePath.fileIdentity(opener.location)) }
         return (store, true)
     }
 }

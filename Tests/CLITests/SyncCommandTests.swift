@@ -258,6 +258,33 @@ import TabStoreKit
         #expect(watching.stderr == "tabstore: error: no database at \(server) yet\n")
     }
 
+    /// A watching sync whose server file is moved away (a share unmounted) syncs with no
+    /// file but the one at the server's path: it says the server is away, leaves the moved
+    /// file as it is, and syncs when the server is back.
+    @Test func aWatchingSyncNeverWritesToAServerFileMovedAway() throws {
+        let sandbox = Sandbox()
+        let server = sandbox.folder + "/server.sqlite"
+        let moved = sandbox.folder + "/moved.sqlite"
+        #expect(on(sandbox, "laptop.sqlite", "add", "main", "Home").code == 0)
+        let watching = try RunningTabstore(sandbox, ["sync", server, "--watch"], database: sandbox.folder + "/laptop.sqlite")
+        #expect(watching.wait { $0.stdoutLines.count == 1 }, "got: \(watching.stdout)")
+        // Moved with its side files, as a share unmounted takes them all.
+        func move(_ from: String, _ to: String) {
+            for suffix in ["", "-wal", "-shm"] where sandbox.exists(from + suffix) { #expect(rename(from + suffix, to + suffix) == 0) }
+        }
+        move(server, moved)
+        #expect(on(sandbox, "laptop.sqlite", "add", "main", "Offline").code == 0)
+        #expect(watching.wait { $0.stderr.contains("\n") }, "got: \(watching.stderr)")
+        #expect(watching.stderr == "tabstore: error: no database at \(server) yet\n")
+        #expect(sandbox.runWithoutDatabase(["--db", moved, "list", "main"]).stdout == "* 0  Home\n")
+        move(moved, server)
+        #expect(watching.wait { $0.stdoutLines.count == 2 }, "got: \(watching.stdout)")
+        #expect(watching.stdoutLines.last == "synced with \(server): pushed 1, pulled 1 set, 0 pending")
+        #expect(sandbox.runWithoutDatabase(["--db", server, "list", "main"]).stdout == "* 0  Home\n  1  Offline\n")
+        watching.send(SIGINT)
+        #expect(watching.exit()?.status == 0)
+    }
+
     /// `tabstore sync` killed at random moments, pushes half applied and answers never
     /// heard: after one more sync the device is the server, and each edit is there once.
     @Test func aSyncKilledAtAnyMomentLosesNothingAndAppliesNothingTwice() {

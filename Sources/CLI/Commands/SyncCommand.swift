@@ -64,6 +64,7 @@ enum SyncCommand: TabstoreCommand {
         }
         let device: TabStore
         let server: TabStore
+        let serverOpener: StoreOpener
         if let existing {
             // Checked before the server is opened (or made): a device is a file, and syncs
             // with one server.
@@ -76,7 +77,8 @@ enum SyncCommand: TabstoreCommand {
             if hasSynced, arguments.flag("watch") {
                 return try watchWhileTheServerMayBeAway(existing, server: context.storeOpener(location, creating: false), shownServer, json: context.json)
             }
-            server = try context.openSecondStore(location, creating: !hasSynced)
+            serverOpener = try context.storeOpener(location, creating: !hasSynced)
+            server = try serverOpener()
         } else {
             // A server without tabstore's tables: making them only to refuse it would change it.
             if DatabasePath.isServerURL(deviceLocation) {
@@ -84,7 +86,8 @@ enum SyncCommand: TabstoreCommand {
             }
             // A new device is made once its server has opened: a server that cannot be
             // reached leaves no file behind.
-            server = try context.openSecondStore(location)
+            serverOpener = try context.storeOpener(location, creating: true)
+            server = try serverOpener()
             device = try context.openOrCreateStore { _ in }
         }
         try storeCall { () throws(TabStoreError) in
@@ -95,7 +98,7 @@ enum SyncCommand: TabstoreCommand {
         let report = try sync(device, with: server)
         var result = RunResult(standardOutput: output(report, server: shownServer, json: context.json))
         if arguments.flag("watch") {
-            result.sync = SyncSession(device: device, server: SyncServer(server), shownServer: shownServer, json: context.json)
+            result.sync = SyncSession(device: device, server: SyncServer(server, opener: serverOpener), shownServer: shownServer, json: context.json)
         }
         return result
     }

@@ -94,14 +94,9 @@ struct CommandContext {
         return location
     }
 
-    /// Opens a second database, `location` as a command line gives it (`sync`'s server),
-    /// creating it when missing.
-    func openSecondStore(_ location: String, creating: Bool = true) throws(CLIError) -> TabStore {
-        try storeOpener(location, creating: creating)()
-    }
-
-    /// What opens `openSecondStore`'s database, at once or later (a server away for now):
-    /// its options are read from the environment here, once.
+    /// What opens a second database, `location` as a command line gives it (`sync`'s
+    /// server), creating it when missing if `creating`: at once, or later (a server away
+    /// for now). Its options are read from the environment here, once.
     func storeOpener(_ location: String, creating: Bool) throws(CLIError) -> StoreOpener {
         StoreOpener(
             location: location, options: try serverOptions(Self.runOptions(createsMissingDatabase: creating), for: location),
@@ -126,6 +121,13 @@ struct StoreOpener: Sendable {
     let options: TabStore.Options
     let servers: ServerStores
     let command: String
+
+    /// The same opener, leaving a missing database missing.
+    var notCreating: StoreOpener {
+        var options = options
+        options.createsMissingDatabase = false
+        return StoreOpener(location: location, options: options, servers: servers, command: command)
+    }
 
     func callAsFunction() throws(CLIError) -> TabStore {
         guard DatabasePath.isServerURL(location) else {
