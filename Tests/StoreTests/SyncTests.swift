@@ -97,6 +97,31 @@ import TabStoreTestSupport
         #expect(try putBack.syncStatus().pending == 1)
     }
 
+    /// A device's sets from before its first sync go to the server where it has none of
+    /// their names; where it has one with other tabs, the server's is kept, and the device
+    /// hears its own was refused. The same tabs made on two devices (an app's launch) are
+    /// one set, refused nowhere.
+    @Test(arguments: StoreBackend.allCases)
+    func aDevicesSetFromBeforeItsFirstSyncThatTheServerHasIsRefusedNotDroppedUnseen(backend: StoreBackend) throws {
+        let folder = TemporaryFolder()
+        let server = try backend.makeDatabase(in: folder).open()
+        try server.add(["Home"], to: "main", creatingSet: true)
+        try server.ensureSet("start", defaultTabs: [NewTab("Home"), NewTab("Reviews")])
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        try phone.add(["Mine 1", "Mine 2"], to: "main", creatingSet: true)
+        try phone.add(["O1"], to: "own", creatingSet: true)
+        try phone.ensureSet("start", defaultTabs: [NewTab("Home"), NewTab("Reviews")])
+        try phone.startSync(server: "test")
+        let report = try phone.sync(with: server)
+        #expect(report.refusals.map(\.code) == [.setAlreadyExists])
+        #expect(report.refusals.map(\.reason) == [TabStoreError.setAlreadyExists(set: "main").description])
+        #expect(report.refusals.first?.mutation?.setNames == ["main"])
+        #expect(picture(try phone.tabSet(named: "main")) == ["*Home"])
+        #expect(picture(try server.tabSet(named: "own")) == ["*O1"])
+        #expect(picture(try phone.tabSet(named: "start")) == ["*Home", "Reviews"])
+        #expect(shape(try everySet(phone)) == shape(try everySet(server)))
+    }
+
     /// A server replaced by a new one, or put back from an older copy, has lost edits it
     /// settled: the device finds it out from the answer, and keeps its new edit pending
     /// (the server would wait forever for the edits it lost before taking it).

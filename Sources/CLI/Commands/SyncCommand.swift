@@ -11,7 +11,8 @@ enum SyncCommand: TabstoreCommand {
         but never again for a device that has synced: that exits 1, as a server that is not \
         where it was (a share not mounted) would be a new, empty one. \
         Its first sync starts the device: its sets go to the server where the server has \
-        no set of that name, and where it has one, the server's replaces the device's. \
+        no set of that name, and where it has one, the server's replaces the device's \
+        (with other tabs, printed as refused). \
         From then on every \
         edit, by any program, records its mutation in the file with the edit, and each \
         sync pushes those still pending and pulls what changed on the server. The server \

@@ -48,8 +48,16 @@ package struct MutationRule: TabRule {
             try inner.validate()
             var request = inner.request
             request.holdersOf = tabs.map(\.id)
+            request.allTabs = true
             let snapshot = try context.snapshot(request, from: reader, into: &plan)
-            guard snapshot.record == nil else { return }
+            if snapshot.record != nil {
+                // Made already, as another device made it (the same titles): nothing to do.
+                // Other tabs are refused, so that the device says its own were not kept.
+                guard snapshot.tabs?.map({ Array($0.title.utf8) }) == tabs.map({ Array($0.title.utf8) }) else {
+                    throw .setAlreadyExists(set: set)
+                }
+                return
+            }
             try requireFree(tabs, in: snapshot)
             plan.append(.forgetClosedTabs(withIDs: tabs.map(\.id)))
             _ = try inner.plan(snapshot, into: &plan, context: context)

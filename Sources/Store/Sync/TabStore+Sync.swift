@@ -16,7 +16,8 @@ extension TabStore {
     /// it; the transport is given to each ``sync(with:)-(TabSyncServer)``): from now on every edit records
     /// its mutation in the same transaction. The sets already here are recorded as sets to
     /// make when missing, so that their tabs reach a server that lacks them; a server that
-    /// has a set of the same name keeps its own, which the first pull brings here.
+    /// has a set of the same name keeps its own, which the first pull brings here (one with
+    /// other tabs refuses the device's, `.setAlreadyExists`, in the first sync's report).
     /// A file that already syncs with `server` is left as it is.
     ///
     /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store, `.syncsWithAnotherServer`
