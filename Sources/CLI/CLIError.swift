@@ -21,15 +21,16 @@ enum CLIError: Error {
     case companionUnavailable(ErrorMessage)
     /// The system refused what the command needs (a file descriptor, a thread): exit 3.
     case resourceRefused(ErrorMessage)
-    /// A sync failed after the server had settled `pushed` of the device's edits: the
-    /// error speaks of the request that failed only. Its exit code is the error's.
-    case syncStopped(TabStoreError, pushed: Int)
+    /// A sync failed after the server had settled `pushed` of the device's edits (the error
+    /// speaks of the request that failed only), or on `server` (a damaged set, which the
+    /// error names but not where it is). Its exit code is the error's.
+    case syncFailed(TabStoreError, pushed: Int, server: String?)
 
     var exitCode: Int32 {
         switch self {
         case .usage: ExitCode.usage
         case .store(.cannotWrite): ExitCode.outputNotWritten
-        case let .store(error), let .syncStopped(error, _): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
+        case let .store(error), let .syncFailed(error, _, _): error.isDatabaseProblem ? ExitCode.database : ExitCode.requestFailed
         case .notFoundAsTyped: ExitCode.requestFailed
         case .databasePath: ExitCode.database
         case .unreadableInput: ExitCode.requestFailed
@@ -49,7 +50,8 @@ enum CLIError: Error {
              let .resourceRefused(message): message
         case let .checkFailed(database, findings): "the check of database \(database) found: \(findings)"
         case let .damaged(database, finding): "database \(database) is corrupt: \(finding)"
-        case let .syncStopped(error, pushed): "pushed \(pushed) \(pushed == 1 ? "edit" : "edits"), then: \(error.message)"
+        case let .syncFailed(error, pushed, server):
+            "\(pushed > 0 ? "pushed \(pushed) \(pushed == 1 ? "edit" : "edits"), then: " : "")\(server.map { "on server \($0): " } ?? "")\(error.message)"
         }
     }
 }

@@ -68,7 +68,7 @@ struct SyncSession: Sendable, Equatable {
     func syncOnce(opening: (TabStore) -> Void = { _ in }) throws(CLIError) -> TabSyncReport {
         let (store, isNew) = try server.open()
         if isNew { opening(store) }
-        return try SyncCommand.sync(device, with: store)
+        return try SyncCommand.sync(device, with: store, shownServer: shownServer)
     }
 
     /// Syncs each time something is due: changes that came during a sync make one more.

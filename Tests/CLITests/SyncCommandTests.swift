@@ -210,7 +210,8 @@ import TabStoreKit
     }
 
     /// A sync that fails after the server settled some edits says how many, ahead of the
-    /// error of the request that failed (here the pull, of a set damaged on the server).
+    /// error of the request that failed (here the pull, of a set damaged on the server),
+    /// and that the set is the server's.
     @Test func aSyncThatFailsAfterItsPushSaysWhatItPushed() {
         let sandbox = Sandbox()
         let server = sandbox.folder + "/server.sqlite"
@@ -218,13 +219,13 @@ import TabStoreKit
         #expect(sandbox.runProcess("/usr/bin/sqlite3", [server, "UPDATE tab SET position = position + 5 WHERE title = 'Map'"]).code == 0)
         #expect(on(sandbox, "phone.sqlite", "add", "other", "A").code == 0)
         #expect(sync(sandbox, device: "phone.sqlite") == Output(code: 3, stdout: "", stderr: """
-            tabstore: error: pushed 1 edit, then: set "main" is damaged: its tabs' positions are not contiguous from its base
+            tabstore: error: pushed 1 edit, then: on server \(server): set "main" is damaged: its tabs' positions are not contiguous from its base
 
             """))
         #expect(sandbox.runWithoutDatabase(["--db", server, "list", "other"]).stdout == "* 0  A\n")
         // Nothing was pushed by the next one: the error is the pull's alone.
         #expect(sync(sandbox, device: "phone.sqlite", "--json") == Output(code: 3, stdout: "", stderr: """
-            {"error":{"code":3,"message":"set \\"main\\" is damaged: its tabs' positions are not contiguous from its base"}}
+            {"error":{"code":3,"message":"on server \(server): set \\"main\\" is damaged: its tabs' positions are not contiguous from its base"}}
 
             """))
     }

@@ -96,7 +96,7 @@ enum SyncCommand: TabstoreCommand {
             try server.checkCanServe()
             try device.startSync(server: shownServer)
         }
-        let report = try sync(device, with: server)
+        let report = try sync(device, with: server, shownServer: shownServer)
         var result = RunResult(standardOutput: output(report, server: shownServer, json: context.json))
         if arguments.flag("watch") {
             result.sync = SyncSession(device: device, server: SyncServer(server, opener: serverOpener), shownServer: shownServer, json: context.json)
@@ -120,15 +120,20 @@ enum SyncCommand: TabstoreCommand {
         return result
     }
 
-    /// One sync of a device that has started; a failure after the server settled some of
-    /// its edits says how many, as the error speaks only of the request that failed.
-    static func sync(_ device: TabStore, with server: TabStore) throws(CLIError) -> TabSyncReport {
+    /// One sync of a device that has started, with `server` as people know it (`shownServer`).
+    /// A failure after the server settled some of the device's edits says how many, as the
+    /// error speaks only of the request that failed; a set damaged on the server says
+    /// where it is (the device's own check finds nothing).
+    static func sync(_ device: TabStore, with server: TabStore, shownServer: String) throws(CLIError) -> TabSyncReport {
         let settledBefore = try storeCall { () throws(TabStoreError) in try device.syncStatus().settled }
+        let answering = AnsweringServer(server)
         do {
-            return try device.sync(with: server)
+            return try device.sync(with: answering)
         } catch {
             let pushed = ((try? device.syncStatus().settled) ?? settledBefore) - settledBefore
-            throw pushed > 0 ? .syncStopped(error, pushed: pushed) : .store(error)
+            let onServer = answering.failed && error.code == .damagedSet
+            guard pushed > 0 || onServer else { throw .store(error) }
+            throw .syncFailed(error, pushed: pushed, server: onServer ? shownServer : nil)
         }
     }
 
@@ -161,6 +166,34 @@ extension TabStore {
             return try syncStatus()
         } catch where error.code == .syncNotStarted {
             return nil
+        }
+    }
+}
+
+/// A server store answering a device's sync, noting whether an error came from it.
+private final class AnsweringServer: TabSyncServer {
+    let store: TabStore
+    private(set) var failed = false
+
+    init(_ store: TabStore) {
+        self.store = store
+    }
+
+    func push(_ request: TabSyncPush) throws(TabStoreError) -> TabSyncPushResult {
+        do {
+            return try store.push(request)
+        } catch {
+            failed = true
+            throw error
+        }
+    }
+
+    func pull(_ request: TabSyncPull) throws(TabStoreError) -> TabSyncPullResult {
+        do {
+            return try store.pull(request)
+        } catch {
+            failed = true
+            throw error
         }
     }
 }
