@@ -271,6 +271,8 @@ package protocol TabRecords: AnyObject {
     /// The oldest pending mutations, at most `limit`.
     func pendingMutations(limit: Int) throws(TabStoreError) -> [TabSyncPush.Numbered]
     func pendingMutationCount() throws(TabStoreError) -> Int
+    /// The numbers of the pending mutations whose stored text is not as tabstore writes it.
+    func unreadableMutations() throws(TabStoreError) -> [Int]
     /// Every refusal the device heard of (or those no sync's report has told yet), oldest first.
     func refusedMutations(unreportedOnly: Bool) throws(TabStoreError) -> [TabSyncRefusal]
     /// The device's last mutation the server settled, as far as the device knows.

@@ -66,7 +66,7 @@ extension TabStore {
                     return RuleCheck.problems(
                         in: try database.setShapes(), tabTexts: tabTexts,
                         nameRevisions: try database.nameRevisions(outside: RuleCheck.countRange)
-                    )
+                    ) + RuleCheck.syncLogProblems(unreadable: try database.unreadableMutations())
                 }
             }
         } catch .corrupt {

@@ -340,6 +340,7 @@ import TabStoreTestSupport
         let refused = thrownError { () throws(TabStoreError) in _ = try phone.sync(with: server) }
         #expect(refused == .damagedSyncLog(path: phone.location, mutation: second))
         #expect(refused?.description == "database \(phone.location) is damaged: mutation \(second) of its sync log is not as tabstore writes it")
+        #expect(try phone.info().ruleProblems == ["the sync log's mutation \(second) is not as tabstore writes it"])
         #expect(picture(try server.tabSet(named: "main")) == ["*Home"])
         #expect(picture(try phone.tabSet(named: "main")) == ["*Home", "Map", "News"])
         #expect(try phone.syncStatus().pending == 2)
@@ -374,12 +375,14 @@ import TabStoreTestSupport
             let phoneBefore = picture(try phone.tabSet(named: "main"))
             if let error = thrownError({ () throws(TabStoreError) in _ = try phone.sync(with: server) }) {
                 #expect(error == .damagedSyncLog(path: phone.location, mutation: 2), "\(damaged)")
+                #expect(try phone.info().ruleProblems == ["the sync log's mutation 2 is not as tabstore writes it"])
                 #expect(picture(try server.tabSet(named: "main")) == serverBefore)
                 #expect(picture(try phone.tabSet(named: "main")) == phoneBefore)
                 #expect(try phone.syncStatus().pending == 1)
                 named += 1
             } else {
                 #expect(try phone.syncStatus().pending == 0)
+                #expect(try phone.info().ruleProblems == [])
                 #expect(shape(try everySet(phone)) == shape(try everySet(server)), "\(damaged)")
                 synced += 1
             }

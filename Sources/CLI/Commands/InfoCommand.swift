@@ -8,7 +8,8 @@ enum InfoCommand: TabstoreCommand {
         The check is SQLite's 'PRAGMA integrity_check' of a file (it reads the whole \
         file: every index against its table), then a check of the tab \
         rules on every set (positions contiguous, one selected tab of the set's own, the \
-        revision its newest change's, every tab a valid id), on a file and on a server alike: 'ok' when both \
+        revision its newest change's, every tab a valid id; a syncing file's pending edits \
+        readable), on a file and on a server alike: 'ok' when both \
         find nothing. On a server (--db postgresql://...) the first line names the server \
         instead of a path (never its password). A damaged file, or a database whose rows \
         break the rules, exits 3 with one line naming the first finding; --verbose (or --json) also \

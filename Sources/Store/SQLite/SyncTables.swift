@@ -32,6 +32,14 @@ extension Database {
         return pending
     }
 
+    func unreadableMutations() throws(TabStoreError) -> [Int] {
+        var numbers: [Int] = []
+        try forEachRow("SELECT id, body FROM sync_mutation ORDER BY id") { row in
+            if TabMutation(stored: row.text(1)) == nil { numbers.append(row.int(0)) }
+        }
+        return numbers
+    }
+
     func pendingMutationCount() throws(TabStoreError) -> Int {
         try firstRow("SELECT count(*) FROM sync_mutation") { $0.int(0) } ?? 0
     }

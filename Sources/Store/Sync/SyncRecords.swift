@@ -4,6 +4,7 @@ extension TabRecords {
     package func syncDevice() throws(TabStoreError) -> SyncDeviceRow? { nil }
     package func pendingMutations(limit: Int) throws(TabStoreError) -> [TabSyncPush.Numbered] { [] }
     package func pendingMutationCount() throws(TabStoreError) -> Int { 0 }
+    package func unreadableMutations() throws(TabStoreError) -> [Int] { [] }
     package func refusedMutations(unreportedOnly: Bool) throws(TabStoreError) -> [TabSyncRefusal] { [] }
     package func settledThrough() throws(TabStoreError) -> Int { 0 }
     package func lastMutationNumber() throws(TabStoreError) -> Int { 0 }
