@@ -44,10 +44,14 @@ enum DatabasePath {
         throw .databasePath("cannot choose a database path: HOME is not set; pass --db PATH or set TABSTORE_DB")
     }
 
-    /// `path` from the root: as given when it starts with `/`, else under the current folder.
+    /// `path` from the root: as given when it starts with `/`, else under the current
+    /// folder; without `.` components.
     static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let folder = currentFolder() else { return path }
-        return folder + "/" + path
+        let full = path.hasPrefix("/") ? path : currentFolder().map { $0 + "/" + path } ?? path
+        guard full.hasPrefix("/") else { return full }
+        // `.` and doubled slashes name nothing: `./tabs.sqlite` is `tabs.sqlite`. A `..` is
+        // kept, as it is not the folder before it when that is a symbolic link.
+        return "/" + full.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 
     private static func currentFolder() -> String? {

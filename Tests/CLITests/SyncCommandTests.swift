@@ -46,6 +46,22 @@ import TabStoreKit
         #expect(!sandbox.exists(other))
     }
 
+    /// The server a device syncs with, named otherwise (`.`, `..`, a symbolic link), is that
+    /// server, shown by the name the device knows it by.
+    @Test func theServerNamedOtherwiseIsTheSameServer() throws {
+        let sandbox = Sandbox()
+        let server = sandbox.folder + "/server.sqlite"
+        #expect(on(sandbox, "phone.sqlite", "add", "main", "Home").code == 0)
+        #expect(sync(sandbox, device: "phone.sqlite").code == 0)
+        let folderName = String(sandbox.folder.split(separator: "/").last ?? "")
+        try FileManager.default.createSymbolicLink(atPath: sandbox.folder + "/link.sqlite", withDestinationPath: server)
+        for spelling in [sandbox.folder + "/./server.sqlite", sandbox.folder + "/../\(folderName)/server.sqlite", sandbox.folder + "/link.sqlite"] {
+            #expect(on(sandbox, "phone.sqlite", "sync", spelling) == Output(code: 0, stdout: "synced with \(server): pushed 0, pulled 0 sets, 0 pending\n", stderr: ""), "\(spelling)")
+        }
+        // A new device given `./` knows its server without it.
+        #expect(on(sandbox, "tablet.sqlite", "sync", sandbox.folder + "/./server.sqlite").stdout == "synced with \(server): pushed 0, pulled 1 set, 0 pending\n")
+    }
+
     /// A server's name is stored text: `info` shows it on its own line, a line break in it
     /// made visible as `sync` shows it, not a second line.
     @Test func infoShowsAServerNameWithALineBreakOnOneLine() {

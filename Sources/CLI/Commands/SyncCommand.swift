@@ -56,12 +56,18 @@ enum SyncCommand: TabstoreCommand {
         }
         // The device knows its server by this name: a file by its absolute path, so that
         // it is the same from any folder; a URL without its password.
-        let shownServer = context.shownLocation(location)
+        var shownServer = context.shownLocation(location)
         let existing: TabStore?
         do {
             existing = try context.openExistingStore()
         } catch .store(.databaseNotFound) {
             existing = nil
+        }
+        // The file it syncs with, named otherwise (`..`, a symbolic link, another mount of
+        // it), is that server, known by the name it had.
+        if let existing, let known = try storeCall({ () throws(TabStoreError) in try existing.syncStatusIfSyncing()?.server }),
+           known != shownServer, DatabasePath.isSameFile(known, location) {
+            shownServer = known
         }
         let device: TabStore
         let server: TabStore
