@@ -57,6 +57,9 @@ enum SyncCommand: TabstoreCommand {
         // The device knows its server by this name: a file by its absolute path, so that
         // it is the same from any folder; a URL without its password.
         var shownServer = context.shownLocation(location)
+        // A server file is opened by its absolute path, so that its messages name it as the
+        // sync's lines do.
+        let serverLocation = DatabasePath.isServerURL(location) ? location : DatabasePath.absolute(location)
         let existing: TabStore?
         do {
             existing = try context.openExistingStore()
@@ -82,9 +85,9 @@ enum SyncCommand: TabstoreCommand {
             // the device's edits and would wait for them forever.
             let hasSynced = try storeCall { () throws(TabStoreError) in try existing.syncStatusIfSyncing()?.lastSynced != nil }
             if hasSynced, arguments.flag("watch") {
-                return try watchWhileTheServerMayBeAway(existing, server: context.storeOpener(location, creating: false), shownServer, json: context.json)
+                return try watchWhileTheServerMayBeAway(existing, server: context.storeOpener(serverLocation, creating: false), shownServer, json: context.json)
             }
-            serverOpener = try context.storeOpener(location, creating: !hasSynced)
+            serverOpener = try context.storeOpener(serverLocation, creating: !hasSynced)
             server = try serverOpener()
         } else {
             // A server without tabstore's tables: making them only to refuse it would change it.
@@ -93,7 +96,7 @@ enum SyncCommand: TabstoreCommand {
             }
             // A new device is made once its server has opened: a server that cannot be
             // reached leaves no file behind.
-            serverOpener = try context.storeOpener(location, creating: true)
+            serverOpener = try context.storeOpener(serverLocation, creating: true)
             server = try serverOpener()
             device = try context.openOrCreateStore { _ in }
         }
