@@ -189,17 +189,16 @@ private final class AnsweringServer: TabSyncServer {
     }
 
     func push(_ request: TabSyncPush) throws(TabStoreError) -> TabSyncPushResult {
-        do {
-            return try store.push(request)
-        } catch {
-            failed = true
-            throw error
-        }
+        try noting { () throws(TabStoreError) in try store.push(request) }
     }
 
     func pull(_ request: TabSyncPull) throws(TabStoreError) -> TabSyncPullResult {
+        try noting { () throws(TabStoreError) in try store.pull(request) }
+    }
+
+    private func noting<Answer>(_ request: () throws(TabStoreError) -> Answer) throws(TabStoreError) -> Answer {
         do {
-            return try store.pull(request)
+            return try request()
         } catch {
             failed = true
             throw error

@@ -53,7 +53,7 @@ package struct MutationRule: TabRule {
             if snapshot.record != nil {
                 // Made already, as another device made it (the same titles): nothing to do.
                 // Other tabs are refused, so that the device says its own were not kept.
-                guard snapshot.tabs?.map({ Array($0.title.utf8) }) == tabs.map({ Array($0.title.utf8) }) else {
+                guard let here = snapshot.tabs, here.map(\.title).elementsEqual(tabs.map(\.title), by: sameBytes) else {
                     throw .setAlreadyExists(set: set)
                 }
                 return
