@@ -27,39 +27,65 @@ struct SyncSession: Sendable, Equatable {
 
     /// Prints `first` (the first sync's lines), then the lines of each later sync that
     /// moved something, until SIGINT or SIGTERM; then closes both stores (after the write
-    /// under way, if any) and exits 0.
+    /// under way, if any) and exits 0. A store that can no longer be followed ends it with
+    /// its error's line and exit code, as a `watch` ends: no sync would start again.
     func run(printingFirst first: RunResult) -> Never {
-        guard let wakeUp = SignalPipe.install(for: [SIGINT, SIGTERM]) else {
-            let failure = Runner.failure(
-                .resourceRefused("cannot sync: no file descriptor is free for its signal pipe (this process has too many files open)"),
-                json: json, program: Program.spec
-            )
-            ProcessOutput.printStandardError(failure.standardError)
-            _exit(failure.exitCode)
-        }
+        let wakeUp = LongRunning.signalPipe("sync", json: json) { end($0) }
+        // The first sync is done: its lines are printed whatever comes next.
         WatchSession.endIfNotWritten(ProcessOutput.printStandardOutput(first.standardOutput), json: json)
         ProcessOutput.printStandardError(first.standardError)
+        // Before anything starts a thread or a dispatch source: when the system will not
+        // give what following two stores needs, one line says so (exit 3) instead of a trap
+        // in libdispatch, or a session that never syncs again.
+        if let reason = ThreadProbe.refusal(threads: Self.threadsNeeded) {
+            LongRunning.refuse("sync", "the system will not start a thread (\(reason))", json: json) { end($0) }
+        }
+        LongRunning.checkDescriptors("sync", following: Self.storesFollowed, json: json) { end($0) }
         let due = SyncDue()
         let session = self
-        Self.follow(device, due)
-        if let opened = server.store { Self.follow(opened, due) }
+        follow(device, due)
+        if let opened = server.store { follow(opened, due) }
         DispatchQueue(label: "tabstore.sync").async { session.keepSyncing(due) }
         SignalPipe.waitForSignal(on: wakeUp)
-        // Closed as a watch's store is: a file's last connection removes its -wal and -shm.
+        end(ExitCode.success)
+    }
+
+    /// The stores a session follows: the device and its server.
+    static let storesFollowed = 2
+
+    /// The threads a session keeps busy at once: a watch's, the second store's change hub,
+    /// and the loop that syncs.
+    static let threadsNeeded = ThreadProbe.threadsNeeded + 2
+
+    /// Ends the process with `code`, both stores closed first (after the write under way,
+    /// if any), as a watch's store is: a file's last connection removes its -wal and -shm.
+    private func end(_ code: Int32) -> Never {
+        let server = self.server
         device.closeAndEnd {
-            guard let opened = server.store else { _exit(ExitCode.success) }
-            opened.closeAndEnd { _exit(ExitCode.success) }
+            guard let opened = server.store else { _exit(code) }
+            opened.closeAndEnd { _exit(code) }
         }
     }
 
-    /// Marks a sync due at each change of `store`.
-    private static func follow(_ store: TabStore, _ due: SyncDue) {
+    /// Marks a sync due at each change of `store`. A stream that fails (its journal cannot
+    /// be read, or its changes cannot be followed) ends the session with that error: no
+    /// change of that store would start a sync any more.
+    private func follow(_ store: TabStore, _ due: SyncDue) {
         let changes = store.changes()
+        let session = self
         Task {
             do {
                 for try await _ in changes { due.mark() }
             } catch {
-                // A stream that cannot read ends; the retries and the other stream go on.
+                // A server given up for the file now at its path is followed anew: the error
+                // of its old store's stream tells of a store no longer used.
+                guard store === session.device || session.server.store === store else { return }
+                let failure = Runner.failure(
+                    .store(error as? TabStoreError ?? .cannotFollowChanges(path: store.location, reason: "\(error)")),
+                    json: session.json, program: Program.spec
+                )
+                ProcessOutput.printStandardError(failure.standardError)
+                session.end(failure.exitCode)
             }
         }
     }
@@ -77,7 +103,7 @@ struct SyncSession: Sendable, Equatable {
         while true {
             due.wait(orAfter: failing ? Self.retryDelay : nil)
             do throws(CLIError) {
-                let report = try syncOnce { opened in Self.follow(opened, due) }
+                let report = try syncOnce { opened in follow(opened, due) }
                 failing = false
                 guard report.pushed > 0 || report.setsPulled > 0 || !report.refusals.isEmpty else { continue }
                 WatchSession.endIfNotWritten(ProcessOutput.printStandardOutput(SyncCommand.output(report, server: shownServer, json: json)), json: json)

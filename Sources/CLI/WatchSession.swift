@@ -88,15 +88,8 @@ struct WatchSession: Sendable, Equatable {
         // The handlers are installed here, before the notice: whoever waits for the notice
         // may signal at once.
         if case let .store(store, _) = self.source { Self.watched.withLock { $0 = store } }
-        guard let wakeUp = SignalPipe.install(for: [SIGINT, SIGTERM]) else {
-            Self.refuse("no file descriptor is free for its signal pipe (this process has too many files open)", json: json)
-        }
-        // libdispatch goes on opening files while the watch runs (its thread pool's monitor
-        // reads /proc/self/task/*/stat, a timer's clock may need a timerfd) and traps when
-        // it cannot: the watch starts only with a few to spare.
-        guard TabStore.observationCanStart(sparing: Self.spareDescriptors) else {
-            Self.refuse("too few file descriptors are free to follow changes (this process has too many files open)", json: json)
-        }
+        let wakeUp = LongRunning.signalPipe("watch", json: json) { Self.end($0) }
+        LongRunning.checkDescriptors("watch", following: 0, json: json) { Self.end($0) }
         let json = self.json
         Self.endIfNotWritten(ProcessOutput.printStandardOutput(first.standardOutput), json: json)
         ProcessOutput.printStandardError(first.standardError)
@@ -128,13 +121,37 @@ struct WatchSession: Sendable, Equatable {
         withExtendedLifetime(self.source) { SignalPipe.waitForSignal(on: wakeUp) }
         Self.end(ExitCode.success)
     }
+}
 
-    /// The descriptors left free when a watch starts, for libdispatch's use.
+/// What `watch` and `sync --watch` need before they start following changes. A check
+/// that fails says so in one line (`cannot VERB: ...`, exit 3) and ends through `end`.
+enum LongRunning {
+    /// The descriptors left free when a long-running command starts, for libdispatch's use.
     static let spareDescriptors = 4
 
-    /// Ends a watch that cannot run, before its first line: one line, exit 3.
-    private static func refuse(_ reason: ErrorMessage, json: Bool) -> Never {
-        let failure = Runner.failure(.resourceRefused("cannot watch: \(reason)"), json: json, program: Program.spec)
+    /// Installs the signal pipe (SIGINT, SIGTERM).
+    /// - Returns: its read end.
+    static func signalPipe(_ verb: String, json: Bool, end: (Int32) -> Never) -> Int32 {
+        guard let wakeUp = SignalPipe.install(for: [SIGINT, SIGTERM]) else {
+            refuse(verb, "no file descriptor is free for its signal pipe (this process has too many files open)", json: json, end: end)
+        }
+        return wakeUp
+    }
+
+    /// Makes sure libdispatch's event loop exists with descriptors to spare, before anything
+    /// starts a dispatch source, a queue's thread or a task: libdispatch makes that loop (an
+    /// epoll, an eventfd, a timerfd per clock) the first time any of them runs, and traps
+    /// when a descriptor it needs cannot be had, then and later (its thread pool's monitor
+    /// opens /proc/self/task/*/stat as it runs). `following`: the stores still to be
+    /// followed, each of which may take one more descriptor (an inotify instance).
+    static func checkDescriptors(_ verb: String, following: Int, json: Bool, end: (Int32) -> Never) {
+        guard TabStore.observationCanStart(sparing: spareDescriptors + following) else {
+            refuse(verb, "too few file descriptors are free to follow changes (this process has too many files open)", json: json, end: end)
+        }
+    }
+
+    static func refuse(_ verb: String, _ reason: ErrorMessage, json: Bool, end: (Int32) -> Never) -> Never {
+        let failure = Runner.failure(.resourceRefused("cannot \(verb): \(reason)"), json: json, program: Program.spec)
         ProcessOutput.printStandardError(failure.standardError)
         end(failure.exitCode)
     }
@@ -214,11 +231,11 @@ enum ThreadProbe {
     /// the task that prints, and one to spare.
     static let threadsNeeded = 4
 
-    /// Why that many threads could not be running at once, or nil when they could.
-    static func refusal() -> String? {
+    /// Why `count` threads could not be running at once, or nil when they could.
+    static func refusal(threads count: Int = threadsNeeded) -> String? {
         var threads: [pthread_t] = []
         defer { for thread in threads { pthread_join(thread, nil) } }
-        for _ in 0..<threadsNeeded {
+        for _ in 0..<count {
             var thread = pthread_t()
             // Each waits for nothing: it only has to exist.
             let code = pthread_create(&thread, nil, { _ in nil }, nil)
