@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
-# Builds TabStoreKit's documentation with docc and fails on any warning: a broken symbol
-# link, an ambiguous one (sync and async twins share names), or an undocumented parameter.
+# Renders TabStoreKit's documentation as Scripts/build-documentation.sh does for a reader,
+# into a folder of its own, and fails on any docc warning: a broken symbol or article link,
+# an ambiguous one (sync and async twins share names), an undocumented parameter.
 # Run by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-graphs="$(mktemp -d)"
-trap 'rm -rf "$graphs"' EXIT
-# A fresh build folder: an up-to-date target emits no symbol graph.
-swift build --target TabStoreKit --scratch-path "$graphs/build" \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs/symbols" >/dev/null
-docc convert Sources/Store/TabStoreKit.docc \
-    --additional-symbol-graph-dir "$graphs/symbols" \
-    --fallback-display-name TabStoreKit --fallback-bundle-identifier tabstore.TabStoreKit \
-    --output-path "$graphs/archive" --analyze --warnings-as-errors
+site="$(mktemp -d)"
+trap 'rm -rf "$site"' EXIT
+bash Scripts/build-documentation.sh "$site/documentation-site" >/dev/null
 echo "documentation: no warnings"
