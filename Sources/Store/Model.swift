@@ -1,8 +1,8 @@
 /// One tab of a tab bar: its stable id, title, whether it is the selected one, and the
 /// app's own data for it.
 ///
-/// This is the tab bar's `HeaderItemType { title; isSelected }` (<doc:SelectionRules>). `id` identifies the tab
-/// (SwiftUI's `ForEach`, diffing); equality compares every field.
+/// It holds what a tab bar's item holds, a title and whether it is selected (<doc:SelectionRules>).
+/// `id` identifies the tab (SwiftUI's `ForEach`, diffing); equality compares every field.
 public struct Tab: Sendable, Hashable, Codable, Identifiable {
     /// Never changes, whatever happens to the tab (see ``TabID``).
     public let id: TabID
