@@ -31,37 +31,46 @@ import Testing
         }
     }
 
-    /// The server tour (the third block), on a fresh database of the test server: the
-    /// server is shown as the README's.
+    /// The server tour (the third block), then the sync tour (the fourth), in that order
+    /// as a reader runs them: each `postgresql://` URL the README names is one fresh
+    /// database of the test server for both tours, and the sync tour's two device files are
+    /// files of the sandbox; each is shown as the README's.
     @Test(.enabled(if: PostgresServer.shouldRun, Comment(rawValue: PostgresServer.skipReason)))
-    func theServerTourPrintsWhatTheReadmeSays() throws {
+    func theServerAndSyncToursPrintWhatTheReadmeSaysInOrder() throws {
         let server = try ServerSandbox()
-        let lines = try Self.tour(block: 2)
-        try #require(lines.first?.hasPrefix("$ export TABSTORE_DB=postgresql://") == true)
-        try Self.run(lines, in: server.sandbox) { url in
-            // What tabstore shows of a URL: scheme, user, host:port and database.
-            let shown = try Regex("postgresql://[^ ]*/" + server.databaseName + "\\b")
-            let readmeShown = url.replacingOccurrences(of: "@db.example/", with: "@db.example:5432/")
-            return (server.url, { $0.replacing(shown, with: readmeShown) })
+        let serverTour = try Self.tour(block: 2)
+        let syncTour = try Self.tour(block: 3)
+        try #require(serverTour.first?.hasPrefix("$ export TABSTORE_DB=postgresql://") == true)
+        // Every URL the tours' commands name, each a database of its own on the test server.
+        var found: [(readmeURL: String, url: String, named: Regex<AnyRegexOutput>)] = []
+        for line in serverTour + syncTour where line.hasPrefix("$ ") {
+            for word in try Self.words(String(line.dropFirst(2))) {
+                let value = word.hasPrefix("TABSTORE_DB=") ? String(word.dropFirst("TABSTORE_DB=".count)) : word
+                guard value.hasPrefix("postgresql://"), !found.contains(where: { $0.readmeURL == value }) else { continue }
+                let url = found.isEmpty ? server.url : try server.server.createDatabase()
+                let name = String(url.split(separator: "/").last ?? "")
+                found.append((value, url, try Regex("postgresql://[^ ]*/" + name + "\\b")))
+            }
         }
-    }
-
-    /// The sync tour (the fourth block): two device files and a database of the test
-    /// server, each shown as the README's.
-    @Test(.enabled(if: PostgresServer.shouldRun, Comment(rawValue: PostgresServer.skipReason)))
-    func theSyncTourPrintsWhatTheReadmeSays() throws {
-        let server = try ServerSandbox()
-        let lines = try Self.tour(block: 3)
-        let readmeURL = "postgresql://app@db.example/tabs"
+        let databases = found
         let folder = server.sandbox.folder
         let files = ["phone.sqlite", "laptop.sqlite"]
-        let ownWord = { (word: String) in
-            word == readmeURL ? server.url : files.contains(word) ? folder + "/" + word : word
+        // What the README shows: a URL as typed (the sync tour), or as `info` names a server
+        // (the server tour: scheme, user, host:port and database); the device files by name.
+        let shownAsInReadme = { (text: String, asServer: Bool) -> String in
+            let text = databases.reduce(text) { text, database in
+                text.replacing(database.named, with: asServer
+                    ? database.readmeURL.replacingOccurrences(of: "@db.example/", with: "@db.example:5432/") : database.readmeURL)
+            }
+            return files.reduce(text) { $0.replacingOccurrences(of: folder + "/" + $1, with: $1) }
         }
-        try Self.run(lines, in: server.sandbox, rewriting: ownWord) { database in
-            (folder + "/" + database, { text in
-                files.reduce(text.replacingOccurrences(of: server.url, with: readmeURL)) { $0.replacingOccurrences(of: folder + "/" + $1, with: $1) }
-            })
+        let own = { (word: String) in
+            databases.first(where: { $0.readmeURL == word })?.url ?? (files.contains(word) ? folder + "/" + word : nil)
+        }
+        for (tour, asServer) in [(serverTour, true), (syncTour, false)] {
+            try Self.run(tour, in: server.sandbox, rewriting: { own($0) ?? $0 }) { database in
+                (try #require(own(database), "the tour names \(database), which this test does not know"), { shownAsInReadme($0, asServer) })
+            }
         }
     }
 
