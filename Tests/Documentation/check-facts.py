@@ -6,7 +6,10 @@ stale unseen. Run by .ci/run.
   comment, as its `grep` command counts them) and all its lines (`wc -l`).
 - CONTRIBUTING.md: the products its layout lists for Package.swift are the package's
   products (`swift package dump-package`), no more and no fewer.
-- README.md: every product its manifest snippet depends on is a product of the package."""
+- README.md: every product its manifest snippet depends on is a product of the package;
+  its requirements line names the manifest's tools version and platforms; the version it
+  names, the one its snippet depends on, CHANGELOG.md's newest release and
+  `tabstore --version` (Sources/CLI/Program.swift) are one version."""
 import json
 import os
 import re
@@ -58,6 +61,28 @@ for name in re.findall(r'\.product\(name: "([^"]+)", package: "tabstore"\)', rea
     if name not in products:
         failures.append("README.md depends on the product %s, which Package.swift does not have" % name)
 
+readme = read("README.md")
+requirements = next((paragraph for paragraph in readme.split("\n\n") if paragraph.startswith("Requirements:")), "")
+tools = manifest["toolsVersion"]["_version"]
+tools = re.sub(r"\.0$", "", tools)
+if "tools\nversion is %s" % tools not in requirements and "tools version is %s" % tools not in requirements:
+    failures.append("README.md's requirements do not give the manifest's tools version, %s" % tools)
+names = {"macos": "macOS", "ios": "iOS", "tvos": "tvOS", "watchos": "watchOS", "visionos": "visionOS"}
+for platform in manifest["platforms"]:
+    shown = "%s %s" % (names.get(platform["platformName"], platform["platformName"]), re.sub(r"\.0$", "", platform["version"]))
+    if shown not in requirements.replace("\n", " "):
+        failures.append("README.md's requirements do not name %s, a platform of Package.swift" % shown)
+
+versions = {
+    "CHANGELOG.md's newest release": next(iter(re.findall(r"^## (\d+\.\d+\.\d+) - \d{4}-\d{2}-\d{2}$", read("CHANGELOG.md"), re.M)), None),
+    "README.md's current version": next(iter(re.findall(r"current version is (\d+\.\d+\.\d+)", readme)), None),
+    "README.md's dependency": next(iter(re.findall(r'from: "(\d+\.\d+\.\d+)"', readme)), None),
+    "tabstore --version": next(iter(re.findall(r'static let version = "([^"]+)"', read("Sources/CLI/Program.swift"))), None),
+}
+if len(set(versions.values())) != 1 or None in versions.values():
+    failures.append("the versions disagree: " + ", ".join("%s %s" % (where, version) for where, version in versions.items()))
+
 if failures:
     sys.exit("check-facts:\n" + "\n".join(failures))
-print("documentation facts: line counts, products (%s) as the code has them" % ", ".join(sorted(products)))
+print("documentation facts: line counts, products (%s), requirements and version %s as the code has them"
+      % (", ".join(sorted(products)), versions["tabstore --version"]))
