@@ -77,7 +77,9 @@ final class PostgresBackend: TabStoreBackend {
                 try PostgresMigrator(connection: connection).migrate(creating: options.createsMissingDatabase)
                 return connection
             } catch {
-                guard connection.isBroken, PostgresServerStatus.isAway(error), window.allowsAnotherTry() else { throw lost ?? error }
+                // A server silent for a whole request's deadline is not waited for again.
+                guard connection.isBroken, PostgresServerStatus.isAway(error), error.code != .serverNotAnswering,
+                      window.allowsAnotherTry() else { throw lost ?? error }
                 lost = lost ?? error
             }
         }
@@ -180,14 +182,22 @@ final class PostgresBackend: TabStoreBackend {
 
     /// Whether the write whose journal rows carry `changeID` was committed, asked on a new
     /// connection once the server process that took its COMMIT (`afterProcess`) has ended
-    /// or is idle; nil when no server answers that within the failover window.
+    /// or is idle; nil when no server answers that within the failover window. Each
+    /// connect and each lookup waits no longer than the window has left: the lookup ends
+    /// with it.
     private func settle(
         _ changeID: String, afterProcess process: Int32, slot: inout PostgresSlot, window: inout FailoverWindow
     ) -> Bool? {
         slot.drop()
-        while true {
+        while window.allowsAnotherTry() {
+            // The lookups wait for no lock: the server's lock timeout is the least it takes.
+            var bounded = session
+            bounded.serverTimeout = min(session.serverTimeout, max(window.remaining, .milliseconds(1)))
+            bounded.lockTimeout = .zero
             do throws(TabStoreError) {
-                let connection = try slot.connection(orSpare: { nil }, window: &window)
+                // A connection of its own: the slot's next one has the full deadlines.
+                let connection = try PostgresConnection(url: url, session: bounded)
+                defer { connection.close() }
                 do throws(PostgresFailure) {
                     // The old process may still be applying the COMMIT: its end, or its being
                     // idle outside any transaction, settles it.
@@ -197,14 +207,14 @@ final class PostgresBackend: TabStoreBackend {
                     }
                     return try connection.execute(PostgresRecords.changeSaved, [changeID]).count > 0
                 } catch {
-                    slot.drop()
+                    // Tried again on a new connection while the window lasts.
                 }
             } catch {
-                return nil
+                guard case .serverUnavailable(_, let reason) = error.reason, ConnectFailure.kind(of: reason) == .transient else { return nil }
             }
-            guard window.allowsAnotherTry() else { return nil }
             sleep(milliseconds: 25)
         }
+        return nil
     }
 
     func read<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {

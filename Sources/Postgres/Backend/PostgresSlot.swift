@@ -86,6 +86,12 @@ struct FailoverWindow {
         return now < end!
     }
 
+    /// What is left of the window: all of it before the first failure, none once closed.
+    var remaining: Duration {
+        guard let end else { return length }
+        return max(end - ContinuousClock.now, .zero)
+    }
+
     /// `error` as the last try's, saying it was tried again for the window. Not the time it
     /// took: a try that started inside the window may run past it (up to the connect timeout).
     func tried(_ error: TabStoreError) -> TabStoreError {

@@ -299,14 +299,17 @@ package final class PostgresConnection {
     }
 
     /// poll() for `events` on the socket. At the deadline the server has not answered for
-    /// the whole of it: the connection is closed (where its request stands is unknown).
+    /// the whole of it: the connection is closed (where its request stands is unknown), and
+    /// the failure says how long the request really waited (its deadline came
+    /// `requestDeadline` after it was sent).
     private func waitFor(_ connection: OpaquePointer, _ events: Int16, until deadline: ContinuousClock.Instant) throws(PostgresFailure) {
         var descriptor = pollfd(fd: pq.PQsocket(connection), events: events, revents: 0)
         while true {
-            let left = (deadline - ContinuousClock.now).milliseconds
+            let now = ContinuousClock.now
+            let left = (deadline - now).milliseconds
             guard left > 0 else {
                 close()
-                throw PostgresFailure(.noAnswer(after: requestDeadline), sql: nil)
+                throw PostgresFailure(.noAnswer(after: requestDeadline + (now - deadline)), sql: nil)
             }
             let ready = poll(&descriptor, 1, Int32(clamping: left))
             if ready > 0 { return }

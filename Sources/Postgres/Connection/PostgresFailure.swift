@@ -39,8 +39,13 @@ package struct PostgresFailure: Error, Sendable, Hashable {
         case .connectionBroken:
             return (.connectionLost(server: context.server, outcomeUnknown: context.outcomeUnknown), again)
         case let .noAnswer(after):
-            let seconds = Int((after.milliseconds + 999) / 1000)
-            return (.serverNotAnswering(server: context.server, seconds: seconds, outcomeUnknown: context.outcomeUnknown), again)
+            // The time waited to the nearest second: a wait ends a few milliseconds past
+            // its deadline, which is not one second more.
+            let seconds = max(Int((after.milliseconds + 500) / 1000), 1)
+            // Never again within the call, not even to look up a COMMIT's outcome: the
+            // request's deadline is the longest a call waits for a server that is silent,
+            // and a new connection to it would only wait longer.
+            return (.serverNotAnswering(server: context.server, seconds: seconds, outcomeUnknown: context.outcomeUnknown), .never)
         case let .server(sqlState, message, constraint):
             var meaning = SQLState.meaning(sqlState, constraint: constraint, in: context)
             if meaning.error == nil { meaning.error = .server(server: context.server, sqlState: sqlState, message: message, sql: sql) }
