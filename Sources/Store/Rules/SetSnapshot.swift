@@ -86,7 +86,8 @@ package struct SnapshotRequest: Sendable {
     /// The single-tab lookups the refs need, each at most once.
     package var lookups: [TabLookup] {
         var lookups: [TabLookup] = []
-        func add(_ lookup: TabLookup) { if !lookups.contains(lookup) { lookups.append(lookup) } }
+        var seen = Set<TabLookup>()
+        func add(_ lookup: TabLookup) { if seen.insert(lookup).inserted { lookups.append(lookup) } }
         for ref in refs {
             switch ref {
             case let .index(index): add(.index(index))
@@ -153,6 +154,9 @@ package struct SetSnapshot: Sendable {
     package let tabs: [TabRecord]?
     /// The request's lookups that found a tab, with it.
     private let found: [FoundTab]
+    /// The same, by lookup (the first answer to each), so that a rule naming many tabs
+    /// finds each without a scan.
+    private let foundByLookup: [TabLookup: TabRecord]
     package let lastClosed: ClosedTabRecord?
     /// The second name's set (nil: none) and name revision, when asked for.
     package let other: OtherName?
@@ -170,6 +174,9 @@ package struct SetSnapshot: Sendable {
         self.nameRevision = nameRevision
         self.tabs = tabs
         self.found = found
+        var byLookup: [TabLookup: TabRecord] = [:]
+        for answer in found where byLookup[answer.lookup] == nil { byLookup[answer.lookup] = answer.tab }
+        foundByLookup = byLookup
         self.lastClosed = lastClosed
         self.other = other
         self.holders = holders
@@ -213,7 +220,7 @@ package struct SetSnapshot: Sendable {
 
     /// The tab found for `lookup`, when the request asked for it.
     func tab(_ lookup: TabLookup) -> TabRecord? {
-        foundTab { $0.lookup == lookup }
+        foundByLookup[lookup]
     }
 
     /// The tab at `index` (negative: from the end), when the request looked it up.
@@ -272,6 +279,7 @@ extension [TabRecord] {
         guard !lookups.isEmpty else { return [] }
         var found: [FoundTab] = []
         var titles: [ExactName: TabRecord]?
+        var ids: [TabID: TabRecord]?
         for lookup in lookups {
             switch lookup {
             case let .index(index):
@@ -286,7 +294,14 @@ extension [TabRecord] {
                 }
                 if let tab = titles?[title] { found.append(FoundTab(lookup: lookup, tab: tab)) }
             case let .id(id):
-                if let tab = first(where: { $0.uuid == id }) { found.append(FoundTab(lookup: lookup, tab: tab)) }
+                if ids == nil {
+                    var byID: [TabID: TabRecord] = [:]
+                    byID.reserveCapacity(count)
+                    // The first tab with an id answers, as a scan would.
+                    for tab in self where byID[tab.uuid] == nil { byID[tab.uuid] = tab }
+                    ids = byID
+                }
+                if let tab = ids?[id] { found.append(FoundTab(lookup: lookup, tab: tab)) }
             }
         }
         return found
