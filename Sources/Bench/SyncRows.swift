@@ -32,7 +32,7 @@ struct SyncRows {
             Row(
                 "syncThousandEdits", "sync: 1,000 pending edits pushed, then pulled", unit: .roundTrips,
                 tabstore: Double(thousand.roundTrips), target: .value(atMost: 3),
-                note: "\(TabStore.pushBatchLimit) mutations a push; the server applies each in its own transaction (\(Int(thousand.milliseconds)) ms for all, FULL)"
+                note: "\(TabSyncLimits.mutationsPerPush) mutations a push; the server applies each in its own transaction (\(Int(thousand.milliseconds)) ms for all, FULL)"
             ),
             Row(
                 "syncPullLargeServer", "sync: a pull after one set changed, server of \(size.pick(5_000, quick: 1_000)) sets vs 10 (median)",

@@ -6,6 +6,9 @@ import Darwin
 
 /// Titles and set names: non-empty, at most this many characters, no control characters.
 public let maximumNameLength = 256
+/// Titles and set names: at most this many UTF-8 bytes, so that what a name costs to store,
+/// send and compare is bounded, however many combining marks its characters carry.
+public let maximumNameBytes = 1024
 
 /// The problem with `name` as a title or set name, or `nil` when it is fine.
 ///
@@ -14,6 +17,8 @@ public let maximumNameLength = 256
 /// stored, is refused.
 func nameProblem(_ name: String) -> TabStoreError.NameProblem? {
     if name.isEmpty { return .empty }
+    let bytes = name.utf8.count
+    if bytes > maximumNameBytes { return .tooManyBytes(bytes: bytes) }
     // Most names are short printable ASCII: fine without counting characters or
     // looking up Unicode properties (imports check 100,000 titles).
     switch printableASCII(name) {

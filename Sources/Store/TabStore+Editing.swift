@@ -174,6 +174,8 @@ extension TabStore {
             outcome = try rule.plan(reading: reader, into: &plan, context: context)
             if recording, !plan.isEmpty {
                 let mutations = rule.mutations(in: plan)
+                // Nothing recorded that a server would refuse unread: the edit is refused here.
+                for mutation in mutations { try mutation.validate() }
                 if !mutations.isEmpty { plan.append(.recordMutations(mutations)) }
             }
             return plan

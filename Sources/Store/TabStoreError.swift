@@ -54,6 +54,10 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case syncNotStarted(path: String)
         case syncsWithAnotherServer(path: String, server: String)
         case deviceAndServer(path: String)
+        /// A device's mutation no store can apply as sent.
+        case invalidMutation(reason: String)
+        /// A put would erase `count` tabs of `set` that its device had not seen.
+        case replacesUnseenTabs(set: String, count: Int)
 
         // The database file cannot serve the request.
         case schemaTooNew(path: String, found: Int, supported: Int)
@@ -96,6 +100,10 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case editCancelled(set: String)
         case tooManyPendingEdits(set: String, limit: Int)
         case invalidSyncMessage(reason: String)
+        /// A sync message past one of ``TabSyncLimits``: `limit` names it.
+        case syncLimitExceeded(limit: String, maximum: Int, found: Int)
+        /// A sync message of a version the receiver does not read; it reads `readable`.
+        case syncVersionNotSupported(version: Int, readable: [Int])
         /// Two files sync as one device: `number` is the device's mutation that showed it.
         case deviceCopied(device: String, number: Int)
         /// The server knows the device's mutations through `serverSettled` only, though it
@@ -143,6 +151,9 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
     public enum NameProblem: Sendable, Hashable, Codable {
         case empty
         case tooLong(characters: Int)
+        /// More UTF-8 bytes than ``maximumNameBytes`` (a few characters can carry many
+        /// combining marks).
+        case tooManyBytes(bytes: Int)
         case controlCharacter(scalar: UInt32)
         /// Only whitespace and invisible characters.
         case noVisibleCharacter
@@ -156,13 +167,27 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case .setNotFound, .setAlreadyExists, .tabNotFound, .tabIDNotFound, .payloadTooLarge, .emptyPayloadKey, .invalidPayload, .payloadContainsNUL, .indexOutOfRange, .indexTextOutOfRange, .ambiguousTab,
              .insertionIndexOutOfRange, .insertionIndexTextOutOfRange, .offsetOutOfRange, .insertionOffsetOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
-             .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted, .syncsWithAnotherServer, .deviceAndServer:
+             .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted, .syncsWithAnotherServer, .deviceAndServer,
+             .invalidMutation, .replacesUnseenTabs:
             return false
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .damagedSet, .damagedSyncLog, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
-             .schemaNotFound, .internalFailure, .tooManyPendingEdits, .invalidSyncMessage, .deviceCopied, .serverBehind:
+             .schemaNotFound, .internalFailure, .tooManyPendingEdits, .invalidSyncMessage, .deviceCopied, .serverBehind,
+             .syncLimitExceeded, .syncVersionNotSupported:
             return true
+        }
+    }
+
+    /// The database refused the data itself (a constraint, a value or byte sequence it cannot
+    /// hold), not the moment: the same write fails again however often it is tried.
+    package var isDataError: Bool {
+        switch reason {
+        // SQLITE_TOOBIG, SQLITE_CONSTRAINT and SQLITE_MISMATCH, with their extended codes.
+        case let .sqlite(_, code, _, _): [18, 19, 20].contains(code & 0xFF)
+        // Data exceptions and integrity constraint violations.
+        case let .server(_, sqlState, _, _): sqlState.hasPrefix("22") || sqlState.hasPrefix("23")
+        default: false
         }
     }
 
@@ -332,6 +357,14 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return "\(quoted(path)) does not sync: 'tabstore sync SERVER' (TabStore.startSync) starts it"
         case let .invalidSyncMessage(reason):
             return "invalid sync message: \(reason)"
+        case let .syncLimitExceeded(limit, maximum, found):
+            return "sync message refused: \(found) \(limit), more than the \(maximum) a server takes"
+        case let .syncVersionNotSupported(version, readable):
+            return "sync message of version \(version) refused: this tabstore reads version \(readable.map(String.init).joined(separator: ", "))"
+        case let .invalidMutation(reason):
+            return "invalid mutation: \(reason)"
+        case let .replacesUnseenTabs(set, count):
+            return "set \(quoted(set)) has \(count == 1 ? "a tab" : "\(count) tabs") this device had not seen (added elsewhere): replacing the set would erase \(count == 1 ? "it" : "them"), so it was not replaced"
         case let .deviceCopied(device, number):
             return "two files sync as device \(quoted(device)) (a copy of its file, or an older copy put back): the server's mutation \(number) of it is not this file's, so this file's edits from there on are not applied"
         case let .serverBehind(server, device, serverSettled, settled):
@@ -514,6 +547,18 @@ extension TabStoreError {
         /// A sync message (``TabSyncPush``, ``TabSyncPull`` or their results) of a format or
         /// version this library does not read, or that contradicts itself; nothing was applied.
         public static let invalidSyncMessage = Code(rawValue: "invalidSyncMessage")
+        /// A sync message past one of ``TabSyncLimits`` (bytes, mutations, tabs, sets): refused
+        /// whole, before any of it was applied.
+        public static let syncLimitExceeded = Code(rawValue: "syncLimitExceeded")
+        /// A sync message of a version the receiver does not read; the error lists the
+        /// versions it reads (``TabSyncFormat/readableVersions``).
+        public static let syncVersionNotSupported = Code(rawValue: "syncVersionNotSupported")
+        /// A device's mutation a server cannot apply as sent (an unknown kind, a nil or repeated
+        /// tab id, a name or title no store holds): settled as refused, the push goes on.
+        public static let invalidMutation = Code(rawValue: "invalidMutation")
+        /// A device's edit of a whole set (an import, a replace) reached a server whose set has
+        /// tabs the device had not seen: refused rather than erase them; the device pulls them.
+        public static let replacesUnseenTabs = Code(rawValue: "replacesUnseenTabs")
         /// Two files sync as one device, a copy of a device's file or an older copy of it put
         /// back: their mutations share numbers, so the server cannot tell them apart. Nothing
         /// more of the file that found it out is applied (<doc:OfflineSync>).
@@ -656,6 +701,18 @@ extension TabStoreError {
     public static func syncNotStarted(path: String) -> TabStoreError { TabStoreError(.syncNotStarted(path: path)) }
     /// An error of code ``Code/invalidSyncMessage``.
     public static func invalidSyncMessage(reason: String) -> TabStoreError { TabStoreError(.invalidSyncMessage(reason: reason)) }
+    /// An error of code ``Code/syncLimitExceeded``.
+    public static func syncLimitExceeded(limit: String, maximum: Int, found: Int) -> TabStoreError {
+        TabStoreError(.syncLimitExceeded(limit: limit, maximum: maximum, found: found))
+    }
+    /// An error of code ``Code/syncVersionNotSupported``.
+    public static func syncVersionNotSupported(version: Int, readable: [Int]) -> TabStoreError {
+        TabStoreError(.syncVersionNotSupported(version: version, readable: readable))
+    }
+    /// An error of code ``Code/invalidMutation``.
+    public static func invalidMutation(reason: String) -> TabStoreError { TabStoreError(.invalidMutation(reason: reason)) }
+    /// An error of code ``Code/replacesUnseenTabs``.
+    public static func replacesUnseenTabs(set: String, count: Int) -> TabStoreError { TabStoreError(.replacesUnseenTabs(set: set, count: count)) }
     /// An error of code ``Code/deviceCopied``.
     public static func deviceCopied(device: String, number: Int) -> TabStoreError { TabStoreError(.deviceCopied(device: device, number: number)) }
     /// An error of code ``Code/serverBehind``.
@@ -734,6 +791,10 @@ extension TabStoreError.Reason {
         case .syncNeedsAFile: .syncNeedsAFile
         case .syncNotStarted: .syncNotStarted
         case .invalidSyncMessage: .invalidSyncMessage
+        case .syncLimitExceeded: .syncLimitExceeded
+        case .syncVersionNotSupported: .syncVersionNotSupported
+        case .invalidMutation: .invalidMutation
+        case .replacesUnseenTabs: .replacesUnseenTabs
         case .deviceCopied: .deviceCopied
         case .serverBehind: .serverBehind
         case .syncsWithAnotherServer: .syncsWithAnotherServer
@@ -761,6 +822,7 @@ extension TabStoreError.NameProblem: CustomStringConvertible {
         switch self {
         case .empty: return "it is empty"
         case let .tooLong(count): return "it has \(count) characters, more than the \(maximumNameLength) allowed"
+        case let .tooManyBytes(bytes): return "it has \(bytes) bytes of UTF-8, more than the \(maximumNameBytes) allowed"
         case let .controlCharacter(scalar): return "it contains the control character \(hexScalar(scalar))"
         case .noVisibleCharacter: return "it has no visible character"
         case let .misleadingCharacter(scalar):

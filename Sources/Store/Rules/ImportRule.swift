@@ -24,7 +24,8 @@ package struct ImportRule: TabRule {
         }
         return document.sets.compactMap { entry in
             guard written.contains(ExactName(entry.name)), let set = plan.result(of: entry.name) else { return nil }
-            return .put(set: entry.name, tabs: set.tabs.map(SyncedTab.init), selectedIndex: set.selectedIndex)
+            let replacing = plan.replacedIDs[ExactName(entry.name)] ?? []
+            return .put(set: entry.name, tabs: set.tabs.map(SyncedTab.init), selectedIndex: set.selectedIndex, replacing: replacing)
         }
     }
 

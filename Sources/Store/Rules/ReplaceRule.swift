@@ -51,6 +51,7 @@ extension WritePlan {
         for tab in newTabs { try validTitle(tab.title) }
         try requireDistinct(newTabs.map(\.title), in: nil)
         append(.deleteAllTabs(set.ref))
+        noteReplaced(set.name)
         edit(set.name) { $0.tabs = [] }
         var emptied = set
         let keys = insertTabs(newTabs, at: 0, in: &emptied, count: 0)

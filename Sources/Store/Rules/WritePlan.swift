@@ -12,6 +12,8 @@ package struct WritePlan: Sendable {
     package private(set) var unknownResults: [ExactName] = []
     /// A copy of a set the store held, until the plan takes it as that set's image.
     private var known: TabSet?
+    /// The ids of each set's tabs before the plan replaced them all, where the set was known.
+    package private(set) var replacedIDs: [ExactName: [TabID]] = [:]
 
     package init() {}
 
@@ -44,6 +46,12 @@ package struct WritePlan: Sendable {
         let key = ExactName(name)
         guard place(of: key) == nil, !unknownResults.contains(key) else { return }
         if let image { results.append(SetResult(name: key, image: image)) } else { unknownResults.append(key) }
+    }
+
+    /// Notes the ids of the set's tabs before they are all replaced, if the set is known.
+    mutating func noteReplaced(_ name: String) {
+        guard let place = place(of: ExactName(name)), let image = results[place].image else { return }
+        replacedIDs[ExactName(name)] = image.tabs.map(\.id)
     }
 
     /// Applies `change` to the set's known image, if there is one.

@@ -12,17 +12,21 @@ extension Database {
         } ?? .none
     }
 
+    /// The device's row; its numbers are checked, as every number sync does arithmetic on.
     func syncDevice() throws(TabStoreError) -> SyncDeviceRow? {
-        try firstRow("SELECT device_id, server, cookie, synced_at FROM sync_device") { row in
-            SyncDeviceRow(id: row.text(0), server: row.text(1), cookie: row.int(2), syncedAt: row.optionalInt(3))
-        }
+        let numbers = TabSyncLimits.numbers
+        guard let (device, last) = try firstRow("SELECT device_id, server, cookie, synced_at, last_mutation FROM sync_device", row: { row in
+            (SyncDeviceRow(id: row.text(0), server: row.text(1), cookie: row.int(2), syncedAt: row.optionalInt(3)), row.int(4))
+        }) else { return nil }
+        guard numbers.contains(device.cookie), numbers.contains(last) else { throw .damagedSyncLog(path: path, mutation: last) }
+        return device
     }
 
     func pendingMutations(limit: Int) throws(TabStoreError) -> [TabSyncPush.Numbered] {
         var pending: [TabSyncPush.Numbered] = []
         var unreadable: Int?
         try forEachRow("SELECT id, body FROM sync_mutation ORDER BY id LIMIT ?", [.int(limit)]) { row in
-            guard let mutation = TabMutation(stored: row.text(1)) else {
+            guard TabSyncLimits.numbers.contains(row.int(0)), let mutation = TabMutation(stored: row.text(1)) else {
                 unreadable = unreadable ?? row.int(0)
                 return
             }
@@ -35,7 +39,7 @@ extension Database {
     func unreadableMutations() throws(TabStoreError) -> [Int] {
         var numbers: [Int] = []
         try forEachRow("SELECT id, body FROM sync_mutation ORDER BY id") { row in
-            if TabMutation(stored: row.text(1)) == nil { numbers.append(row.int(0)) }
+            if !TabSyncLimits.numbers.contains(row.int(0)) || TabMutation(stored: row.text(1)) == nil { numbers.append(row.int(0)) }
         }
         return numbers
     }

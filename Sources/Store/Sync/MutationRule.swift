@@ -15,6 +15,8 @@ package struct MutationRule: TabRule {
 
     package func plan(reading reader: any SnapshotReader, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) {
         switch mutation {
+        case let .unknown(kind):
+            throw .invalidMutation(reason: "unknown kind \(quoted(kind))")
         case let .add(set, tabs, before, creatingSet):
             let inner = AddRule(tabs.map(\.newTab), to: set, at: -1, creatingSet: creatingSet)
             try inner.validate()
@@ -61,11 +63,18 @@ package struct MutationRule: TabRule {
             try requireFree(tabs, in: snapshot)
             plan.append(.forgetClosedTabs(withIDs: tabs.map(\.id)))
             _ = try inner.plan(snapshot, into: &plan, context: context)
-        case let .put(set, tabs, selectedIndex):
+        case let .put(set, tabs, selectedIndex, replacing):
             let document = TabStoreDocument(sets: [TabStoreDocument.Entry(
                 name: set, selectedIndex: selectedIndex, tabs: tabs.map(\.title), ids: tabs.map(\.id), payloads: tabs.map(\.payload)
             )])
             try document.validate()
+            var request = SnapshotRequest(setName: set)
+            request.allTabs = true
+            let snapshot = try context.snapshot(request, from: reader, into: &plan)
+            // Tabs another device added, which this device never saw, are not erased.
+            let seen = Set(replacing).union(tabs.map(\.id))
+            let unseen = (snapshot.tabs ?? []).filter { !seen.contains($0.uuid) }.count
+            if unseen > 0 { throw .replacesUnseenTabs(set: set, count: unseen) }
             _ = try ImportRule(document, replace: true).plan(reading: reader, into: &plan, context: context)
         case let .renameSet(set, to):
             _ = try RenameSetRule(set, to: to).plan(reading: reader, into: &plan, context: context)
@@ -111,14 +120,31 @@ extension WritePlan {
             let name = entries[place].setName
             var end = place + 1
             while end < entries.count, sameBytes(entries[end].setName, name) { end += 1 }
-            mutations += Self.mutations(of: Array(entries[place..<end]), set: name, final: result(of: name), created: created.contains(name))
+            let run = Array(entries[place..<end])
+            mutations += Self.mutations(
+                of: run, set: name, final: result(of: name), created: created.contains(name), replaced: seenIDs(of: name, in: run)
+            )
             place = end
         }
         return mutations
     }
 
-    private static func mutations(of entries: [JournalEntry], set name: String, final: TabSet?, created: Bool) -> [TabMutation] {
-        let put = final.map { set in [TabMutation.put(set: name, tabs: set.tabs.map(SyncedTab.init), selectedIndex: set.selectedIndex)] } ?? []
+    /// The ids of the tabs this device saw in the set: those it had before the plan replaced
+    /// them, those the plan removed, and those it leaves, each once.
+    private func seenIDs(of name: String, in entries: [JournalEntry]) -> [TabID] {
+        var ids = replacedIDs[ExactName(name)] ?? []
+        for entry in entries {
+            if case let .removed(updates) = entry.event { ids += updates.map(\.tab.id) }
+        }
+        ids += result(of: name)?.tabs.map(\.id) ?? []
+        var seen = Set<TabID>()
+        return ids.filter { $0 != .unknown && seen.insert($0).inserted }
+    }
+
+    private static func mutations(
+        of entries: [JournalEntry], set name: String, final: TabSet?, created: Bool, replaced: [TabID]
+    ) -> [TabMutation] {
+        let put = final.map { set in [TabMutation.put(set: name, tabs: set.tabs.map(SyncedTab.init), selectedIndex: set.selectedIndex, replacing: replaced)] } ?? []
         guard let first = entries.first?.event else { return [] }
         switch first {
         case .setRemoved:

@@ -23,18 +23,30 @@ public enum TabMutation: Sendable, Hashable, Codable {
     case ensureSet(set: String, tabs: [SyncedTab])
     /// The set as a whole: its tabs, their order and the selected one (nil: none). What an
     /// edit without a finer intent records (a replace, an import, a reopen, a payload).
-    case put(set: String, tabs: [SyncedTab], selectedIndex: Int?)
+    /// `replacing`: the ids of the tabs the device's set had before the edit (none when it
+    /// made the set): a tab elsewhere that is not among them, nor kept, is one the device
+    /// never saw, and the put is refused rather than erase it (`.replacesUnseenTabs`).
+    case put(set: String, tabs: [SyncedTab], selectedIndex: Int?, replacing: [TabID])
     case renameSet(set: String, to: String)
     /// Removes the set; one already gone stays gone.
     case removeSet(set: String)
+    /// A mutation of a kind this library does not know (a newer device's): a server settles
+    /// it as refused (``TabStoreError/Code/invalidMutation``). No device records one.
+    case unknown(kind: String)
+
+    /// The kinds a message names, as the `Codable` form spells them: another is `.unknown`.
+    static let kinds: Set<String> = [
+        "add", "remove", "move", "rename", "select", "setPayload", "ensureSet", "put", "renameSet", "removeSet", "unknown",
+    ]
 
     /// The sets the mutation reads or writes.
     public var setNames: [String] {
         switch self {
         case let .add(set, _, _, _), let .remove(set, _), let .move(set, _, _), let .rename(set, _, _),
-             let .select(set, _), let .setPayload(set, _, _), let .ensureSet(set, _), let .put(set, _, _), let .removeSet(set):
+             let .select(set, _), let .setPayload(set, _, _), let .ensureSet(set, _), let .put(set, _, _, _), let .removeSet(set):
             [set]
         case let .renameSet(set, to): [set, to]
+        case .unknown: []
         }
     }
 }
@@ -79,12 +91,14 @@ extension TabMutation {
             fields = ["payload", set] + Self.fields(of: [SyncedTab(id: id, title: "", payload: payload)])
         case let .ensureSet(set, tabs):
             fields = ["ensure", set] + Self.fields(of: tabs)
-        case let .put(set, tabs, selectedIndex):
-            fields = ["put", set, selectedIndex.map(String.init) ?? ""] + Self.fields(of: tabs)
+        case let .put(set, tabs, selectedIndex, replacing):
+            fields = ["put", set, selectedIndex.map(String.init) ?? "", String(replacing.count)] + replacing.map(\.uuidString) + Self.fields(of: tabs)
         case let .renameSet(set, to):
             fields = ["rename-set", set, to]
         case let .removeSet(set):
             fields = ["remove-set", set]
+        case let .unknown(kind):
+            fields = ["unknown", kind]
         }
         return fields.map { "\($0.utf8.count):\($0)" }.joined()
     }
@@ -118,16 +132,21 @@ extension TabMutation {
             guard let tabs = Self.tabs(rest[...]) else { return nil }
             self = .ensureSet(set: set, tabs: tabs)
         case "put":
-            guard let first = rest.first, let tabs = Self.tabs(rest.dropFirst()) else { return nil }
-            let selected = first.isEmpty ? nil : Int(first)
-            guard first.isEmpty || selected != nil else { return nil }
-            self = .put(set: set, tabs: tabs, selectedIndex: selected)
+            guard rest.count >= 2, let count = Int(rest[1]), count >= 0, count <= rest.count - 2 else { return nil }
+            let replacing = rest[2..<2 + count].compactMap(TabID.init)
+            guard replacing.count == count, let tabs = Self.tabs(rest.dropFirst(2 + count)) else { return nil }
+            let selected = rest[0].isEmpty ? nil : Int(rest[0])
+            guard rest[0].isEmpty || selected != nil else { return nil }
+            self = .put(set: set, tabs: tabs, selectedIndex: selected, replacing: replacing)
         case "rename-set":
             guard rest.count == 1 else { return nil }
             self = .renameSet(set: set, to: rest[0])
         case "remove-set":
             guard rest.isEmpty else { return nil }
             self = .removeSet(set: set)
+        case "unknown":
+            guard rest.isEmpty else { return nil }
+            self = .unknown(kind: set)
         default:
             return nil
         }
@@ -145,8 +164,9 @@ extension TabMutation {
         var tabs: [SyncedTab] = []
         var rest = fields
         while !rest.isEmpty {
+            // The count is checked against what is left before any arithmetic on it.
             guard rest.count >= 3, let id = TabID(rest[rest.startIndex]), let count = Int(rest[rest.startIndex + 2]),
-                  count >= 0, rest.count >= 3 + 2 * count else { return nil }
+                  count >= 0, count <= (rest.count - 3) / 2 else { return nil }
             let title = rest[rest.startIndex + 1]
             var payload: [String: String] = [:]
             for entry in 0..<count {
@@ -197,9 +217,10 @@ extension TabMutation: CustomStringConvertible {
         case let .select(name, _): return "select a tab of \(set(name))"
         case let .setPayload(name, _, _): return "set a tab's data in \(set(name))"
         case let .ensureSet(name, _): return "make \(set(name))"
-        case let .put(name, tabs, _): return "set the \(tabs.count) tabs of \(set(name))"
+        case let .put(name, tabs, _, _): return "set the \(tabs.count) tabs of \(set(name))"
         case let .renameSet(name, to): return "rename \(set(name)) to \(quoted(to).shown)"
         case let .removeSet(name): return "remove \(set(name))"
+        case let .unknown(kind): return "a mutation of unknown kind \(quoted(kind).shown)"
         }
     }
 }

@@ -4,12 +4,6 @@
 /// again. The server side is `push(_:)` and `pull(_:)`, on any store: the tabs, their
 /// order, payloads and the selected tab are the server's, shared by every device.
 extension TabStore {
-    /// How many mutations one push carries at most.
-    public static let pushBatchLimit = 500
-    /// How many sets one pull asks for by name at most (a device's pending mutations
-    /// touch fewer: a pull past it asks for every set).
-    public static let pullSetLimit = 10_000
-
     // MARK: The device
 
     /// Makes this file a device that syncs with `server` (a name for people: `info` shows
@@ -47,6 +41,7 @@ extension TabStore {
                         mutations.append(.select(set: name, id: selected.uuid))
                     }
                 }
+                for mutation in mutations { try mutation.validate() }
                 plan.append(.updateSyncDevice(.start(device: device ?? TabID().uuidString, server: server)))
                 plan.append(.recordMutations(mutations))
                 return plan
@@ -101,7 +96,7 @@ extension TabStore {
         }
     }
 
-    /// Pushes this device's pending mutations to `server` (at most ``pushBatchLimit`` a
+    /// Pushes this device's pending mutations to `server` (at most ``TabSyncLimits/mutationsPerPush`` a
     /// round trip) and pulls what changed there: afterwards this file holds the server's
     /// sets with the mutations still pending planned again on top. A mutation the server
     /// refused is in ``syncStatus()-5ux3a`` from then on, and in the report of the first sync to
@@ -119,18 +114,16 @@ extension TabStore {
         // and then failed: refused before the first push.
         if let refusal = backend.writeRefusal { throw refusal }
         var pushed = 0, roundTrips = 0
-        var settled: Int?
         while let push = try pushRequest() {
             let result = try server.push(push)
             roundTrips += 1
-            let before = if let settled { settled } else { try settledThrough() }
-            try acknowledge(result)
-            let after = try settledThrough()
-            pushed += after - before
-            settled = after
+            // What this sync's answer settled, counted in the transaction that records it:
+            // another sync of this device at the same time has its own count.
+            let recorded = try record(result)
+            pushed += recorded.settled
             // The server took no more than it had (a gap it waits to see filled, a
             // mutation it could not write): the pull comes next, the rest another time.
-            if after < push.mutations.last?.number ?? 0 { break }
+            if result.lastMutation < push.mutations.last?.number ?? 0 { break }
         }
         var setsPulled = 0
         // A local edit between the request and its answer touches a set the answer may
@@ -147,13 +140,22 @@ extension TabStore {
         return TabSyncReport(pushed: pushed, refusals: refusals, setsPulled: setsPulled, pending: try syncStatus().pending, roundTrips: roundTrips)
     }
 
-    /// The next push: the oldest pending mutations, at most ``pushBatchLimit``; nil when
-    /// none is pending. For a transport of an app's own; ``sync(with:)-(TabSyncServer)`` does it all.
+    /// The next push: the oldest pending mutations, at most
+    /// ``TabSyncLimits/mutationsPerPush`` and ``TabSyncLimits/mutationBytes`` of them (one at
+    /// least), so that it fits a message; nil when none is pending. For a transport of an
+    /// app's own; ``sync(with:)-(TabSyncServer)`` does it all.
     public func pushRequest() throws(TabStoreError) -> TabSyncPush? {
         try backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
                 guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
-                let pending = try records.pendingMutations(limit: Self.pushBatchLimit)
+                var pending = try records.pendingMutations(limit: TabSyncLimits.mutationsPerPush)
+                var bytes = 0
+                if let over = pending.indices.first(where: { place in
+                    bytes += pending[place].mutation.stored.utf8.count
+                    return place > 0 && bytes > TabSyncLimits.mutationBytes
+                }) {
+                    pending.removeSubrange(over...)
+                }
                 return pending.isEmpty ? nil : TabSyncPush(device: device.id, mutations: pending)
             }
         }
@@ -163,10 +165,19 @@ extension TabStore {
     /// ones are kept with their reasons. Returns the refusals new to this device.
     @discardableResult
     public func acknowledge(_ result: TabSyncPushResult) throws(TabStoreError) -> [TabSyncRefusal] {
-        try requireVersion(result.version)
+        try record(result).heard
+    }
+
+    /// Records a push's answer; returns how many mutations it settled that this file had
+    /// not yet recorded as settled, and the refusals new to it.
+    private func record(_ result: TabSyncPushResult) throws(TabStoreError) -> (settled: Int, heard: [TabSyncRefusal]) {
+        try result.check()
         var heard: [TabSyncRefusal] = []
+        var settled = 0
         try backend.writeSeries { records, run throws(TabStoreError) in
             try requireAgreement(through: result.lastMutation, records)
+            let before = try records.settledThrough()
+            settled = before < result.lastMutation ? result.lastMutation - max(before, 0) : 0
             heard = try records.newRefusals(result.refusals, through: result.lastMutation)
             _ = try run { _ in
                 var plan = WritePlan()
@@ -174,7 +185,7 @@ extension TabStore {
                 return plan
             }
         }
-        return heard
+        return (settled, heard)
     }
 
     /// The next pull: from the last one's cookie, asking whole for the sets of pending and
@@ -185,7 +196,7 @@ extension TabStore {
                 guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
                 let sets = try records.setsAwaitingTheServer()
                 // More sets than a pull names: the whole store (cookie 0) instead.
-                let tooMany = sets.count > Self.pullSetLimit
+                let tooMany = sets.count > TabSyncLimits.setsPerPull
                 return TabSyncPull(
                     device: device.id, cookie: tooMany ? 0 : device.cookie, settled: try records.settledThrough(),
                     sets: tooMany ? [] : sets
@@ -201,13 +212,18 @@ extension TabStore {
     /// again.
     @discardableResult
     public func apply(_ result: TabSyncPullResult) throws(TabStoreError) -> (done: Bool, refusals: [TabSyncRefusal]) {
-        try requireVersion(result.version)
+        try result.check()
         let localNames = result.complete ? try backend.read { records throws(TabStoreError) in try records.setNames() } : []
         let pulled = Set((result.sets.map(\.name) + result.removed).map(ExactName.init))
         if pulled.count != result.sets.count + result.removed.count {
             throw .invalidSyncMessage(reason: "a set is named twice in a pull's answer")
         }
-        try TabStoreDocument(sets: result.sets).validate()
+        do {
+            try TabStoreDocument(sets: result.sets).validate()
+        } catch {
+            // The server's, not the device's: said so, with what the server sent.
+            throw .invalidSyncMessage(reason: "the server's answer holds a set no store can hold: \(error.description)")
+        }
         let context = RuleContext(options: options, wantsResults: true)
         var done = true
         var heard: [TabSyncRefusal] = []
@@ -316,72 +332,93 @@ extension TabStore {
     /// numbers, each once: the store records the device's last settled mutation with it, so
     /// a push sent again, duplicated or overtaken by a later one applies nothing twice. A
     /// mutation after a gap (an earlier push lost) waits for the gap to be filled. A
-    /// mutation its rule refuses here is settled as refused, with the rule's error. A
+    /// mutation its rule refuses here, that no store can hold (`.invalidMutation`: a nil or
+    /// repeated tab id, an unknown kind), or that the database itself refuses, is settled as
+    /// refused with the error, so that the device's later mutations are applied. A
     /// mutation under the number last settled that is not the one settled is another
     /// file's that syncs as the same device: nothing more of the push is applied.
     ///
-    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, `.deviceCopied`, `.deviceAndServer`,
+    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, `.syncVersionNotSupported`,
+    ///   `.syncLimitExceeded`, `.deviceCopied`, `.deviceAndServer`,
     ///   or a database error (the mutations before it are applied; the answer of the next
     ///   push says so).
     public func push(_ request: TabSyncPush) throws(TabStoreError) -> TabSyncPushResult {
-        try requireVersion(request.version)
+        try request.check()
         try checkCanServe()
-        try validDeviceID(request.device)
-        guard request.mutations.count <= Self.pushBatchLimit else {
-            throw .invalidSyncMessage(reason: "a push of \(request.mutations.count) mutations; at most \(Self.pushBatchLimit) go in one")
-        }
         let device = request.device
         let context = RuleContext(options: options, wantsResults: false)
         let mutations = request.mutations.sorted { $0.number < $1.number }
         for numbered in mutations {
-            let plan = try backend.write(progress: nil) { reader throws(TabStoreError) in
-                var plan = WritePlan()
-                let last = try reader.lastSettledMutation(of: device)
-                let body = numbered.mutation.stored
-                if numbered.number == last.number, let settled = last.body, !sameBytes(settled, body) {
-                    throw .deviceCopied(device: device, number: numbered.number)
-                }
-                guard numbered.number == last.number + 1 else { return plan }
-                do throws(TabStoreError) {
-                    try MutationRule(numbered.mutation).plan(reading: reader, into: &plan, context: context)
-                    plan.append(.settleMutation(device: device, number: numbered.number, body: body, refusal: nil))
-                } catch where !error.isDatabaseProblem {
-                    plan = WritePlan()
-                    let refusal = TabSyncRefusal(number: numbered.number, code: error.code, reason: error.description)
-                    plan.append(.settleMutation(device: device, number: numbered.number, body: body, refusal: refusal))
-                }
-                return plan
+            let body = storable(numbered.mutation.stored)
+            var refusal: TabStoreError?
+            do throws(TabStoreError) { try numbered.mutation.validate() } catch { refusal = error }
+            let plan: WritePlan
+            do throws(TabStoreError) {
+                plan = try settle(numbered, body: body, of: device, refusal: refusal, context: context)
+            } catch where refusal == nil && error.isDataError {
+                // The database refused what the rules let through: settled as refused, so
+                // that the device's later edits are not held behind it for ever.
+                plan = try settle(numbered, body: body, of: device, refusal: error, context: context)
             }
             knownSets.withLock { $0.update(from: plan) }
             if !plan.isEmpty { hub.publish() }
         }
-        let first = mutations.first?.number ?? Int.max
+        let first = mutations.first?.number ?? TabSyncLimits.largestNumber
         return try backend.read { records throws(TabStoreError) in
             let settled = try records.settledMutations(of: device, refusedFrom: first)
             return TabSyncPushResult(lastMutation: settled.last, refusals: settled.refusals)
         }
     }
 
+    /// Applies one pushed mutation in a transaction of its own, or settles it as refused
+    /// (with `refusal`, or the rule's error); nothing when it is not the next the server
+    /// waits for from the device.
+    private func settle(
+        _ numbered: TabSyncPush.Numbered, body: String, of device: String, refusal: TabStoreError?, context: RuleContext
+    ) throws(TabStoreError) -> WritePlan {
+        try backend.write(progress: nil) { reader throws(TabStoreError) in
+            var plan = WritePlan()
+            let last = try reader.lastSettledMutation(of: device)
+            if numbered.number == last.number, let settled = last.body, !sameBytes(settled, body) {
+                throw .deviceCopied(device: device, number: numbered.number)
+            }
+            // Numbers are checked positive, so this cannot overflow whatever the store holds.
+            guard numbered.number - 1 == last.number else { return plan }
+            var refusal = refusal
+            if refusal == nil {
+                do throws(TabStoreError) {
+                    try MutationRule(numbered.mutation).plan(reading: reader, into: &plan, context: context)
+                } catch where !error.isDatabaseProblem {
+                    plan = WritePlan()
+                    refusal = error
+                }
+            }
+            let refused = refusal.map { TabSyncRefusal(number: numbered.number, code: $0.code, reason: $0.description) }
+            plan.append(.settleMutation(device: device, number: numbered.number, body: body, refusal: refused))
+            return plan
+        }
+    }
+
     /// The sets that changed since the pull's cookie, and those it asks for, as they stand;
     /// every set when the journal was trimmed past the cookie (or the cookie is 0).
     ///
-    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, `.deviceAndServer`, or a database error.
+    /// - Throws: `TabStoreError.Code.invalidSyncMessage`, `.syncVersionNotSupported`,
+    ///   `.syncLimitExceeded`, `.deviceAndServer`, or a database error.
     public func pull(_ request: TabSyncPull) throws(TabStoreError) -> TabSyncPullResult {
-        try requireVersion(request.version)
+        try request.check()
         try checkCanServe()
-        try validDeviceID(request.device)
-        guard request.cookie >= 0 else { throw .invalidSyncMessage(reason: "cookie \(request.cookie) is negative") }
-        guard request.sets.count <= Self.pullSetLimit else {
-            throw .invalidSyncMessage(reason: "a pull asking for \(request.sets.count) sets; at most \(Self.pullSetLimit) go in one")
-        }
         // The journal first: every change up to the new cookie has committed, so the sets
         // read after it hold it (and perhaps later ones, which the next pull reads again).
-        let oldest = try backend.read { records throws(TabStoreError) in try records.oldestJournalPosition() }
-        let complete = request.cookie == 0 || oldest.map { $0 > request.cookie } ?? true
+        let (oldest, newest) = try backend.read { records throws(TabStoreError) in
+            (try records.oldestJournalPosition(), try records.lastChangeID())
+        }
+        // A cookie past the newest change is not this journal's (a server put back from an
+        // older copy, or a device's guess): every set, so that the device starts over from here.
+        let complete = request.cookie == 0 || request.cookie > newest || oldest.map { $0 > request.cookie } ?? true
         var cookie = request.cookie
         var names: [String] = []
         if complete {
-            cookie = try backend.read { records throws(TabStoreError) in try records.lastChangeID() }
+            cookie = newest
         } else {
             let changes = try backend.readJournal(after: request.cookie, unlessVersionIs: nil).changes
             cookie = changes.last?.id ?? request.cookie
@@ -418,15 +455,8 @@ extension TabStore {
 
 extension TabStore: TabSyncServer {}
 
-private func requireVersion(_ version: Int) throws(TabStoreError) {
-    guard version == TabSyncFormat.version else {
-        throw .invalidSyncMessage(reason: "version \(version); this tabstore reads version \(TabSyncFormat.version)")
-    }
-}
-
-/// A device id is a name a server keys on: 1 to 200 bytes, no control characters.
-private func validDeviceID(_ id: String) throws(TabStoreError) {
-    guard !id.isEmpty, id.utf8.count <= 200, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-        throw .invalidSyncMessage(reason: "a device id is 1 to 200 bytes without control characters")
-    }
+/// A mutation's stored form as a server keeps it to recognise it when it is sent again:
+/// text PostgreSQL can hold (a mutation with a NUL is refused, but kept all the same).
+private func storable(_ body: String) -> String {
+    body.utf8.contains(0) ? String(decoding: body.utf8.map { $0 == 0 ? UInt8(ascii: "?") : $0 }, as: UTF8.self) : body
 }

@@ -1,10 +1,14 @@
 /// The messages of sync (<doc:OfflineSync>): plain `Codable` values, so that an app's own backend
 /// can carry them (as JSON over HTTPS, say) to a server store and hand them to
 /// ``TabStore/push(_:)-696g7`` and ``TabStore/pull(_:)-5qpun`` there. Each has a `version`: a side
-/// refuses a version it does not know (``TabStoreError/Code/invalidSyncMessage``).
+/// refuses a version it does not read (``TabStoreError/Code/syncVersionNotSupported``).
 public enum TabSyncFormat {
-    /// The version of the messages this library writes and reads.
+    /// The version of the messages this library writes.
     public static let version = 1
+    /// The versions this library reads: a message of another is refused
+    /// (``TabStoreError/Code/syncVersionNotSupported``), the error listing these, so that a
+    /// newer device learns what a server speaks.
+    public static let readableVersions = [1]
 }
 
 /// A device's pending mutations, oldest first, numbered 1, 2, 3... by the device.
@@ -22,6 +26,26 @@ public struct TabSyncPush: Sendable, Hashable, Codable {
         public init(number: Int, mutation: TabMutation) {
             self.number = number
             self.mutation = mutation
+        }
+
+        /// A mutation of a kind this library does not know decodes as `.unknown`, so that a
+        /// server refuses that mutation alone, not the push.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            number = try container.decode(Int.self, forKey: .number)
+            let kinds = try container.nestedContainer(keyedBy: MutationKind.self, forKey: .mutation).allKeys
+            if kinds.count == 1, !TabMutation.kinds.contains(kinds[0].stringValue) {
+                mutation = .unknown(kind: kinds[0].stringValue)
+            } else {
+                mutation = try container.decode(TabMutation.self, forKey: .mutation)
+            }
+        }
+
+        private struct MutationKind: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
         }
     }
 
