@@ -113,10 +113,11 @@ let package = Package(
         .executableTarget(
             name: "TabStoreSampleApp", dependencies: ["TabStoreKit", "TabStoreFoundation"], path: "Samples/TabBarApp"
         ),
-        // Fuzz targets for an import document and a command line: Tests/Fuzz/run.sh builds them
+        // Fuzz targets for an import document, a command line and sync: Tests/Fuzz/run.sh builds them
         // with libFuzzer; a plain build replays files through the same checks.
         .executableTarget(
-            name: "TabStoreFuzz", dependencies: ["TabStoreCLI", "TabStoreKit", "TabStoreSQLite", "TabStoreTestSupport"], path: "Tests/Fuzz",
+            name: "TabStoreFuzz", dependencies: ["TabStoreCLI", "TabStoreKit", "TabStoreFoundation", "TabStoreSQLite", "TabStoreTestSupport"],
+            path: "Tests/Fuzz",
             exclude: ["Corpus", "run.sh"],
             swiftSettings: fuzzSettings, linkerSettings: fuzzerLibrary.map { [.unsafeFlags(["-sanitize=address", "-Xlinker", $0, "-lstdc++"])] } ?? []
         ),

@@ -9,7 +9,8 @@ import Darwin
 #endif
 
 /// Coverage-guided fuzz targets for what strangers hand tabstore: an import document, a
-/// command line, and a valid file whose rows another program damaged. Built with `-sanitize=fuzzer,address` (Tests/Fuzz/run.sh), libFuzzer
+/// command line, a valid file whose rows another program damaged, and what devices hand a
+/// sync server (SyncFuzzTargets.swift). Built with `-sanitize=fuzzer,address` (Tests/Fuzz/run.sh), libFuzzer
 /// drives `LLVMFuzzerTestOneInput`; built plainly, `main` below replays files through the
 /// same checks. A broken property ends the process with its name on stderr.
 enum FuzzTarget: String {
@@ -20,11 +21,17 @@ enum FuzzTarget: String {
     /// Bytes as an extreme integer, the damage it goes into (`DamagedRows`), and a command
     /// line run on the damaged file.
     case damagedFile = "damaged-file"
+    /// Bytes as each sync message's JSON, as a server reads what devices send it.
+    case syncMessage = "sync-message"
+    /// Bytes as a hostile device's pushes and pulls to a server an honest device syncs with.
+    case syncServer = "sync-server"
+    /// Bytes as a pending mutation in a device's file, written by another program.
+    case syncLog = "sync-log"
 
     static let chosen: FuzzTarget = {
         let name = getenv("TABSTORE_FUZZ_TARGET").map { String(cString: $0) } ?? ""
         guard let target = FuzzTarget(rawValue: name) else {
-            fail("set TABSTORE_FUZZ_TARGET to document, command-line or damaged-file (it is \"\(name)\")")
+            fail("set TABSTORE_FUZZ_TARGET to document, command-line, damaged-file, sync-message, sync-server or sync-log (it is \"\(name)\")")
         }
         return target
     }()
@@ -34,6 +41,9 @@ enum FuzzTarget: String {
         case .document: DocumentProperties.check(bytes)
         case .commandLine: CommandLineProperties.check(bytes)
         case .damagedFile: DamagedFileProperties.check(bytes)
+        case .syncMessage: SyncMessageProperties.check(bytes)
+        case .syncServer: SyncServerProperties.check(bytes)
+        case .syncLog: SyncLogProperties.check(bytes)
         }
     }
 }

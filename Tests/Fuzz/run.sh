@@ -19,7 +19,7 @@ work=$(mktemp -d /tmp/tabstore-fuzz-run.XXXXXX)
 cp -R Tests/Fuzz/Corpus "$work/corpus"
 chown -R nobody "$work"
 failed=()
-for target in document command-line damaged-file; do
+for target in document command-line damaged-file sync-message sync-server sync-log; do
     mkdir -p "$work/found/$target"
     chown nobody "$work/found/$target"
     echo "tabstore-fuzz: $target for ${seconds}s"

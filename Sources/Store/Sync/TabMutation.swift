@@ -74,7 +74,7 @@ public struct SyncedTab: Sendable, Hashable, Codable {
 // length-prefixed text (`5:hello`), so that any title reads back byte for byte, with no
 // coder in the library. A body that does not read back is refused, never guessed.
 extension TabMutation {
-    var stored: String {
+    package var stored: String {
         var fields: [String]
         switch self {
         case let .add(set, tabs, before, creatingSet):
@@ -103,7 +103,7 @@ extension TabMutation {
         return fields.map { "\($0.utf8.count):\($0)" }.joined()
     }
 
-    init?(stored: String) {
+    package init?(stored: String) {
         guard let fields = Self.split(stored), fields.count >= 2 else { return nil }
         let set = fields[1]
         let rest = Array(fields.dropFirst(2))
