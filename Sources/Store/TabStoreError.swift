@@ -168,13 +168,13 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
              .insertionIndexOutOfRange, .insertionIndexTextOutOfRange, .offsetOutOfRange, .insertionOffsetOutOfRange, .duplicateTitle, .repeatedTitle, .invalidTitle, .invalidSetName, .emptySet,
              .revisionMismatch, .missingSetRevision, .noClosedTabs, .invalidDocument, .tabIDInUse, .backupNeedsFile, .fileExists, .notARegularFile,
              .fileIsTheDatabase, .databaseNotFound, .invalidOption, .editCancelled, .syncNeedsAFile, .syncNotStarted, .syncsWithAnotherServer, .deviceAndServer,
-             .invalidMutation, .replacesUnseenTabs:
+             .invalidMutation, .replacesUnseenTabs, .syncLimitExceeded:
             return false
         case .schemaTooNew, .notATabStore, .foreignSchema, .notADatabase, .corrupt, .readOnly, .folderNotWritable, .sideFilesNotWritable, .cannotFollowChanges, .diskFull, .busy,
              .cannotOpen, .damagedSet, .damagedSyncLog, .sqlite, .cannotWrite, .postgresLibraryMissing, .invalidDatabaseURL,
              .serverUnavailable, .connectionLost, .server, .serverNotAnswering, .standby, .permissionDenied, .notUTF8,
              .schemaNotFound, .internalFailure, .tooManyPendingEdits, .invalidSyncMessage, .deviceCopied, .serverBehind,
-             .syncLimitExceeded, .syncVersionNotSupported:
+             .syncVersionNotSupported:
             return true
         }
     }
@@ -358,7 +358,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case let .invalidSyncMessage(reason):
             return "invalid sync message: \(reason)"
         case let .syncLimitExceeded(limit, maximum, found):
-            return "sync message refused: \(found) \(limit), more than the \(maximum) a server takes"
+            // A body read as it arrives is counted only up to one byte past the limit.
+            return "\(limit): at least \(found), more than the \(maximum) a sync server takes"
         case let .syncVersionNotSupported(version, readable):
             return "sync message of version \(version) refused: this tabstore reads version \(readable.map(String.init).joined(separator: ", "))"
         case let .invalidMutation(reason):
@@ -548,7 +549,8 @@ extension TabStoreError {
         /// version this library does not read, or that contradicts itself; nothing was applied.
         public static let invalidSyncMessage = Code(rawValue: "invalidSyncMessage")
         /// A sync message past one of ``TabSyncLimits`` (bytes, mutations, tabs, sets): refused
-        /// whole, before any of it was applied.
+        /// whole, before any of it was applied. On a device, an edit whose mutation a server
+        /// would refuse so: the edit is not made.
         public static let syncLimitExceeded = Code(rawValue: "syncLimitExceeded")
         /// A sync message of a version the receiver does not read; the error lists the
         /// versions it reads (``TabSyncFormat/readableVersions``).
