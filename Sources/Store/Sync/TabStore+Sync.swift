@@ -148,15 +148,14 @@ extension TabStore {
         try backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
                 guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
-                var pending = try records.pendingMutations(limit: TabSyncLimits.mutationsPerPush)
-                var bytes = 0
-                if let over = pending.indices.first(where: { place in
-                    bytes += pending[place].mutation.stored.utf8.count
-                    return place > 0 && bytes > TabSyncLimits.mutationBytes
-                }) {
-                    pending.removeSubrange(over...)
+                let pending = try records.pendingMutations(limit: TabSyncLimits.mutationsPerPush)
+                var bytes = 0, count = 0
+                for numbered in pending {
+                    bytes += numbered.mutation.stored.utf8.count
+                    if count > 0 && bytes > TabSyncLimits.mutationBytes { break }
+                    count += 1
                 }
-                return pending.isEmpty ? nil : TabSyncPush(device: device.id, mutations: pending)
+                return pending.isEmpty ? nil : TabSyncPush(device: device.id, mutations: Array(pending.prefix(count)))
             }
         }
     }
@@ -221,8 +220,9 @@ extension TabStore {
         do {
             try TabStoreDocument(sets: result.sets).validate()
         } catch {
-            // The server's, not the device's: said so, with what the server sent.
-            throw .invalidSyncMessage(reason: "the server's answer holds a set no store can hold: \(error.description)")
+            // The server's fault, not the device's: said so, with what the server sent.
+            let reason = if case let .invalidDocument(reason) = error.reason { reason } else { error.description }
+            throw .invalidSyncMessage(reason: "the server's answer holds a set no store can hold: \(reason)")
         }
         let context = RuleContext(options: options, wantsResults: true)
         var done = true
