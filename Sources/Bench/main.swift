@@ -13,7 +13,7 @@ let usage = """
       swift build -c release && swift run -c release TabStoreBench
 
     OPTIONS:
-      --quick           Fewer rounds: about half a minute instead of two, noisier.
+      --quick           Fewer rounds: a shorter run, noisier figures.
       --json            Print one JSON object instead of the table.
       --dir <folder>    Where the database files go (default /var/tmp). Use a disk,
                         not tmpfs: there fsync costs nothing.
