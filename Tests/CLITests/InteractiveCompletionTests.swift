@@ -52,19 +52,23 @@ struct InteractiveCompletionTests {
         ("fish", ["--no-config", "-i"], "tabstore completions fish | source"),
     ]
 
-    @Test(arguments: shells.map(\.name))
+    @Test func bashCompletedLinesReachTabstoreExactly() throws {
+        try completedLinesReachTabstoreExactly(shell: "bash")
+    }
+
+    @Test(.enabled(if: CompletionTests.runs("zsh"), CompletionTests.notInstalled("zsh")))
+    func zshCompletedLinesReachTabstoreExactly() throws {
+        try completedLinesReachTabstoreExactly(shell: "zsh")
+    }
+
+    @Test(.enabled(if: CompletionTests.runs("fish"), CompletionTests.notInstalled("fish")))
+    func fishCompletedLinesReachTabstoreExactly() throws {
+        try completedLinesReachTabstoreExactly(shell: "fish")
+    }
+
     func completedLinesReachTabstoreExactly(shell: String) throws {
         let (_, arguments, setUp) = try #require(Self.shells.first { $0.name == shell })
-        // zsh and fish are optional for a contributor (the README's setup does not install
-        // them); CI sets TABSTORE_REQUIRE_SHELLS=1 so that a missing one fails there.
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell)") else {
-            if ProcessInfo.processInfo.environment["TABSTORE_REQUIRE_SHELLS"] == "1" {
-                Issue.record("TABSTORE_REQUIRE_SHELLS=1, but \(shell) is not installed")
-            } else {
-                print("skipped: \(shell) is not installed (apt-get install \(shell)); set TABSTORE_REQUIRE_SHELLS=1 to fail instead")
-            }
-            return
-        }
+        try #require(CompletionTests.installed(shell), "TABSTORE_REQUIRE_SHELLS=1, but \(shell) is not installed")
         let sandbox = Sandbox()
         sandbox.add("s", Self.titles)
         sandbox.add("work:one", "a")

@@ -34,14 +34,18 @@ import TabStoreTestSupport
 import Foundation
 
 /// `TABSTORE_LIBPQ` is read when the process first loads libpq, so it is tried in a child:
-/// this test binary, running only `loadingInAChildFollowsTabstoreLibpq`.
+/// this test binary running this same test, which in the child checks the loading.
 @Suite struct LibPQEnvironmentTests {
     static let isChild = ProcessInfo.processInfo.environment["TABSTORE_LIBPQ_TEST_CHILD"] == "1"
 
-    @Test(.enabled(if: !isChild, "runs in the parent only; its child runs loadingInAChildFollowsTabstoreLibpq")) func tabstoreLibpqPointingNowhereIsPostgresLibraryMissing() throws {
+    @Test func tabstoreLibpqPointingNowhereIsPostgresLibraryMissing() throws {
+        if Self.isChild {
+            Self.loadingFollowsTabstoreLibpq()
+            return
+        }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "loadingInAChildFollowsTabstoreLibpq"]
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "LibPQEnvironmentTests"]
         var environment = ProcessInfo.processInfo.environment
         environment["TABSTORE_LIBPQ"] = "/nonexistent"
         environment["TABSTORE_LIBPQ_TEST_CHILD"] = "1"
@@ -56,7 +60,8 @@ import Foundation
         #expect(text.contains("Test run with 1 test "), "\(text)")
     }
 
-    @Test(.enabled(if: isChild, "runs only in the child that tabstoreLibpqPointingNowhereIsPostgresLibraryMissing starts")) func loadingInAChildFollowsTabstoreLibpq() {
+    /// What the child checks, in a process whose first load of libpq reads TABSTORE_LIBPQ.
+    static func loadingFollowsTabstoreLibpq() {
         let missing = TabStoreError.postgresLibraryMissing(reason: "/nonexistent: cannot open shared object file: No such file or directory")
         #expect(thrownError { () throws(TabStoreError) in _ = try LibPQ.load() } == missing)
         // Every way in reports it, and asking again gives the same answer.

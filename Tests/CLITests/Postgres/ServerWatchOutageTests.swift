@@ -68,7 +68,7 @@ struct ServerWatchOutageTests {
 
     /// On a terminal: one line when the server goes away, one when it is back; every change
     /// still printed once.
-    @Test(.enabled(if: TerminalTests.hasScript, "script (util-linux) is not installed"))
+    @Test(.enabled(if: TerminalTests.hasScript, "needs script(1) at /usr/bin/script (bsdutils) for a pseudo-terminal"))
     func aServerAwayIsSaidOnceOnATerminalAndAgainWhenBack() throws {
         let server = try ServerSandbox(ownServer: ())
         server.succeed("add", "s", "a")

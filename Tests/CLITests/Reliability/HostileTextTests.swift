@@ -7,7 +7,7 @@ import TabStoreKit
 /// wrote (tabstore refuses to write them): every text output shows them escaped, on a
 /// real pseudo-terminal, byte for byte; and every name shown can be reached by typing
 /// what is shown, after --escaped.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script (util-linux) is not installed"))
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) at /usr/bin/script (bsdutils) for a pseudo-terminal"))
 struct HostileTextTests {
     /// A stored name and how text output shows it.
     struct Case: Sendable, CustomStringConvertible {
