@@ -61,16 +61,18 @@ private func readSyncMessage<Message: Decodable>(_ bytes: some Sequence<UInt8>) 
     // A sized body (Data, an array) is refused by its size before a byte is read.
     let known = bytes.underestimatedCount
     if known > limit { throw .syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: known) }
+    // Counted only up to the limit: the body's size stays untold.
     var buffer: [UInt8] = []
     if let whole = bytes.withContiguousStorageIfAvailable(Array.init) {
         buffer = whole
     } else {
         buffer.reserveCapacity(min(known, limit))
         for byte in bytes {
-            guard buffer.count < limit else { throw .syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: limit + 1) }
+            guard buffer.count < limit else { throw .syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: nil) }
             buffer.append(byte)
         }
     }
+    try requireShapeWithinLimits(buffer)
     let data = Data(buffer)
     let decoder = JSONDecoder()
     do {
@@ -84,24 +86,57 @@ private func readSyncMessage<Message: Decodable>(_ bytes: some Sequence<UInt8>) 
     }
 }
 
+/// The message's shape, counted in one pass over its bytes before anything is decoded, so
+/// that what decoding allocates is bounded too: no array longer than the longest list a
+/// message has (``TabSyncLimits/tabsPerMutation``), no nesting deeper than a message's,
+/// and no more values in all than ``TabSyncLimits/messageValues``. Strings are skipped,
+/// escapes and all; whether the rest is JSON is the decoder's to say.
+private func requireShapeWithinLimits(_ bytes: [UInt8]) throws(TabStoreError) {
+    let longestArray = max(TabSyncLimits.tabsPerMutation, TabSyncLimits.setsPerPull, TabSyncLimits.mutationsPerPush)
+    // Elements counted so far in each open array (nil for an object).
+    var open: [Int?] = []
+    var values = 0
+    var place = 0
+    while place < bytes.count {
+        switch bytes[place] {
+        case UInt8(ascii: "\""):
+            place += 1
+            while place < bytes.count, bytes[place] != UInt8(ascii: "\"") {
+                place += bytes[place] == UInt8(ascii: "\\") ? 2 : 1
+            }
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            open.append(bytes[place] == UInt8(ascii: "[") ? 1 : nil)
+            values += 1
+            if open.count > 16 { throw .syncLimitExceeded(limit: "levels of nesting", maximum: 16, found: nil) }
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+            _ = open.popLast()
+        case UInt8(ascii: ","):
+            values += 1
+            if let count = open.last ?? nil {
+                open[open.count - 1] = count + 1
+                if count + 1 > longestArray { throw .syncLimitExceeded(limit: "elements in one list", maximum: longestArray, found: nil) }
+            }
+        default:
+            break
+        }
+        if values > TabSyncLimits.messageValues {
+            throw .syncLimitExceeded(limit: "values in a message", maximum: TabSyncLimits.messageValues, found: nil)
+        }
+        place += 1
+    }
+}
+
 private struct Versioned: Decodable {
     let version: Int
 }
 
 /// Where the JSON is not the message, in one line: the path to the value and what was wrong.
 private func describe(_ error: any Error) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-        let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-        return text.isEmpty ? "the message" : String(text.drop { $0 == "." })
-    }
+    // What Foundation's reader refuses before any value has a path.
+    let unreadable = "not JSON, or a number that does not fit where it stands"
     switch error as? DecodingError {
-    case let .keyNotFound(key, context)?:
-        return "\(path(context.codingPath + [key])) is missing"
-    case let .typeMismatch(_, context)?, let .valueNotFound(_, context)?:
-        return "\(path(context.codingPath)) is not of the expected type"
-    case let .dataCorrupted(context)?:
-        return context.codingPath.isEmpty ? "unreadable JSON" : "\(path(context.codingPath)) is not a valid value"
-    default:
-        return "unreadable JSON"
+    case let .dataCorrupted(context)? where context.codingPath.isEmpty: return unreadable
+    case let error?: return error.whereAndWhat
+    case nil: return unreadable
     }
 }

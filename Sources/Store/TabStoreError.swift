@@ -101,7 +101,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case tooManyPendingEdits(set: String, limit: Int)
         case invalidSyncMessage(reason: String)
         /// A sync message past one of ``TabSyncLimits``: `limit` names it.
-        case syncLimitExceeded(limit: String, maximum: Int, found: Int)
+        /// `found`: nil when the message was read only as far as the limit.
+        case syncLimitExceeded(limit: String, maximum: Int, found: Int?)
         /// A sync message of a version the receiver does not read; it reads `readable`.
         case syncVersionNotSupported(version: Int, readable: [Int])
         /// Two files sync as one device: `number` is the device's mutation that showed it.
@@ -255,6 +256,8 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
             return "set \(quoted(set)) has no removed tab to reopen"
         case let .invalidDocument(reason):
             return "invalid import document: \(reason)"
+        case let .tabIDInUse(id, set, place) where place.isEmpty:
+            return "id \(id) already belongs to a tab in set \(quoted(set))"
         case let .tabIDInUse(id, set, place):
             return "cannot import \(place): id \(id) already belongs to a tab in set \(quoted(set)) (leave out the document's \"ids\" to give its tabs new ones)"
         case let .backupNeedsFile(database):
@@ -307,7 +310,9 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case let .damagedSet(set, damage):
             return "set \(quoted(set)) is damaged: \(damage)"
         case let .damagedSyncLog(path, mutation):
-            return "database \(path) is damaged: mutation \(mutation) of its sync log is not as tabstore writes it"
+            // Mutation 0 is the device's row of the log.
+            let what = mutation == 0 ? "its sync log's device row (its numbers or its id)" : "mutation \(mutation) of its sync log"
+            return "database \(path) is damaged: \(what) is not as tabstore writes it"
         case let .fileExists(path):
             return "\(path) already exists; pass --force to replace it"
         case let .notARegularFile(path, kind):
@@ -358,8 +363,7 @@ public struct TabStoreError: Error, Sendable, Hashable, Codable, CustomStringCon
         case let .invalidSyncMessage(reason):
             return "invalid sync message: \(reason)"
         case let .syncLimitExceeded(limit, maximum, found):
-            // A body read as it arrives is counted only up to one byte past the limit.
-            return "\(limit): at least \(found), more than the \(maximum) a sync server takes"
+            return "\(found.map(String.init) ?? "more than \(maximum)") \(limit): a sync server takes at most \(maximum)"
         case let .syncVersionNotSupported(version, readable):
             return "sync message of version \(version) refused: this tabstore reads version \(readable.map(String.init).joined(separator: ", "))"
         case let .invalidMutation(reason):
@@ -704,7 +708,7 @@ extension TabStoreError {
     /// An error of code ``Code/invalidSyncMessage``.
     public static func invalidSyncMessage(reason: String) -> TabStoreError { TabStoreError(.invalidSyncMessage(reason: reason)) }
     /// An error of code ``Code/syncLimitExceeded``.
-    public static func syncLimitExceeded(limit: String, maximum: Int, found: Int) -> TabStoreError {
+    public static func syncLimitExceeded(limit: String, maximum: Int, found: Int?) -> TabStoreError {
         TabStoreError(.syncLimitExceeded(limit: limit, maximum: maximum, found: found))
     }
     /// An error of code ``Code/syncVersionNotSupported``.

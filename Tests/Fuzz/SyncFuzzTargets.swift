@@ -244,7 +244,7 @@ struct ByteSource {
             return .put(set: name(), tabs: tabs, selectedIndex: index, replacing: (0..<Int(byte() % 3)).map { _ in id(honest, repeated: repeated) })
         case 8: return .renameSet(set: name(), to: name())
         case 9: return .removeSet(set: name())
-        default: return .unknown(kind: text())
+        default: return .unreadable(kind: text(), problem: text())
         }
     }
 }

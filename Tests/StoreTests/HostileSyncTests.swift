@@ -58,7 +58,7 @@ import TabStoreTestSupport
                 SyncedTab(id: id(place), title: "\(text(place)) \(place)", payload: random.below(3) == 0 ? [text(place): text(place)] : [:])
             }
         }
-        if fault == .unknownKind { return .unknown(kind: text(field)) }
+        if fault == .unknownKind { return .unreadable(kind: text(field), problem: "unknown kind") }
         switch random.below(10) {
         case 0: return .add(set: set, tabs: tabs(), before: random.below(2) == 0 ? nil : id(2), creatingSet: random.below(4) != 0)
         case 1: return .remove(set: set, ids: (0..<(1 + random.below(3))).map(id))
@@ -195,7 +195,7 @@ import TabStoreTestSupport
             (.removeSet(set: "a\u{0}b"), .invalidSetName(name: "a\u{0}b", problem: .controlCharacter(scalar: 0))),
             (.rename(set: "s", id: one, title: "a" + String(repeating: "\u{301}", count: 2_000)),
              .invalidTitle(title: "a" + String(repeating: "\u{301}", count: 2_000), problem: .tooManyBytes(bytes: 4_001))),
-            (.unknown(kind: "pin"), .invalidMutation(reason: "unknown kind \"pin\"")),
+            (.unreadable(kind: "pin", problem: "unknown kind"), .invalidMutation(reason: "\"pin\": unknown kind")),
             (.put(set: "s", tabs: [SyncedTab(id: one, title: "A")], selectedIndex: 1, replacing: []), .invalidMutation(reason: "selected index 1 for 1 tabs")),
             (.add(set: "s", tabs: (0...TabSyncLimits.tabsPerMutation).map { SyncedTab(id: TabID(), title: "t\($0)") }, before: nil, creatingSet: true),
              .syncLimitExceeded(limit: "tabs in a mutation", maximum: TabSyncLimits.tabsPerMutation, found: TabSyncLimits.tabsPerMutation + 1)),
@@ -302,7 +302,8 @@ import TabStoreTestSupport
         }
         _ = try SQLiteShell.run(path, "UPDATE sync_device SET last_mutation = 9223372036854775807")
         let phone = try TabStore(path: path)
-        #expect(thrownError { () throws(TabStoreError) in _ = try phone.sync(with: server) } == .damagedSyncLog(path: path, mutation: Int.max))
+        #expect(thrownError { () throws(TabStoreError) in _ = try phone.sync(with: server) } == .damagedSyncLog(path: path, mutation: 0))
+        #expect(try phone.info().ruleProblems == ["the sync log's device row (its numbers or its id) is not as tabstore writes it"])
         #expect(try server.tabSets().isEmpty)
     }
 
@@ -329,7 +330,7 @@ import TabStoreTestSupport
         let body = Body()
         let limit = TabSyncLimits.messageBytes
         #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPush(json: body) }
-            == .syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: limit + 1))
+            == .syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: nil))
         #expect(body.read == limit + 1)
         let sized = Data(count: 100_000_000)
         #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPush(json: sized) }
@@ -337,10 +338,17 @@ import TabStoreTestSupport
         let newer = Data(#"{"version":2,"device":"d","changes":[]}"#.utf8)
         #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPush(json: newer) } == .syncVersionNotSupported(version: 2, readable: [1]))
         let unknownKind = Data(#"{"version":1,"device":"d","mutations":[{"number":1,"mutation":{"pin":{"set":"main"}}}]}"#.utf8)
-        #expect(try TabSyncPush(json: unknownKind).mutations.map(\.mutation) == [.unknown(kind: "pin")])
+        #expect(try TabSyncPush(json: unknownKind).mutations.map(\.mutation) == [.unreadable(kind: "pin", problem: "unknown kind")])
+        let noID = Data(#"{"version":1,"device":"d","mutations":[{"number":1,"mutation":{"select":{"set":"main"}}}]}"#.utf8)
+        #expect(try TabSyncPush(json: noID).mutations.map(\.mutation)
+            == [.unreadable(kind: "select", problem: "mutations[0].mutation.select.id is missing")])
+        let junk = Data((#"{"version":1,"device":"d","mutations":[],"x":["# + String(repeating: "0,", count: 20_000) + "0]}").utf8)
+        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPush(json: junk) }
+            == .syncLimitExceeded(limit: "elements in one list", maximum: TabSyncLimits.tabsPerMutation, found: nil))
         let huge = Data(#"{"version":1,"device":"d","cookie":99999999999999999999,"settled":0,"sets":[]}"#.utf8)
-        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: huge) } == .invalidSyncMessage(reason: "unreadable JSON"))
-        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: Data("{".utf8)) } == .invalidSyncMessage(reason: "unreadable JSON"))
+        let unreadable = "not JSON, or a number that does not fit where it stands"
+        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: huge) } == .invalidSyncMessage(reason: unreadable))
+        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: Data("{".utf8)) } == .invalidSyncMessage(reason: unreadable))
         let missing = Data(#"{"version":1,"cookie":0,"settled":0,"sets":[]}"#.utf8)
         #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: missing) } == .invalidSyncMessage(reason: "device is missing"))
     }

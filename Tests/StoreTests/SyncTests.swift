@@ -430,7 +430,7 @@ import TabStoreTestSupport
                 .remove(set: text(), ids: tabs().map(\.id)), .move(set: text(), id: id, before: nil), .move(set: text(), id: id, before: TabID()),
                 .rename(set: text(), id: id, title: text()), .select(set: text(), id: id), .setPayload(set: text(), id: id, payload: [text(): text()]),
                 .ensureSet(set: text(), tabs: tabs()), .put(set: text(), tabs: tabs(), selectedIndex: random.below(2) == 0 ? nil : random.below(5), replacing: tabs().map(\.id)),
-                .unknown(kind: text()),
+                .unreadable(kind: text(), problem: text()),
                 .renameSet(set: text(), to: text()), .removeSet(set: text()),
             ]
             for mutation in mutations { #expect(TabMutation(stored: mutation.stored) == mutation) }

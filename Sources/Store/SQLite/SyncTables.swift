@@ -12,14 +12,21 @@ extension Database {
         } ?? .none
     }
 
-    /// The device's row; its numbers are checked, as every number sync does arithmetic on.
+    /// The device's row; its numbers and id are checked, as what sync does arithmetic on
+    /// and sends (mutation 0 in the error: the row, not a mutation).
     func syncDevice() throws(TabStoreError) -> SyncDeviceRow? {
-        let numbers = TabSyncLimits.numbers
-        guard let (device, last) = try firstRow("SELECT device_id, server, cookie, synced_at, last_mutation FROM sync_device", row: { row in
-            (SyncDeviceRow(id: row.text(0), server: row.text(1), cookie: row.int(2), syncedAt: row.optionalInt(3)), row.int(4))
-        }) else { return nil }
-        guard numbers.contains(device.cookie), numbers.contains(last) else { throw .damagedSyncLog(path: path, mutation: last) }
+        guard let (device, sound) = try syncDeviceRow() else { return nil }
+        guard sound else { throw .damagedSyncLog(path: path, mutation: 0) }
         return device
+    }
+
+    private func syncDeviceRow() throws(TabStoreError) -> (SyncDeviceRow, sound: Bool)? {
+        try firstRow("SELECT device_id, server, cookie, synced_at, last_mutation FROM sync_device") { row in
+            let device = SyncDeviceRow(id: row.text(0), server: row.text(1), cookie: row.int(2), syncedAt: row.optionalInt(3))
+            let numbers = TabSyncLimits.numbers
+            let sound = numbers.contains(device.cookie) && numbers.contains(row.int(4)) && (try? validDeviceID(device.id)) != nil
+            return (device, sound)
+        }
     }
 
     func pendingMutations(limit: Int) throws(TabStoreError) -> [TabSyncPush.Numbered] {
@@ -36,8 +43,9 @@ extension Database {
         return pending
     }
 
+    /// The pending mutations that do not read back, after 0 when the device's row is damaged.
     func unreadableMutations() throws(TabStoreError) -> [Int] {
-        var numbers: [Int] = []
+        var numbers: [Int] = try syncDeviceRow().map { $0.sound ? [] : [0] } ?? []
         try forEachRow("SELECT id, body FROM sync_mutation ORDER BY id") { row in
             if !TabSyncLimits.numbers.contains(row.int(0)) || TabMutation(stored: row.text(1)) == nil { numbers.append(row.int(0)) }
         }

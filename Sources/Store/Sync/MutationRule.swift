@@ -15,8 +15,8 @@ package struct MutationRule: TabRule {
 
     package func plan(reading reader: any SnapshotReader, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) {
         switch mutation {
-        case let .unknown(kind):
-            throw .invalidMutation(reason: "unknown kind \(quoted(kind))")
+        case let .unreadable(kind, problem):
+            throw .invalidMutation(reason: "\(quoted(kind)): \(problem)")
         case let .add(set, tabs, before, creatingSet):
             let inner = AddRule(tabs.map(\.newTab), to: set, at: -1, creatingSet: creatingSet)
             try inner.validate()
@@ -89,9 +89,10 @@ package struct MutationRule: TabRule {
     /// Refuses tabs whose ids a tab already has, in this set or another: a tab is in one
     /// place at a time.
     private func requireFree(_ tabs: [SyncedTab], in snapshot: SetSnapshot) throws(TabStoreError) {
-        for (place, tab) in tabs.enumerated() {
+        for tab in tabs {
             if let holder = snapshot.holders[tab.id] ?? snapshot.tab(withID: tab.id).map({ _ in snapshot.name }) {
-                throw .tabIDInUse(id: tab.id, set: holder, place: "tabs[\(place)]")
+                // No place: a mutation is no document whose ids a person could leave out.
+                throw .tabIDInUse(id: tab.id, set: holder, place: "")
             }
         }
     }

@@ -30,13 +30,15 @@ public enum TabMutation: Sendable, Hashable, Codable {
     case renameSet(set: String, to: String)
     /// Removes the set; one already gone stays gone.
     case removeSet(set: String)
-    /// A mutation of a kind this library does not know (a newer device's): a server settles
-    /// it as refused (``TabStoreError/Code/invalidMutation``). No device records one.
-    case unknown(kind: String)
+    /// A mutation this library cannot read: of a kind it does not know (a newer device's),
+    /// or of a known kind with a field missing or of the wrong type (`problem` says which).
+    /// A server settles it as refused (``TabStoreError/Code/invalidMutation``), so that the
+    /// device's later mutations are applied. No device records one.
+    case unreadable(kind: String, problem: String)
 
-    /// The kinds a message names, as the `Codable` form spells them: another is `.unknown`.
+    /// The kinds a message names, as the `Codable` form spells them: another is unreadable.
     static let kinds: Set<String> = [
-        "add", "remove", "move", "rename", "select", "setPayload", "ensureSet", "put", "renameSet", "removeSet", "unknown",
+        "add", "remove", "move", "rename", "select", "setPayload", "ensureSet", "put", "renameSet", "removeSet", "unreadable",
     ]
 
     /// The sets the mutation reads or writes.
@@ -46,7 +48,7 @@ public enum TabMutation: Sendable, Hashable, Codable {
              let .select(set, _), let .setPayload(set, _, _), let .ensureSet(set, _), let .put(set, _, _, _), let .removeSet(set):
             [set]
         case let .renameSet(set, to): [set, to]
-        case .unknown: []
+        case .unreadable: []
         }
     }
 }
@@ -97,8 +99,8 @@ extension TabMutation {
             fields = ["rename-set", set, to]
         case let .removeSet(set):
             fields = ["remove-set", set]
-        case let .unknown(kind):
-            fields = ["unknown", kind]
+        case let .unreadable(kind, problem):
+            fields = ["unreadable", kind, problem]
         }
         return fields.map { "\($0.utf8.count):\($0)" }.joined()
     }
@@ -144,9 +146,9 @@ extension TabMutation {
         case "remove-set":
             guard rest.isEmpty else { return nil }
             self = .removeSet(set: set)
-        case "unknown":
-            guard rest.isEmpty else { return nil }
-            self = .unknown(kind: set)
+        case "unreadable":
+            guard rest.count == 1 else { return nil }
+            self = .unreadable(kind: set, problem: rest[0])
         default:
             return nil
         }
@@ -220,7 +222,7 @@ extension TabMutation: CustomStringConvertible {
         case let .put(name, tabs, _, _): return "set the \(tabs.count) tabs of \(set(name))"
         case let .renameSet(name, to): return "rename \(set(name)) to \(quoted(to).shown)"
         case let .removeSet(name): return "remove \(set(name))"
-        case let .unknown(kind): return "a mutation of unknown kind \(quoted(kind).shown)"
+        case let .unreadable(kind, _): return "a mutation \(quoted(kind).shown) this tabstore cannot read"
         }
     }
 }

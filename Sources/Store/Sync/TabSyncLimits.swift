@@ -16,6 +16,9 @@ public enum TabSyncLimits {
     public static let tabsPerMutation = 10_000
     /// Sets a pull asks for by name (a device with more pending asks for every set).
     public static let setsPerPull = 10_000
+    /// JSON values (objects, arrays and the members and elements in them) in one message:
+    /// what decoding one allocates for stays bounded.
+    public static let messageValues = 250_000
     /// Mutation numbers and cookies: 0 through 2^53, exact in every JSON reader, and far from
     /// any overflow when a server adds one.
     public static let largestNumber = 1 << 53
@@ -117,8 +120,8 @@ extension TabMutation {
             }
         case .renameSet, .removeSet:
             break
-        case let .unknown(kind):
-            throw .invalidMutation(reason: "unknown kind \(quoted(kind))")
+        case let .unreadable(kind, problem):
+            throw .invalidMutation(reason: "\(quoted(kind)): \(problem)")
         }
         let bytes = stored.utf8.count
         try requireAtMost(bytes, TabSyncLimits.mutationBytes, "bytes in a mutation")

@@ -28,16 +28,26 @@ public struct TabSyncPush: Sendable, Hashable, Codable {
             self.mutation = mutation
         }
 
-        /// A mutation of a kind this library does not know decodes as `.unknown`, so that a
-        /// server refuses that mutation alone, not the push.
+        /// A mutation this library cannot read (an unknown kind, a field missing) decodes as
+        /// `.unreadable`, so that a server refuses that mutation alone, not the push: a
+        /// push refused whole would hold back the device's later mutations for ever.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             number = try container.decode(Int.self, forKey: .number)
             let kinds = try container.nestedContainer(keyedBy: MutationKind.self, forKey: .mutation).allKeys
-            if kinds.count == 1, !TabMutation.kinds.contains(kinds[0].stringValue) {
-                mutation = .unknown(kind: kinds[0].stringValue)
-            } else {
+            guard kinds.count == 1 else {
                 mutation = try container.decode(TabMutation.self, forKey: .mutation)
+                return
+            }
+            let kind = kinds[0].stringValue
+            guard TabMutation.kinds.contains(kind) else {
+                mutation = .unreadable(kind: kind, problem: "unknown kind")
+                return
+            }
+            do {
+                mutation = try container.decode(TabMutation.self, forKey: .mutation)
+            } catch let error as DecodingError {
+                mutation = .unreadable(kind: kind, problem: error.whereAndWhat)
             }
         }
 
@@ -176,4 +186,20 @@ public struct TabSyncReport: Sendable, Hashable {
     public let pending: Int
     /// Messages exchanged (each push and the pull one round trip).
     public let roundTrips: Int
+}
+
+extension DecodingError {
+    /// Where in a message the value is and what is wrong with it, in one line.
+    package var whereAndWhat: String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            return text.isEmpty ? "the message" : String(text.drop { $0 == "." })
+        }
+        switch self {
+        case let .keyNotFound(key, context): return "\(path(context.codingPath + [key])) is missing"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context): return "\(path(context.codingPath)) is not of the expected type"
+        case let .dataCorrupted(context): return "\(path(context.codingPath)) is not a valid value"
+        @unknown default: return "not a valid value"
+        }
+    }
 }

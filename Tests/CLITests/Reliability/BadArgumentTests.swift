@@ -73,7 +73,7 @@ import Testing
         Case(["add", "main", "tab\u{1}"], 1, #"invalid title "tab\u{1}": it contains the control character U+0001"#),
         Case(["add", "main", "bell\u{7}"], 1, #"invalid title "bell\u{7}": it contains the control character U+0007"#),
         Case(["add", "main", longTitle], 1, "invalid title \"\(String(repeating: "a", count: 60))…\": it has 257 characters, more than the 256 allowed"),
-        Case(["add", "main", hugeTitle], 1, "invalid title \"\(String(repeating: "가", count: 60))…\": it has 33333 characters, more than the 256 allowed"),
+        Case(["add", "main", hugeTitle], 1, "invalid title \"\(String(repeating: "가", count: 60))…\": it has 99999 bytes of UTF-8, more than the 1024 allowed"),
         Case(["rename", "main", "0", "a\tb"], 1, #"invalid title "a\tb": it contains the control character U+0009"#),
         Case(["add", "", "x"], 1, #"invalid set name "": it is empty"#),
         Case(["add", "new\nset", "x"], 1, #"invalid set name "new\nset": it contains the control character U+000A"#),
