@@ -20,9 +20,13 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 # Quiet unless it fails: then what the tool said, warnings and errors, goes to stderr.
 quietly() { "$@" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }; }
-rm -rf "$graphs" "$build/debug/TabStoreKit.build"
-quietly swift build --target TabStoreKit --scratch-path "$build" \
+rm -rf "$graphs" "$build/debug/TabStoreKit.build" "$build/debug/TabStoreFoundation.build"
+# TabStoreFoundation with it: its readers of sync messages and URL and UUID conveniences
+# extend TabStoreKit's types, and are shown on their pages.
+quietly swift build --target TabStoreFoundation --scratch-path "$build" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
+# Only the two libraries' symbols: the build also compiles the migrations' embedding tool.
+find "$graphs" -name '*.symbols.json' ! -name 'TabStoreKit*' ! -name 'TabStoreFoundation*' -delete
 rm -rf "$output"
 quietly docc convert Sources/Store/TabStoreKit.docc \
     --additional-symbol-graph-dir "$graphs" \
