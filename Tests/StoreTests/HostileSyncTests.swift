@@ -9,14 +9,6 @@ import TabStoreTestSupport
 /// field, unknown kinds and versions, NUL and control characters) are refused, alone where
 /// they are one mutation, and leave the server sound for the honest devices.
 @Suite struct HostileSyncTests {
-    /// Every set of a store as (name, tabs as "*title id payload"), revisions aside.
-    private func picture(of store: TabStore) throws -> [String: [String]] {
-        Dictionary(uniqueKeysWithValues: try store.tabSets().map { summary in
-            let set = try store.tabSet(named: summary.name)
-            return (set.name, set.tabs.map { "\($0.isSelected ? "*" : "")\($0.title) \($0.id) \($0.payload.sorted { $0.key < $1.key })" })
-        })
-    }
-
     /// Texts a hostile device puts in every field: too long in characters or in bytes,
     /// control characters, NUL, bidirectional controls, and ordinary ones.
     private static let hostileTexts: [String] = [
@@ -144,9 +136,9 @@ import TabStoreTestSupport
         let fresh = try TabStore(path: folder.file("fresh.sqlite"))
         try fresh.startSync(server: "test")
         #expect(try fresh.sync(with: server).pending == 0)
-        let truth = try picture(of: server)
+        let truth = try everyTab(of: server)
         for device in [phone, laptop, fresh] {
-            #expect(try picture(of: device) == truth)
+            #expect(try everyTab(of: device) == truth)
             #expect(try device.info().consistencyCheck == "ok")
         }
         for (name, titles) in expected where !titles.isEmpty {

@@ -127,13 +127,6 @@ final class FaultyTransport: TabSyncServer {
         return nil
     }
 
-    static func shape(_ store: TabStore) throws -> [String: [String]] {
-        Dictionary(uniqueKeysWithValues: try store.tabSets().map { summary in
-            let set = try store.tabSet(named: summary.name)
-            return (set.name, set.tabs.map { "\($0.isSelected ? "*" : "")\($0.title) \($0.id) \($0.payload.sorted { $0.key < $1.key })" })
-        })
-    }
-
     static func settled(on server: TabStore, of device: String) throws(TabStoreError) -> (last: Int, refusals: [TabSyncRefusal]) {
         try server.backend.read { records throws(TabStoreError) in try records.settledMutations(of: device, refusedFrom: 1) }
     }
@@ -229,11 +222,11 @@ final class FaultyTransport: TabSyncServer {
         for _ in 0..<4 {
             for device in devices { device.told += try device.store.sync(with: server).refusals }
         }
-        let serverShape = try Self.shape(server)
+        let serverShape = try everyTab(of: server)
         #expect(serverShape.keys.sorted() == sets)
         for device in devices {
             #expect(try device.store.syncStatus().pending == 0)
-            #expect(try Self.shape(device.store) == serverShape, "device \(device.number)")
+            #expect(try everyTab(of: device.store) == serverShape, "device \(device.number)")
             #expect(try Self.ruleBroken(in: device.store) == nil)
         }
         // Exactly once: each device's every mutation settled on the server, its refusals the

@@ -6,18 +6,6 @@ import TabStoreTestSupport
 
 /// Sync between device files and a server store (a file, or a PostgreSQL database).
 @Suite struct SyncTests {
-    /// Every set of a store, whole: what two stores must agree on after a sync.
-    private func everySet(_ store: TabStore) throws -> [TabSet] {
-        try store.tabSets().map { try store.tabSet(named: $0.name) }
-    }
-
-    /// A set's tabs as (id, title, payload, selected), ignoring revisions (each store has its own).
-    private func shape(_ sets: [TabSet]) -> [String: [String]] {
-        Dictionary(uniqueKeysWithValues: sets.map { set in
-            (set.name, set.tabs.map { "\($0.isSelected ? "*" : "")\($0.title) \($0.id) \($0.payload.sorted { $0.key < $1.key })" })
-        })
-    }
-
     @Test(arguments: StoreBackend.allCases)
     func twoDevicesEditOfflineAndAgreeAfterSyncing(backend: StoreBackend) throws {
         let folder = TemporaryFolder()
@@ -30,7 +18,7 @@ import TabStoreTestSupport
         let first = try phone.sync(with: server)
         #expect(first.pushed == 1 && first.pending == 0 && first.refusals == [] && first.roundTrips == 2)
         #expect(try laptop.sync(with: server).setsPulled == 1)
-        #expect(shape(try everySet(laptop)) == shape(try everySet(server)))
+        #expect(try everyTab(of: laptop) == everyTab(of: server))
         #expect(picture(try laptop.tabSet(named: "main")) == ["*Home", "Map", "Reviews"])
         // Offline, each edits the same set its own way.
         try phone.move("Reviews", to: 0, in: "main")
@@ -42,8 +30,8 @@ import TabStoreTestSupport
         try phone.sync(with: server)
         let expected = ["Reviews", "Start", "Photos", "*Map"]
         for store in [server, phone, laptop] { #expect(picture(try store.tabSet(named: "main")) == expected) }
-        #expect(shape(try everySet(phone)) == shape(try everySet(server)))
-        #expect(shape(try everySet(laptop)) == shape(try everySet(server)))
+        #expect(try everyTab(of: phone) == everyTab(of: server))
+        #expect(try everyTab(of: laptop) == everyTab(of: server))
         #expect(try phone.syncStatus().pending == 0 && laptop.syncStatus().pending == 0)
     }
 
@@ -119,7 +107,7 @@ import TabStoreTestSupport
         #expect(picture(try phone.tabSet(named: "main")) == ["*Home"])
         #expect(picture(try server.tabSet(named: "own")) == ["*O1"])
         #expect(picture(try phone.tabSet(named: "start")) == ["*Home", "Reviews"])
-        #expect(shape(try everySet(phone)) == shape(try everySet(server)))
+        #expect(try everyTab(of: phone) == everyTab(of: server))
     }
 
     /// A server replaced by a new one, or put back from an older copy, has lost edits it
@@ -177,7 +165,7 @@ import TabStoreTestSupport
                     switch Result(catching: { () throws(TabStoreError) in try phone.sync(with: server) }) {
                     case let .success(report):
                         #expect(report.pending == 0, "seed \(seed) step \(step)")
-                        #expect(shape(try everySet(phone)) == shape(try everySet(server)), "seed \(seed) step \(step)")
+                        #expect(try everyTab(of: phone) == everyTab(of: server), "seed \(seed) step \(step)")
                         outcomes.insert("synced")
                     case let .failure(error):
                         #expect(error.code == .serverBehind || error.code == .deviceCopied, "seed \(seed) step \(step): \(error)")
@@ -383,7 +371,7 @@ import TabStoreTestSupport
             } else {
                 #expect(try phone.syncStatus().pending == 0)
                 #expect(try phone.info().ruleProblems == [])
-                #expect(shape(try everySet(phone)) == shape(try everySet(server)), "\(damaged)")
+                #expect(try everyTab(of: phone) == everyTab(of: server), "\(damaged)")
                 synced += 1
             }
         }

@@ -41,3 +41,13 @@ func thrownError<T>(_ body: () throws(TabStoreError) -> T) -> TabStoreError? {
 func contents(_ path: String) -> Data? {
     FileManager.default.contents(atPath: path)
 }
+
+/// Every set of a store as its name and its tabs ("*title id payload", the selected one
+/// starred), revisions aside (each store has its own): what two stores must agree on after
+/// a sync.
+func everyTab(of store: TabStore) throws -> [String: [String]] {
+    Dictionary(uniqueKeysWithValues: try store.tabSets().map { summary in
+        let set = try store.tabSet(named: summary.name)
+        return (set.name, set.tabs.map { "\($0.isSelected ? "*" : "")\($0.title) \($0.id) \($0.payload.sorted { $0.key < $1.key })" })
+    })
+}
