@@ -299,6 +299,26 @@ import TabStoreTestSupport
         #expect(try server.tabSets().isEmpty)
     }
 
+    /// A pending mutation another program wrote that names a set no set can have (a NUL in
+    /// it) is pushed and refused, and the device still pulls: it does not ask for that set.
+    @Test func aLoggedMutationNamingNoPossibleSetDoesNotStopThePull() throws {
+        let folder = TemporaryFolder()
+        let server = try TabStore(path: folder.file("server.sqlite"))
+        let path = folder.file("phone.sqlite")
+        do {
+            let phone = try TabStore(path: path)
+            try phone.startSync(server: "test")
+            try phone.add(["Home"], to: "main", creatingSet: true)
+        }
+        // "3:put4:m\0dn1:01:0": a put of no tabs to the set "m\0dn".
+        _ = try SQLiteShell.run(path, "UPDATE sync_mutation SET body = CAST(X'333A707574343A6D00646E313A30313A30' AS TEXT)")
+        let phone = try TabStore(path: path)
+        let report = try phone.sync(with: server)
+        #expect(report.pushed == 1 && report.pending == 0)
+        #expect(report.refusals.map(\.code) == [.invalidSetName])
+        #expect(try everyTab(of: phone) == everyTab(of: server))
+    }
+
     /// The decoding entry point: bytes past the limit are refused before they are all read
     /// (a lazy body of 100 MB is read no further than the limit), an unknown version is
     /// refused with the versions the server reads, an unknown kind is one mutation.

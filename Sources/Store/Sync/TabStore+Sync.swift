@@ -193,7 +193,9 @@ extension TabStore {
         try backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
                 guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
-                let sets = try records.setsAwaitingTheServer()
+                // A name no set can have (a mutation written by other means) is refused by
+                // every server, and no server has its set: not asked for.
+                let sets = try records.setsAwaitingTheServer().filter { nameProblem($0) == nil }
                 // More sets than a pull names: the whole store (cookie 0) instead.
                 let tooMany = sets.count > TabSyncLimits.setsPerPull
                 return TabSyncPull(
