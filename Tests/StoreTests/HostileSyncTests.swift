@@ -281,17 +281,21 @@ import TabStoreTestSupport
         #expect(ahead.complete && ahead.sets.map(\.name) == ["main"])
     }
 
+    /// A device's file, closed, with one edit pending: for another program to write to.
+    private func deviceWithOneEdit(in folder: TemporaryFolder) throws -> String {
+        let path = folder.file("phone.sqlite")
+        let phone = try TabStore(path: path)
+        try phone.startSync(server: "test")
+        try phone.add(["Home"], to: "main", creatingSet: true)
+        return path
+    }
+
     /// A device's file whose numbers another program set past any a device gives fails its
     /// sync as a damaged log, never a trap.
     @Test func aDeviceFileWithExtremeNumbersFailsAsDamaged() throws {
         let folder = TemporaryFolder()
         let server = try TabStore(path: folder.file("server.sqlite"))
-        let path = folder.file("phone.sqlite")
-        do {
-            let phone = try TabStore(path: path)
-            try phone.startSync(server: "test")
-            try phone.add(["Home"], to: "main", creatingSet: true)
-        }
+        let path = try deviceWithOneEdit(in: folder)
         _ = try SQLiteShell.run(path, "UPDATE sync_device SET last_mutation = 9223372036854775807")
         let phone = try TabStore(path: path)
         #expect(thrownError { () throws(TabStoreError) in _ = try phone.sync(with: server) } == .damagedSyncLog(path: path, mutation: 0))
@@ -304,12 +308,7 @@ import TabStoreTestSupport
     @Test func aLoggedMutationNamingNoPossibleSetDoesNotStopThePull() throws {
         let folder = TemporaryFolder()
         let server = try TabStore(path: folder.file("server.sqlite"))
-        let path = folder.file("phone.sqlite")
-        do {
-            let phone = try TabStore(path: path)
-            try phone.startSync(server: "test")
-            try phone.add(["Home"], to: "main", creatingSet: true)
-        }
+        let path = try deviceWithOneEdit(in: folder)
         // "3:put4:m\0dn1:01:0": a put of no tabs to the set "m\0dn".
         _ = try SQLiteShell.run(path, "UPDATE sync_mutation SET body = CAST(X'333A707574343A6D00646E313A30313A30' AS TEXT)")
         let phone = try TabStore(path: path)

@@ -33,7 +33,7 @@ extension Database {
         var pending: [TabSyncPush.Numbered] = []
         var unreadable: Int?
         try forEachRow("SELECT id, body FROM sync_mutation ORDER BY id LIMIT ?", [.int(limit)]) { row in
-            guard TabSyncLimits.numbers.contains(row.int(0)), let mutation = TabMutation(stored: row.text(1)) else {
+            guard let mutation = loggedMutation(row) else {
                 unreadable = unreadable ?? row.int(0)
                 return
             }
@@ -47,9 +47,15 @@ extension Database {
     func unreadableMutations() throws(TabStoreError) -> [Int] {
         var numbers: [Int] = try syncDeviceRow().map { $0.sound ? [] : [0] } ?? []
         try forEachRow("SELECT id, body FROM sync_mutation ORDER BY id") { row in
-            if !TabSyncLimits.numbers.contains(row.int(0)) || TabMutation(stored: row.text(1)) == nil { numbers.append(row.int(0)) }
+            if loggedMutation(row) == nil { numbers.append(row.int(0)) }
         }
         return numbers
+    }
+
+    /// A row of the log (id, body) as its mutation; nil when its number or body is not as
+    /// tabstore writes it.
+    private func loggedMutation(_ row: Statement) -> TabMutation? {
+        TabSyncLimits.numbers.contains(row.int(0)) ? TabMutation(stored: row.text(1)) : nil
     }
 
     func pendingMutationCount() throws(TabStoreError) -> Int {

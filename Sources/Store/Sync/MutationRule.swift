@@ -15,8 +15,9 @@ package struct MutationRule: TabRule {
 
     package func plan(reading reader: any SnapshotReader, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) {
         switch mutation {
-        case let .unreadable(kind, problem):
-            throw .invalidMutation(reason: "\(quoted(kind)): \(problem)")
+        case .unreadable:
+            // Refused as a server refuses it before planning, with the same sentence.
+            try mutation.validate()
         case let .add(set, tabs, before, creatingSet):
             let inner = AddRule(tabs.map(\.newTab), to: set, at: -1, creatingSet: creatingSet)
             try inner.validate()
