@@ -110,8 +110,6 @@ public final class TabStore: Sendable {
     let suspension: SuspensionGate
     /// The sets this store last wrote or read, at their revisions (see `KnownSets`).
     let knownSets = Mutex(KnownSets())
-    /// The state each set's `TabBarModel`s share.
-    let tabBars = TabBarRegistry()
 
     /// Opens the database at `path`, creating it and its missing folders (mode 0700) unless
     /// `options.createsMissingDatabase` is false, and brings its schema up to date. Nothing is

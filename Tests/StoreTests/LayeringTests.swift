@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The library's layers, read from its source: the public API (the files directly in
-/// Sources/Store) and the rules (Sources/Store/Rules) are written over the backend
+/// Sources/Store, and the tab bar's in Sources/Store/TabBar) and the rules (Sources/Store/Rules) are written over the backend
 /// boundary and know no backend; SQL lives in the backends (`Sources/Store/SQLite/` here,
 /// and the PostgreSQL module), and in the SQLite backend only its record files, its plan
 /// executor and plumbing hold it, with C calls only in the plumbing.
@@ -16,12 +16,14 @@ import Testing
         "SQLite/TabSetRecords.swift", "SQLite/ClosedTabRecords.swift", "SQLite/ChangeJournal.swift", "SQLite/SQLitePlan.swift",
     ]
 
-    /// The Swift files directly in Sources/Store and in Sources/Store/Rules (not those
-    /// under SQLite/).
+    /// The Swift files directly in Sources/Store, in Sources/Store/Rules and in
+    /// Sources/Store/TabBar (not those under SQLite/).
     static func storeFiles() throws -> [String] {
         let top = try FileManager.default.contentsOfDirectory(atPath: storeFolder.path)
-        let rules = try FileManager.default.contentsOfDirectory(atPath: storeFolder.appendingPathComponent("Rules").path)
-        return (top + rules.map { "Rules/" + $0 }).filter { $0.hasSuffix(".swift") }.sorted()
+        let folders = try ["Rules", "TabBar"].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(atPath: storeFolder.appendingPathComponent(folder).path).map { folder + "/" + $0 }
+        }
+        return (top + folders).filter { $0.hasSuffix(".swift") }.sorted()
     }
 
     /// Lines of `file` containing any of `needles`, as `file:line: text`; comment lines
@@ -45,6 +47,7 @@ import Testing
         #expect(files.contains("TabStore.swift"))
         #expect(files.contains("TabStore+Editing.swift"))
         #expect(files.contains("Rules/SelectRule.swift"))
+        #expect(files.contains("TabBar/TabBarModel.swift"))
         var offending: [String] = []
         for file in files {
             offending += try Self.lines(

@@ -418,6 +418,27 @@ import Testing
         #expect(third.tabs == normal.tabs && third.revision == 3)
     }
 
+    /// Bars share a state within one store: a bar of the set in another store (of the same
+    /// file) is its own, and that store goes when its bars do, as nothing else holds it.
+    @Test(.timeLimit(.minutes(5)))
+    func aBarOfTheSetInAnotherStoreIsItsOwnAndItsStoreGoesWithIt() async throws {
+        let store = try makeStore()
+        var other: TabStore? = try TabStore(path: store.location, options: options)
+        weak let released = other
+        var theirs: TabBarModel? = TabBarModel(store: try #require(other), setName: "main")
+        let mine = TabBarModel(store: store, setName: "main")
+        mine.select(2)
+        // No await between: the tap is shown, pending, on this store's bars only.
+        #expect(shown(mine) == ["Home", "All menu", "*Reviews"] && mine.hasPendingEdits)
+        #expect(TabBarModel(store: store, setName: "main").pendingEdits == mine.pendingEdits)
+        #expect(shown(try #require(theirs)) == ["*Home", "All menu", "Reviews"] && theirs?.hasPendingEdits == false)
+        theirs = nil
+        other = nil
+        #expect(released == nil)
+        await mine.waitForPendingEdits()
+        #expect(shown(mine) == ["Home", "All menu", "*Reviews"] && !mine.hasPendingEdits)
+    }
+
     @Test(arguments: 1...6)
     func barsOfASetAgreeAfterEveryRandomEditOfEither(seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)

@@ -164,7 +164,7 @@ public final class TabBarModel {
     /// read that fails leaves the bar empty with ``observationError`` set; so does a name no
     /// set can have (`.invalidSetName`), and such a bar follows nothing.
     public convenience init(store: TabStore, setName: String) {
-        if let shared = store.tabBars.state(for: setName) {
+        if let shared = TabBarRegistry.state(of: setName, in: store) {
             self.init(state: shared)
             return
         }
@@ -172,7 +172,7 @@ public final class TabBarModel {
             try validSetName(setName)
             return try store.firstObservation(of: setName)
         }
-        self.init(state: store.tabBars.add(TabBarState(store: store, setName: setName, first: first)))
+        self.init(state: TabBarRegistry.add(TabBarState(store: store, setName: setName, first: first)))
     }
 
     /// A bar for `setName`, made once its first value has been read off the main actor
@@ -181,11 +181,11 @@ public final class TabBarModel {
     /// - Throws: `TabStoreError.Code.invalidSetName`, or the `TabStoreError` of that read.
     public static func load(store: TabStore, setName: String) async throws(TabStoreError) -> TabBarModel {
         try validSetName(setName)
-        if let shared = store.tabBars.state(for: setName) { return TabBarModel(state: shared) }
+        if let shared = TabBarRegistry.state(of: setName, in: store) { return TabBarModel(state: shared) }
         let first = try await store.onReadQueue { () throws(TabStoreError) in try store.firstObservation(of: setName) }
         // Another model may have been made meanwhile: share its state, drop this read.
-        if let shared = store.tabBars.state(for: setName) { return TabBarModel(state: shared) }
-        return TabBarModel(state: store.tabBars.add(TabBarState(store: store, setName: setName, first: .success(first))))
+        if let shared = TabBarRegistry.state(of: setName, in: store) { return TabBarModel(state: shared) }
+        return TabBarModel(state: TabBarRegistry.add(TabBarState(store: store, setName: setName, first: .success(first))))
     }
 
     private init(state: TabBarState) {

@@ -3,7 +3,7 @@ import Synchronization
 
 /// What every ``TabBarModel`` of one set in one store shows: the stored set, the edits on
 /// their way to the store (each shown at once) and their one queue of writes. Models hold
-/// it; the store's `TabBarRegistry` finds it while one does.
+/// it; `TabBarRegistry` finds it while one does.
 @MainActor @Observable
 final class TabBarState {
     let store: TabStore
@@ -230,26 +230,25 @@ final class TabBarState {
     }
 }
 
-/// The bars of one store that some model still shows, found by the name of their set.
+/// The bars some model still shows, of every store: a model of a set shows the state that
+/// another model of that set in the same store shows already (a bar and its sticky copy
+/// share their edits). A state is held weakly and holds its store, so a store is told apart
+/// by identity while one of its bars lives, and nothing here keeps a bar or a store open.
 @MainActor
-final class TabBarRegistry {
+enum TabBarRegistry {
     private struct Entry {
         weak var state: TabBarState?
     }
 
-    private var entries: [Entry]
+    private static var entries: [Entry] = []
 
-    nonisolated init() {
-        entries = []
-    }
-
-    /// The state of the bar showing `setName` (compared byte for byte), if a model holds one.
-    func state(for setName: String) -> TabBarState? {
+    /// The state of `store`'s bar showing `setName` (compared byte for byte), if a model holds one.
+    static func state(of setName: String, in store: TabStore) -> TabBarState? {
         entries.removeAll { $0.state == nil }
-        return entries.lazy.compactMap(\.state).first { sameBytes($0.setName, setName) }
+        return entries.lazy.compactMap(\.state).first { $0.store === store && sameBytes($0.setName, setName) }
     }
 
-    func add(_ state: TabBarState) -> TabBarState {
+    static func add(_ state: TabBarState) -> TabBarState {
         entries.append(Entry(state: state))
         return state
     }
