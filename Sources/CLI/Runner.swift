@@ -5,7 +5,9 @@ package struct RunResult: Sendable, Equatable {
     package var standardOutput = ""
     package var standardError = ""
     package var exitCode: Int32 = ExitCode.success
-    /// The run stored a change: said when its output then cannot be written.
+    /// The run stored a change: said when its output then cannot be written. A command
+    /// that edits sets it from what its library call returned (an edit's event, nil when
+    /// nothing changed; a selection that is not a reselection; the sets an import wrote).
     var savedChange = false
     /// `--json` was given: an error found while printing is JSON too.
     package var json = false
@@ -61,9 +63,7 @@ package enum Runner {
             }
             do {
                 var result = try command.result(arguments, in: context)
-                // A command that may change data says so only when this run really wrote
-                // (a reselection, a rename to the same title, an unchanged import did not).
-                result.savedChange = result.savedChange || (command.spec.savesChanges && context.opened.wroteRows)
+                if command.spec.savesChanges { result.savedChange = true }
                 return result
             } catch .store(let error) where !arguments.flag("escaped") && namesAnEscape(error) {
                 return failure(.notFoundAsTyped(error), json: json, program: program)

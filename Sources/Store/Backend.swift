@@ -48,9 +48,6 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// "" when it finds nothing); the rules' check runs above, over `read`.
     func info() throws(TabStoreError) -> StoreInfo
 
-    /// Rows this store's writer has inserted, updated or deleted since it opened.
-    var rowsWritten: Int { get }
-
     /// Between `true` and the same caller's `false`, a write waiting for another connection's
     /// lock stops waiting at once and fails with `.busy`, having changed nothing: a
     /// suspending app's (see `SuspensionGate`), a cancelled ``TabBarModel`` edit's.

@@ -289,22 +289,27 @@ import Testing
         #expect(try store.tabSets().map(\.name) == ["main"])
     }
 
-    /// A caller tells a call that saved a change from one that had nothing to do.
+    /// A caller tells a call that saved a change from one that had nothing to do by what
+    /// the call returned (the CLI's "the change itself was saved"): a reselection, a rename
+    /// or move to where the tab is, and a refusal leave the set's revision and history as
+    /// they were; a select and an add move both.
     @Test(arguments: StoreBackend.allCases)
-    func rowsWrittenMovesOnlyWhenACallWrites(backend: StoreBackend) throws {
+    func aCallsResultSaysWhetherItSavedAChange(backend: StoreBackend) throws {
         let store = try makeStore(backend)
-        let opened = store.rowsWritten
-        try store.select(.title("A"), in: "main")
-        #expect(store.rowsWritten == opened)
+        let opened = try store.tabSet(named: "main").revision
+        let history = try store.history(of: "main", limit: 100)
+        let reselection = try store.select(.title("A"), in: "main")
+        #expect(reselection.isReselection && reselection.revision == opened)
+        #expect(try store.rename(.title("B"), to: "B", in: "main").event == nil)
+        #expect(try store.move(.title("C"), to: 2, in: "main").event == nil)
         #expect(failure { () throws(TabStoreError) in try store.select(9, in: "main") }?.code == .indexOutOfRange)
-        #expect(store.rowsWritten == opened)
-        _ = try store.tabSet(named: "main")
-        #expect(store.rowsWritten == opened)
-        try store.select(.title("C"), in: "main")
-        let selected = store.rowsWritten
-        #expect(selected > opened)
-        try store.add(["F"], to: "main")
-        #expect(store.rowsWritten > selected)
+        #expect(try store.tabSet(named: "main").revision == opened)
+        #expect(try store.history(of: "main", limit: 100) == history)
+        let selection = try store.select(.title("C"), in: "main")
+        #expect(!selection.isReselection && selection.revision == opened + 1)
+        let added = try store.add(["F"], to: "main")
+        #expect(added.event != nil && added.revision == opened + 2)
+        #expect(try store.history(of: "main", limit: 100).count == history.count + 2)
         #expect(try state(store) == ["A", "B", "*C", "D", "E", "F"])
     }
 }

@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum AddCommand: TextCommand {
+enum AddCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "add",
         abstract: "Add tabs to a set, creating the set when missing.",
@@ -24,11 +24,10 @@ enum AddCommand: TextCommand {
                 help: "Where the first new tab goes: 0...count; negative counts from the end, so -1 (the default) appends."
             ),
             .ifRevision,
-        ],
-        savesChanges: true
+        ]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = try arguments.text("set")
         let titles = arguments.texts("title")
         let index = arguments.indexOption("at") ?? TypedIndex("-1")
@@ -40,7 +39,11 @@ enum AddCommand: TextCommand {
         }
         let store = try context.openOrCreateStore { store throws(TabStoreError) in _ = try add(store) }
         let edit = try storeCall { () throws(TabStoreError) in try add(store) }
-        if context.json { return JSONOutput.tabSet(edit.set).line }
+        return RunResult(standardOutput: output(edit, titles: titles, setName: setName, json: context.json), savedChange: edit.event != nil)
+    }
+
+    private static func output(_ edit: TabSetEdit, titles: [String], setName: String, json: Bool) -> String {
+        if json { return JSONOutput.tabSet(edit.set).line }
         if titles.isEmpty {
             // No event: the set was there already and nothing was added.
             let shownSet = VisibleText.shown(setName)

@@ -23,8 +23,7 @@ enum BackupCommand: TextCommand {
           {"backup":FILE}
         """,
         arguments: [ArgumentSpec(name: "file", kind: .text, help: "Where to write the copy.", completion: .files)],
-        options: [.force],
-        savesChanges: true
+        options: [.force]
     )
 
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {

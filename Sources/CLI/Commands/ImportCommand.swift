@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum ImportCommand: TextCommand {
+enum ImportCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "import",
         abstract: "Add the sets of a document from 'tabstore export'.",
@@ -21,15 +21,14 @@ enum ImportCommand: TextCommand {
         arguments: [ArgumentSpec(name: "file", kind: .text, help: "The document to read; '-' reads standard input.", completion: .files)],
         options: [
             OptionSpec(name: "replace", kind: .flag, help: "Replace the tabs and selection of sets that already exist."),
-        ],
-        savesChanges: true
+        ]
     )
 
     /// Far above any real document (100,000 tabs export to about 3 MB; with the largest
     /// payload each, about 400 MB), yet a bound: `import /dev/zero` must end.
     static let maximumDocumentBytes = 1 << 30
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let path = try arguments.text("file")
         let replace = arguments.flag("replace")
         // Started before reading: a long read and check count toward the half second.
@@ -55,8 +54,13 @@ enum ImportCommand: TextCommand {
         let written = try storeCall { () throws(TabStoreError) in
             try store.importDocument(document, replace: replace) { done, total in progress.update(done, of: total) }
         }
+        // The sets already as in the document were not written.
+        return RunResult(standardOutput: output(document, written: written, json: context.json), savedChange: written > 0)
+    }
+
+    private static func output(_ document: TabStoreDocument, written: Int, json: Bool) -> String {
         let unchanged = document.sets.count - written
-        if context.json {
+        if json {
             return JSONValue.object([
                 ("imported", .int(written)),
                 ("unchanged", .int(unchanged)),

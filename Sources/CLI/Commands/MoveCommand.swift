@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum MoveCommand: TextCommand {
+enum MoveCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "move",
         abstract: "Move a tab; the selection stays on the same tab.",
@@ -16,11 +16,10 @@ enum MoveCommand: TextCommand {
             .set(), .tab,
             ArgumentSpec(name: "to", kind: .index, help: "The tab's final index; negative counts from the end."),
         ],
-        options: [.title, .index, .id, .ifRevision],
-        savesChanges: true
+        options: [.title, .index, .id, .ifRevision]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
         let destination = try arguments.index("to")
@@ -29,10 +28,14 @@ enum MoveCommand: TextCommand {
         let edit = try storeCall { () throws(TabStoreError) in
             try destination.naming { () throws(TabStoreError) in try store.move(ref, to: destination.value, in: setName, ifRevision: revision) }
         }
-        if context.json { return JSONOutput.tabSet(edit.set).line }
+        return RunResult(standardOutput: output(edit, destination: destination.value, json: context.json), savedChange: edit.event != nil)
+    }
+
+    private static func output(_ edit: TabSetEdit, destination: Int, json: Bool) -> String {
+        if json { return JSONOutput.tabSet(edit.set).line }
         if case let .moved(title, _, to)? = edit.event { return "moved \(VisibleText.shown(title)) to \(to)\n" }
         // No event: the tab already stood at the destination, so it is the tab there.
-        let index = destination.value < 0 ? destination.value + edit.tabs.count : destination.value
+        let index = destination < 0 ? destination + edit.tabs.count : destination
         let title = edit.tabs.indices.contains(index) ? VisibleText.shown(edit.tabs[index].title) : "the tab"
         return "nothing changed: \(title) is already at \(index)\n"
     }

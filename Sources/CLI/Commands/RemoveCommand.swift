@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum RemoveCommand: TextCommand {
+enum RemoveCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "remove",
         abstract: "Remove tabs from a set.",
@@ -13,17 +13,20 @@ enum RemoveCommand: TextCommand {
           \(JSONOutput.tabSetShape)
         """,
         arguments: [.set(), ArgumentSpec(name: "tab", kind: .tab, arity: .oneOrMore, help: ArgumentSpec.tab.help)],
-        options: [.title, .index, .id, .ifRevision],
-        savesChanges: true
+        options: [.title, .index, .id, .ifRevision]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = try arguments.text("set")
         let refs = arguments.tabs("tab")
         let revision = arguments.ifRevision
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.remove(refs, from: setName, ifRevision: revision) }
-        if context.json { return JSONOutput.tabSet(edit.set).line }
+        return RunResult(standardOutput: output(edit, setName: setName, json: context.json), savedChange: edit.event != nil)
+    }
+
+    private static func output(_ edit: TabSetEdit, setName: String, json: Bool) -> String {
+        if json { return JSONOutput.tabSet(edit.set).line }
         guard case let .removed(tabs)? = edit.event else { return "removed 0 tabs from \(VisibleText.shown(setName))\n" }
         return "removed \(counted(tabs.count, "tab", "tabs")) from \(VisibleText.shown(setName))\n"
     }

@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum RemoveSetCommand: TextCommand {
+enum RemoveSetCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "remove-set",
         abstract: "Delete a whole set with its tabs.",
@@ -9,18 +9,18 @@ enum RemoveSetCommand: TextCommand {
           {"set":NAME,"removed":true}
         """,
         arguments: [.set()],
-        options: [.ifRevision],
-        savesChanges: true
+        options: [.ifRevision]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = try arguments.text("set")
         let revision = arguments.ifRevision
         let store = try context.openStore()
         try storeCall { () throws(TabStoreError) in try store.removeSet(setName, ifRevision: revision) }
-        if context.json {
-            return JSONValue.object([("set", .string(setName)), ("removed", .bool(true))]).line
-        }
-        return "removed set \(VisibleText.shown(setName))\n"
+        // A removal that returns has removed the set.
+        let text = context.json
+            ? JSONValue.object([("set", .string(setName)), ("removed", .bool(true))]).line
+            : "removed set \(VisibleText.shown(setName))\n"
+        return RunResult(standardOutput: text, savedChange: true)
     }
 }

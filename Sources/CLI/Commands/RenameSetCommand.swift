@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum RenameSetCommand: TextCommand {
+enum RenameSetCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "rename-set",
         abstract: "Give a whole set a new name.",
@@ -11,17 +11,20 @@ enum RenameSetCommand: TextCommand {
           {"set":NEW,"previousName":OLD,"changed"}
         """,
         arguments: [.set(), ArgumentSpec(name: "new-name", kind: .name, help: "The set's new name.")],
-        options: [.ifRevision],
-        savesChanges: true
+        options: [.ifRevision]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = try arguments.text("set")
         let newName = try arguments.text("new-name")
         let revision = arguments.ifRevision
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.renameSet(setName, to: newName, ifRevision: revision) }
-        if context.json {
+        return RunResult(standardOutput: output(edit, setName: setName, newName: newName, json: context.json), savedChange: edit.event != nil)
+    }
+
+    private static func output(_ edit: TabSetEdit, setName: String, newName: String, json: Bool) -> String {
+        if json {
             return JSONValue.object([
                 ("set", .string(newName)), ("previousName", .string(setName)), ("changed", .bool(edit.event != nil)),
             ]).line

@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum ReopenCommand: TextCommand {
+enum ReopenCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "reopen",
         abstract: "Bring back the last removed tab of a set.",
@@ -12,16 +12,19 @@ enum ReopenCommand: TextCommand {
           \(JSONOutput.tabSetShape)
         """,
         arguments: [.set()],
-        options: [.ifRevision],
-        savesChanges: true
+        options: [.ifRevision]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = try arguments.text("set")
         let revision = arguments.ifRevision
         let store = try context.openStore()
         let edit = try storeCall { () throws(TabStoreError) in try store.reopen(in: setName, ifRevision: revision) }
-        if context.json { return JSONOutput.tabSet(edit.set).line }
+        return RunResult(standardOutput: output(edit, setName: setName, json: context.json), savedChange: edit.event != nil)
+    }
+
+    private static func output(_ edit: TabSetEdit, setName: String, json: Bool) -> String {
+        if json { return JSONOutput.tabSet(edit.set).line }
         guard case let .reopened(tab)? = edit.event else { return "reopened a tab in \(VisibleText.shown(setName))\n" }
         return "reopened \(tab.index): \(VisibleText.shown(tab.tab.title))\n"
     }

@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum SelectCommand: TextCommand {
+enum SelectCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "select",
         abstract: "Select a tab; reselecting it changes nothing.",
@@ -12,18 +12,22 @@ enum SelectCommand: TextCommand {
           {"set","previousIndex","selectedIndex","changed","updates":[{"index","title","selected"}]}
         """,
         arguments: [.set(), .tab],
-        options: [.title, .index, .id, .ifRevision],
-        savesChanges: true
+        options: [.title, .index, .id, .ifRevision]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
         let revision = arguments.ifRevision
         let store = try context.openStore()
         // The output names only what changed: the set as it now stands is not worked out.
         let change = try storeCall { () throws(TabStoreError) in try store.selectOnly(ref, in: setName, ifRevision: revision) }
-        if context.json {
+        // A reselection writes nothing.
+        return RunResult(standardOutput: output(change, json: context.json), savedChange: !change.isReselection)
+    }
+
+    private static func output(_ change: Selection, json: Bool) -> String {
+        if json {
             return JSONValue.object([
                 ("set", .string(change.setName)),
                 ("previousIndex", .int(change.previousIndex)),

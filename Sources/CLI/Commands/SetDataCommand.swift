@@ -1,6 +1,6 @@
 import TabStoreKit
 
-enum SetDataCommand: TextCommand {
+enum SetDataCommand: TabstoreCommand {
     static let spec = CommandSpec(
         name: "set-data",
         abstract: "Replace a tab's data (its payload) with KEY=VALUE entries.",
@@ -21,11 +21,10 @@ enum SetDataCommand: TextCommand {
                 completion: CompletionSource.none
             ),
         ],
-        options: [.title, .index, .id, .ifRevision],
-        savesChanges: true
+        options: [.title, .index, .id, .ifRevision]
     )
 
-    static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String {
+    static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult {
         let setName = try arguments.text("set")
         let ref = try arguments.tab("tab")
         var payload: [String: String] = [:]
@@ -43,7 +42,11 @@ enum SetDataCommand: TextCommand {
         let edit = try storeCall { () throws(TabStoreError) in
             try store.setPayload(payload, for: ref, in: setName, ifRevision: revision)
         }
-        if context.json { return JSONOutput.tabSet(edit.set).line }
+        return RunResult(standardOutput: output(edit, payload: payload, json: context.json), savedChange: edit.event != nil)
+    }
+
+    private static func output(_ edit: TabSetEdit, payload: [String: String], json: Bool) -> String {
+        if json { return JSONOutput.tabSet(edit.set).line }
         let entries = counted(payload.count, "entry", "entries")
         // No event: the tab already had exactly this data.
         guard case let .payloadChanged(update)? = edit.event else {

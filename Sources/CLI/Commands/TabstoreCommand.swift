@@ -7,7 +7,8 @@ protocol TabstoreCommand: Sendable {
     static func result(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> RunResult
 }
 
-/// A command whose whole result is text on standard output: all but `watch`.
+/// A command whose whole result is text on standard output, with no change to report:
+/// the commands that only read, and `backup` (its copy is another file).
 protocol TextCommand: TabstoreCommand {
     static func run(_ arguments: ParsedArguments, in context: CommandContext) throws(CLIError) -> String
 }
@@ -28,8 +29,6 @@ struct CommandContext {
     let environment: Environment
     let command: String
     let servers: ServerStores
-    /// The store this run opened, to tell afterwards whether the run wrote anything.
-    let opened = OpenedStore()
 
     /// Opens the database for a command that does not create one: a missing database
     /// reads as an empty one, and no file or folder is created.
@@ -45,7 +44,7 @@ struct CommandContext {
     func openExistingStore() throws(CLIError) -> TabStore {
         let location = try resolvedPath()
         let options = try serverOptions(Self.runOptions(createsMissingDatabase: false), for: location)
-        return opened.keep(try open(location, options: options))
+        return try open(location, options: options)
     }
 
     /// Opens the database, creating it and its folders when missing: for `add`, `import` and `sync`.
@@ -61,7 +60,7 @@ struct CommandContext {
         // The library makes the missing folders above a new file.
         let location = try resolvedPath()
         let options = try serverOptions(Self.runOptions(createsMissingDatabase: true), for: location)
-        return opened.keep(try open(location, options: options))
+        return try open(location, options: options)
     }
 
     /// The options of a run's store: one connection to a file, as a run makes one call
@@ -142,22 +141,6 @@ struct StoreOpener: Sendable {
             throw .companionUnavailable("'\(command)' opens no server database here; \(companion) does")
         }
     }
-}
-
-/// The store a run opened, and how many rows it had written once open (a migration
-/// writes rows too, but is not the change a command reports).
-final class OpenedStore {
-    private var store: TabStore?
-    private var rowsAtOpen = 0
-
-    func keep(_ store: TabStore) -> TabStore {
-        self.store = store
-        rowsAtOpen = store.rowsWritten
-        return store
-    }
-
-    /// Whether the run wrote to the database after opening it.
-    var wroteRows: Bool { store.map { $0.rowsWritten > rowsAtOpen } ?? false }
 }
 
 // Declarations several commands share, so that they read the same in every help text.

@@ -23,7 +23,6 @@ final class PostgresBackend: TabStoreBackend {
     let location: String
     private let writer: Mutex<PostgresSlot>
     private let reader: Mutex<PostgresSlot>
-    private let written = Atomic<Int>(0)
     /// Called before each part of a write transaction goes to the server (its snapshot
     /// reads, one per set, then its plan with the COMMIT, in parts of 500 statements), with
     /// how many parts it sent before and the writer's server process id: tests end that
@@ -136,7 +135,6 @@ final class PostgresBackend: TabStoreBackend {
                     let made = try planning(records)
                     plan = made
                     try records.commit(made, changeID: changeID, progress: progress)
-                    written.add(records.rowsWritten, ordering: .relaxed)
                     return made
                 } catch {
                     slot.rollBack(records)
@@ -297,8 +295,6 @@ final class PostgresBackend: TabStoreBackend {
             }
         }
     }
-
-    var rowsWritten: Int { written.load(ordering: .relaxed) }
 }
 
 // What the benchmark counts per edit (`TabStoreBench --only postgres`).

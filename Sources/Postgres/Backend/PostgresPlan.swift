@@ -7,14 +7,12 @@ extension PostgresRecords {
     /// Sends the plan and its COMMIT; its journal rows carry `changeID`.
     func commit(_ plan: WritePlan, changeID: String, progress: ((Int) -> Void)?) throws(TabStoreError) {
         var statements: [PostgresStatement] = []
-        var writes = Set<Int>()
         /// Tabs done once the statements up to each index have run.
         var tabsDone: [(through: Int, tabs: Int)] = []
         var tabs = 0
         /// The sets the journal rows tell of (a renamed set by both names), to notify.
         var journaledSets: [String] = []
-        func add(_ sql: String, _ parameters: [String?], write: Bool = true) {
-            if write { writes.insert(statements.count) }
+        func add(_ sql: String, _ parameters: [String?]) {
             statements.append(PostgresStatement(sql, parameters))
         }
         for write in plan.writes {
@@ -124,10 +122,10 @@ extension PostgresRecords {
         }
         if !journaledSets.isEmpty {
             let notification = Self.notification(ofSets: journaledSets, schema: connection.schema)
-            add(notification.sql, notification.parameters, write: false)
+            add(notification.sql, notification.parameters)
         }
         progressAtCommit = tabsDone.last?.tabs
-        try send(statements, writes: writes, committing: true, sent: { through in
+        try send(statements, committing: true, sent: { through in
             // Progress counts the tabs of every statement the server has answered.
             if let done = tabsDone.last(where: { $0.through < through }), done.tabs != self.progressReported {
                 self.progressReported = done.tabs

@@ -15,8 +15,6 @@ final class PostgresRecords {
     var server: String { connection.server }
     /// Statements waiting to go with the next round trip (a write's BEGIN).
     private var pending: [PostgresStatement] = []
-    /// Rows inserted, updated or deleted by the statements sent so far.
-    private(set) var rowsWritten = 0
     /// Whether anything (the BEGIN first) has gone to the server.
     private(set) var sentAnything = false
     /// Whether a COMMIT was sent (so a broken connection leaves the outcome unknown).
@@ -49,12 +47,11 @@ final class PostgresRecords {
     static let pipelineLimit = 500
 
     /// Sends whatever is pending, then `statements`, in one round trip (one per
-    /// `pipelineLimit` statements); returns the rows of `statements`. `writes` says which
-    /// of them change rows (counted as written); `sent` is told after each part how many
-    /// of `statements` the server has answered.
+    /// `pipelineLimit` statements); returns the rows of `statements`. `sent` is told after
+    /// each part how many of `statements` the server has answered.
     @discardableResult
     func send(
-        _ statements: [PostgresStatement], writes: Set<Int> = [], committing: Bool = false,
+        _ statements: [PostgresStatement], committing: Bool = false,
         sent: ((_ through: Int) -> Void)? = nil
     ) throws(TabStoreError) -> [PostgresRows] {
         var all = pending
@@ -81,7 +78,6 @@ final class PostgresRecords {
             failure = error
             throw storeError(error)
         }
-        for offset in writes { rowsWritten += results[leading + offset].affectedRows }
         return Array(results[leading..<leading + statements.count])
     }
 

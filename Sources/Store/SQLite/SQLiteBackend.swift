@@ -171,10 +171,6 @@ final class SQLiteBackend: TabStoreBackend {
         return info
     }
 
-    var rowsWritten: Int {
-        (try? writer.withDatabase { database throws(TabStoreError) in database.totalChanges }) ?? 0
-    }
-
     /// Whether the writer's database is a file other connections may share: not in memory
     /// (a second connection would be another database), not immutable, not with exclusive
     /// locking (any other connection would be locked out).
