@@ -177,21 +177,17 @@ enum AtomicFile {
 }
 
 /// How far a ``TabStore/writeFile(_:to:replacing:progress:)`` has got.
-public struct FileWriteProgress: Sendable, Hashable {
-    public let writtenBytes: Int
-    public let byteCount: Int
+package struct FileWriteProgress: Sendable, Hashable {
+    package let writtenBytes: Int
+    package let byteCount: Int
 }
 
 extension TabStore {
     /// Writes `bytes` to the file at `path` as ``backup(to:replacing:progress:)-1cmbe`` writes its
     /// copy: into a temporary file beside `path` that is synced and then renamed into
     /// place, so that after a failure or a kill `path` holds its old file or all of
-    /// `bytes`. For what an app writes beside its tabs: an export of its sets, say.
+    /// `bytes`: the CLI's `export --output`.
     ///
-    /// For example:
-    /// ```swift
-    /// try store.writeFile(Array(exportedJSON.utf8), to: "/exports/tabs.json", replacing: true)
-    /// ```
     /// - Parameter bytes: the whole new content of the file.
     /// - Parameter path: where the file goes; its folder must exist.
     /// - Parameter replacing: whether an existing regular file at `path` may be replaced;
@@ -201,7 +197,7 @@ extension TabStore {
     ///   `.notARegularFile` when something else is at `path`, which is never replaced,
     ///   `.fileIsTheDatabase` when `path` is this store's file or one of its side files,
     ///   `.cannotWrite` when the file cannot be written (a full disk, a missing folder).
-    public func writeFile(
+    package func writeFile(
         _ bytes: [UInt8], to path: String, replacing: Bool = false, progress: (FileWriteProgress) -> Void = { _ in }
     ) throws(TabStoreError) {
         let chunk = 1 << 20
@@ -223,7 +219,7 @@ extension TabStore {
     /// SIGHUP, SIGINT or SIGTERM, to call from its handler first, so that the signal leaves
     /// no `.NAME.tmp-PID` beside the file. Safe in a signal handler (an atomic exchange and
     /// `unlink`); the process is expected to end after it.
-    public static func removeFileBeingWritten() {
+    package static func removeFileBeingWritten() {
         AtomicFile.removeTemporaryFileForSignal()
     }
 }

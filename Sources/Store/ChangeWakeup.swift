@@ -262,7 +262,7 @@ extension TabStore {
     ///
     /// The CLI's `watch` asks with 0 before it opens its store, and with 4 once its own
     /// descriptors are open.
-    public static func observationCanStart(sparing spare: Int = 4) -> Bool {
+    package static func observationCanStart(sparing spare: Int = 4) -> Bool {
         DispatchEventLoop.start() && descriptorsAreFree(spare)
     }
 }

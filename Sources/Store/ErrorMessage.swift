@@ -1,6 +1,7 @@
 /// A message that names text from outside (set names, titles, paths, what a server or
 /// a command line said), kept in parts so that it can be written two ways: for a person,
-/// with that text made visible (``VisibleText``) and long names shortened, and for JSON,
+/// with that text made visible (a character that would act on a terminal or hide itself is
+/// written as an escape) and long names shortened, and for JSON,
 /// whose strings carry any text, with that text whole and as it is.
 ///
 /// Written as a string literal; an interpolated `String` is text from outside, a
@@ -33,7 +34,7 @@ public struct ErrorMessage: Sendable, Hashable, ExpressibleByStringInterpolation
             self.limit = limit
         }
 
-        /// The name for a person: visible (``VisibleText``), shortened.
+        /// The name for a person: visible, as in ``ErrorMessage/shown``, and shortened.
         public var shown: String {
             quote + VisibleText.shown(shortened) + quote
         }

@@ -135,7 +135,7 @@ public enum TabRef: Sendable, Hashable, Codable, ExpressibleByIntegerLiteral, Ex
     /// Whether ``typed(_:asIndex:)`` reads `text` as an index: an optional `-` and one or
     /// more ASCII digits (`-1`, `007`), whether or not it fits `Int`. A command line that
     /// takes `-1` as a value, not an option, asks this.
-    public static func readsAsIndex(_ text: String) -> Bool {
+    package static func readsAsIndex(_ text: String) -> Bool {
         let digits = text.utf8.first == UInt8(ascii: "-") ? text.utf8.dropFirst() : text.utf8[...]
         return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }

@@ -34,7 +34,7 @@ extension TabStore {
     /// nil), for a store's first observer: a watcher that started before the database had
     /// any tables misses none of its changes. A later observer gets the changes from now on,
     /// as ``changes()`` does.
-    public func changesFromJournalStart(in setName: String?) -> TabStoreStream<TabChange> {
+    package func changesFromJournalStart(in setName: String?) -> TabStoreStream<TabChange> {
         hub.subscribe(setName: setName, after: 0)
     }
 

@@ -163,14 +163,14 @@ public final class TabStore: Sendable {
     /// none starts after it; the file then holds every change, and this process leaves no
     /// -wal or -shm file behind. On a server, `end` is called at once: the server rolls
     /// back what was not committed.
-    public func closeAndEnd(_ end: () -> Never) -> Never {
+    package func closeAndEnd(_ end: () -> Never) -> Never {
         backend.closeAndEnd(end)
     }
 
     /// Why other processes' changes cannot be seen through this store, when they cannot
     /// (a file in a folder this process cannot write, where SQLite cannot keep its -shm file):
     /// `nil` when they can. An observer asks first, to refuse at once rather than wait.
-    public var changesUnseen: TabStoreError? { backend.changesUnseen }
+    package var changesUnseen: TabStoreError? { backend.changesUnseen }
 
     /// Runs `body` on the reader's connection: it never waits for this store's writes.
     func reading<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {

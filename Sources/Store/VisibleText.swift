@@ -26,9 +26,9 @@
 /// VisibleText.shown("\u{1B}]0;x\u{7}") // \u{1b}]0;x\u{7}
 /// VisibleText.original(of: #"a\tb"#)   // "a\tb" (with a TAB)
 /// ```
-public enum VisibleText {
+package enum VisibleText {
     /// `text` as shown to a person.
-    public static func shown(_ text: String) -> String {
+    package static func shown(_ text: String) -> String {
         // Printable ASCII without a backslash, nearly every name: shown as it is.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) { return text }
         let scalars = Array(text.unicodeScalars)
@@ -61,7 +61,7 @@ public enum VisibleText {
     /// The text that `shown` shows as `text`: each escape read back, any other character
     /// (a backslash that starts no escape included) taken as it is. Reads what a person
     /// copies from a listing, so uppercase hex (`\u{1B}`) is read too.
-    public static func original(of text: String) -> String {
+    package static func original(of text: String) -> String {
         let scalars = Array(text.unicodeScalars)
         var result = ""
         var index = 0
@@ -80,13 +80,13 @@ public enum VisibleText {
     /// Whether `text` holds an escape that ``original(of:)`` reads as another character
     /// (`a\tb` typed with a backslash): a name copied from shown output reads that way, so
     /// a lookup of it that finds nothing may have meant the original.
-    public static func containsEscape(_ text: String) -> Bool {
+    package static func containsEscape(_ text: String) -> Bool {
         !sameBytes(original(of: text), text)
     }
 
     /// How many scalars of `text`, from `index`, an escape takes (`\t`: 2, `\u{1b}`: 6), or
     /// `nil` when none starts there: what a layout must not cut in half.
-    public static func escapeLength(in text: [Unicode.Scalar], at index: Int) -> Int? {
+    package static func escapeLength(in text: [Unicode.Scalar], at index: Int) -> Int? {
         guard index < text.count, text[index] == "\\" else { return nil }
         return escapeSequence(in: text, at: index)?.length
     }
