@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One change to a tab set, as observers and `history` see it.
 public struct TabChange: Sendable, Hashable, Codable {
     /// The set's name when the change happened (for `.setRenamed`, the old name).
@@ -72,4 +78,11 @@ extension TabEvent {
         case .payloadChanged: .payloadChanged
         }
     }
+}
+
+/// Milliseconds since 1970-01-01 UTC, as the journal's `at` column counts them.
+package func currentTimestamp() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension TabStore {
     /// The changes to one set from now on, in commit order: those this store makes
     /// (at once) and those other connections and processes make (within milliseconds where
@@ -109,11 +103,4 @@ extension TabStore {
             try database.history(ofSet: setName, limit: max(limit, 0))
         }
     }
-}
-
-/// Milliseconds since 1970-01-01 UTC, as the journal's `at` column counts them.
-package func currentTimestamp() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
 }

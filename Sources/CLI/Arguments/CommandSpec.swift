@@ -169,3 +169,11 @@ struct HelpTopic: Sendable {
     /// Each entry's label (`0`) and its text.
     let entries: [(label: String, text: String)]
 }
+
+extension ArgumentSpec {
+    func withArity(_ arity: Arity) -> ArgumentSpec {
+        var copy = self
+        copy.arity = arity
+        return copy
+    }
+}

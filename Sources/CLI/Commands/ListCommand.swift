@@ -62,11 +62,3 @@ enum ListCommand: TextCommand {
         }))])
     }
 }
-
-extension ArgumentSpec {
-    func withArity(_ arity: Arity) -> ArgumentSpec {
-        var copy = self
-        copy.arity = arity
-        return copy
-    }
-}
