@@ -13,7 +13,9 @@ import Darwin
 struct SyncSession: Sendable, Equatable {
     let device: TabStore
     let server: SyncServer
-    let shownServer: String
+    /// The server as the command line names it (a file by its absolute path, a URL without
+    /// its password); the library may know it by another name of the same file.
+    let name: String
     let json: Bool
     /// The first sync failed, and said so: the next waits for the retry delay.
     var firstFailed = false
@@ -90,11 +92,16 @@ struct SyncSession: Sendable, Equatable {
         }
     }
 
-    /// One sync, the server opened first when it is not yet (and given to `opening`).
+    /// One sync: the library's, the server opened first when it is not yet (and given to
+    /// `opening`).
     func syncOnce(opening: (TabStore) -> Void = { _ in }) throws(CLIError) -> TabSyncReport {
-        let (store, isNew) = try server.open()
-        if isNew { opening(store) }
-        return try SyncCommand.sync(device, with: store, shownServer: shownServer)
+        try storeCall { () throws(TabStoreError) in
+            try device.sync(withServerNamed: name) { creating throws(TabStoreError) in
+                let (store, isNew) = try server.open(creating: creating)
+                if isNew { opening(store) }
+                return store
+            }
+        }
     }
 
     /// Syncs each time something is due: changes that came during a sync make one more.
@@ -104,9 +111,10 @@ struct SyncSession: Sendable, Equatable {
             due.wait(orAfter: failing ? Self.retryDelay : nil)
             do throws(CLIError) {
                 let report = try syncOnce { opened in follow(opened, due) }
+                if let failure = SyncCommand.failure(of: report) { throw failure }
                 failing = false
                 guard report.pushed > 0 || report.setsPulled > 0 || !report.refusals.isEmpty else { continue }
-                WatchSession.endIfNotWritten(ProcessOutput.printStandardOutput(SyncCommand.output(report, server: shownServer, json: json)), json: json)
+                WatchSession.endIfNotWritten(ProcessOutput.printStandardOutput(SyncCommand.output(report, json: json)), json: json)
             } catch {
                 // Said once a failing streak: the next success is printed when it moves something.
                 if !failing { ProcessOutput.printStandardError(Runner.failure(error, json: json, program: Program.spec).standardError) }
@@ -126,34 +134,42 @@ final class SyncServer: Sendable {
         let file: FileIdentity?
     }
 
-    /// Opens the server, never making it: the device has synced with it.
-    private let opener: StoreOpener
-    private let opened: Mutex<Opened?>
+    private let location: String
+    private let options: TabStore.Options
+    /// What opens a server URL; nil for a file.
+    private let support: ServerSupport?
+    private let opened = Mutex<Opened?>(nil)
 
-    /// A server opened already, as `opener` would open it.
-    init(_ store: TabStore, opener: StoreOpener) {
-        self.opener = opener.notCreating
-        opened = Mutex(Opened(store: store, file: DatabasePath.fileIdentity(opener.location)))
-    }
-
-    /// A server to open at its first sync.
-    init(opening opener: StoreOpener) {
-        self.opener = opener.notCreating
-        opened = Mutex(nil)
+    /// The server `opener` opens, opened at its first sync.
+    init(opening opener: StoreOpener) throws(CLIError) {
+        location = opener.location
+        options = opener.options
+        support = if case let .opened(support) = opener.servers { support } else { nil }
+        // Such a run is handed over to the executable that serves server URLs before it
+        // starts: refused as every opener here refuses it.
+        if DatabasePath.isServerURL(location), case let .handedOver(companion) = opener.servers {
+            throw .companionUnavailable("'\(opener.command)' opens no server database here; \(companion) does")
+        }
     }
 
     /// The server as last opened.
     var store: TabStore? { opened.withLock { $0?.store } }
 
     /// The server, opened now (`isNew`) when it was not yet, or its file is no longer the
-    /// one at its path. Called from one thread.
-    func open() throws(CLIError) -> (store: TabStore, isNew: Bool) {
+    /// one at its path; made when missing if `creating`. Called from one thread.
+    func open(creating: Bool) throws(TabStoreError) -> (store: TabStore, isNew: Bool) {
         if let current = opened.withLock({ $0 }) {
-            if current.file == nil || DatabasePath.fileIdentity(opener.location) == current.file { return (current.store, false) }
+            if current.file == nil || DatabasePath.fileIdentity(location) == current.file { return (current.store, false) }
             opened.withLock { $0 = nil }
         }
-        let store = try opener()
-        opened.withLock { $0 = Opened(store: store, file: DatabasePath.fileIdentity(opener.location)) }
+        var options = options
+        options.createsMissingDatabase = creating
+        let store = if let support, DatabasePath.isServerURL(location) {
+            try support.open(location, options)
+        } else {
+            try TabStore(path: location, options: options)
+        }
+        opened.withLock { $0 = Opened(store: store, file: DatabasePath.fileIdentity(location)) }
         return (store, true)
     }
 }

@@ -19,7 +19,7 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// told how many tabs the executed writes have inserted so far (or counted as done),
     /// restarting from 0 when the transaction runs again.
     func write(
-        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
+        progress: ((Int) -> Void)?, _ planning: (any WriteReader) throws(TabStoreError) -> WritePlan
     ) throws(TabStoreError) -> WritePlan
 
     /// Runs `body` on a connection that never waits behind this store's writes; several
@@ -63,7 +63,7 @@ package protocol TabStoreBackend: AnyObject, Sendable {
     /// on the state the plans before it left, and executes it), reading through `records`
     /// in between: what a device's pull does, replaying its mutations on the server's sets.
     func writeSeries(
-        _ body: (_ records: any TabRecords, _ run: (_ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+        _ body: (_ records: any TabRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
     ) throws(TabStoreError)
 }
 
@@ -76,11 +76,14 @@ extension TabStoreBackend {
     package var writeRefusal: TabStoreError? { nil }
 
     package func writeSeries(
-        _ body: (_ records: any TabRecords, _ run: (_ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+        _ body: (_ records: any TabRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
     ) throws(TabStoreError) {
         throw .syncNeedsAFile(database: location)
     }
 }
+
+/// What a plan reads in a write: the rules' snapshots, and sync's tables.
+package typealias WriteReader = SnapshotReader & SyncReader
 
 /// Something that calls the change hub back until cancelled.
 package protocol Wakeup: Sendable {

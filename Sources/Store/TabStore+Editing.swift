@@ -172,12 +172,7 @@ extension TabStore {
             let recording = try reader.recordsMutations()
             let context = RuleContext(options: options, wantsResults: wantsResult || recording)
             outcome = try rule.plan(reading: reader, into: &plan, context: context)
-            if recording, !plan.isEmpty {
-                let mutations = rule.mutations(in: plan)
-                // Nothing recorded that a server would refuse unread: the edit is refused here.
-                for mutation in mutations { try mutation.validate() }
-                if !mutations.isEmpty { plan.append(.recordMutations(mutations)) }
-            }
+            if recording { try plan.recordMutations(of: rule) }
             return plan
         }
         knownSets.withLock { $0.update(from: plan) }

@@ -81,21 +81,25 @@ import TabStoreKit
         }
     }
 
-    /// `checkCanSync(with:)` refuses what `startSync` would, before any server is opened,
-    /// and compares the server's name byte for byte.
+    /// A sync with a server by its name refuses what `startSync` would before the server is
+    /// opened, and compares the server's name byte for byte.
     @Test func aDeviceChecksItsServerBeforeSyncing() throws {
         let path = folder.file()
         let device = try TabStore(path: path)
-        #expect(try device.checkCanSync(with: "/srv/tabs.sqlite") == false)
+        var opened = 0
+        func opening(_ creating: Bool) throws(TabStoreError) -> TabStore {
+            opened += 1
+            return try TabStore.inMemory()
+        }
         try device.startSync(server: "/srv/caf\u{E9}.sqlite")
-        #expect(try device.checkCanSync(with: "/srv/caf\u{E9}.sqlite") == true)
-        #expect(thrownError { () throws(TabStoreError) in try device.checkCanSync(with: "/srv/other.sqlite") }
+        #expect(thrownError { () throws(TabStoreError) in try device.sync(withServerNamed: "/srv/other.sqlite", opening: opening) }
             == .syncsWithAnotherServer(path: path, server: "/srv/caf\u{E9}.sqlite"))
         // Canonically equivalent to the stored name, and other bytes: another server.
-        #expect(thrownError { () throws(TabStoreError) in try device.checkCanSync(with: "/srv/cafe\u{301}.sqlite") }
+        #expect(thrownError { () throws(TabStoreError) in try device.sync(withServerNamed: "/srv/cafe\u{301}.sqlite", opening: opening) }
             == .syncsWithAnotherServer(path: path, server: "/srv/caf\u{E9}.sqlite"))
         #expect(thrownError { () throws(TabStoreError) in try device.startSync(server: "/srv/cafe\u{301}.sqlite") }
             == .syncsWithAnotherServer(path: path, server: "/srv/caf\u{E9}.sqlite"))
+        #expect(opened == 0)
         #expect(try device.syncStatus().server == "/srv/caf\u{E9}.sqlite")
     }
 

@@ -427,4 +427,38 @@ import TabStoreTestSupport
             #expect(TabMutation(stored: broken) == nil, "\(broken)")
         }
     }
+
+    /// A sync with a server by its name decides what `tabstore sync` needs: the checks come
+    /// before the server is opened; a device that never synced may make its server, one
+    /// that has synced never makes it again, and its failure comes back with what it had
+    /// done; another name of the same file is the server the device knows.
+    @Test func aSyncWithANamedServerMakesTheServerOnlyForADeviceThatNeverSynced() throws {
+        let folder = TemporaryFolder()
+        let serverPath = folder.file("server.sqlite")
+        let phone = try TabStore(path: folder.file("phone.sqlite"))
+        try phone.add(["Home"], to: "main", creatingSet: true)
+        var asked: [Bool] = []
+        func opening(_ creating: Bool) throws(TabStoreError) -> TabStore {
+            asked.append(creating)
+            return try TabStore(path: serverPath, options: TabStore.Options(createsMissingDatabase: creating))
+        }
+        let first = try phone.sync(withServerNamed: serverPath, opening: opening)
+        #expect(first.failure == nil && first.pushed == 1 && first.pending == 0 && first.server == serverPath)
+        #expect(asked == [true])
+        #expect(try phone.syncStatus().server == serverPath)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link.sqlite"), withDestinationPath: serverPath)
+        let byLink = try phone.sync(withServerNamed: folder.file("link.sqlite"), opening: opening)
+        #expect(byLink.failure == nil && byLink.server == serverPath)
+        #expect(asked == [true, false])
+        let other = thrownError { () throws(TabStoreError) in try phone.sync(withServerNamed: folder.file("other.sqlite"), opening: opening) }
+        #expect(other == .syncsWithAnotherServer(path: phone.location, server: serverPath))
+        #expect(asked == [true, false])
+        try FileManager.default.removeItem(atPath: serverPath)
+        try phone.add(["Map"], to: "main")
+        let away = try phone.sync(withServerNamed: serverPath, opening: opening)
+        #expect(asked == [true, false, false])
+        #expect(away.failure == TabSyncReport.Failure(error: .databaseNotFound(path: serverPath), server: nil, deviceHadSynced: true))
+        #expect(away.pushed == 0 && away.pending == 1 && away.roundTrips == 0)
+        #expect(!FileManager.default.fileExists(atPath: serverPath))
+    }
 }

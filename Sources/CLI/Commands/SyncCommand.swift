@@ -54,103 +54,55 @@ enum SyncCommand: TabstoreCommand {
         if context.shownLocation(location) == context.shownLocation(deviceLocation) || DatabasePath.isSameFile(location, deviceLocation) {
             throw .usage(UsageError(message: "The server '\(location)' is the database itself", command: spec.name))
         }
-        // The device knows its server by this name: a file by its absolute path, so that
-        // it is the same from any folder; a URL without its password.
-        var shownServer = context.shownLocation(location)
         // A server file is opened by its absolute path, so that its messages name it as the
         // sync's lines do.
         let serverLocation = DatabasePath.isServerURL(location) ? location : DatabasePath.absolute(location)
-        let existing: TabStore?
-        do {
-            existing = try context.openExistingStore()
-        } catch .store(.databaseNotFound) {
-            existing = nil
-        }
-        // The file it syncs with, named otherwise (`..`, a symbolic link, another mount of
-        // it), is that server, known by the name it had.
-        if let existing, let known = try storeCall({ () throws(TabStoreError) in try existing.syncStatusIfSyncing()?.server }),
-           known != shownServer, DatabasePath.isSameFile(known, location) {
-            shownServer = known
-        }
+        let server = try SyncServer(opening: context.storeOpener(serverLocation, creating: true))
         let device: TabStore
-        let server: TabStore
-        let serverOpener: StoreOpener
-        if let existing {
-            // Checked before the server is opened (or made): a device is a file, and syncs
-            // with one server.
-            _ = try storeCall { () throws(TabStoreError) in try existing.checkCanSync(with: shownServer) }
-            device = existing
-            // A server this device has synced with is never made again: one missing (a share
-            // not mounted, a file moved) would be a new, empty server, which knows none of
-            // the device's edits and would wait for them forever.
-            let hasSynced = try storeCall { () throws(TabStoreError) in try existing.syncStatusIfSyncing()?.lastSynced != nil }
-            if hasSynced, arguments.flag("watch") {
-                return try watchWhileTheServerMayBeAway(existing, server: context.storeOpener(serverLocation, creating: false), shownServer, json: context.json)
-            }
-            serverOpener = try context.storeOpener(serverLocation, creating: !hasSynced)
-            server = try serverOpener()
-        } else {
+        do {
+            device = try context.openExistingStore()
+        } catch .store(.databaseNotFound) {
             // A server without tabstore's tables: making them only to refuse it would change it.
             if DatabasePath.isServerURL(deviceLocation) {
                 throw .store(.syncNeedsAFile(database: context.shownLocation(deviceLocation)))
             }
             // A new device is made once its server has opened: a server that cannot be
             // reached leaves no file behind.
-            serverOpener = try context.storeOpener(serverLocation, creating: true)
-            server = try serverOpener()
+            _ = try storeCall { () throws(TabStoreError) in try server.open(creating: true) }
             device = try context.openOrCreateStore { _ in }
         }
-        try storeCall { () throws(TabStoreError) in
-            // Before the device starts: a refused server leaves it as it was.
-            try server.checkCanServe()
-            try device.startSync(server: shownServer)
-        }
-        let report = try sync(device, with: server, shownServer: shownServer)
-        var result = RunResult(standardOutput: output(report, server: shownServer, json: context.json))
-        if arguments.flag("watch") {
-            result.sync = SyncSession(device: device, server: SyncServer(server, opener: serverOpener), shownServer: shownServer, json: context.json)
-        }
-        return result
-    }
-
-    /// `--watch` for a device that has synced with this server: one the server is away
-    /// from for now (offline, a share not mounted yet) says why its first sync failed, and
-    /// keeps trying, as after any failed sync.
-    private static func watchWhileTheServerMayBeAway(_ device: TabStore, server: StoreOpener, _ shownServer: String, json: Bool) -> RunResult {
-        var session = SyncSession(device: device, server: SyncServer(opening: server), shownServer: shownServer, json: json)
+        // The device knows its server by this name: a file by its absolute path, so that
+        // it is the same from any folder; a URL without its password.
+        var session = SyncSession(device: device, server: server, name: context.shownLocation(location), json: context.json)
+        let report = try session.syncOnce()
         var result = RunResult()
-        do {
-            result.standardOutput = output(try session.syncOnce(), server: shownServer, json: json)
-        } catch {
-            result.standardError = Runner.failure(error, json: json, program: Program.spec).standardError
+        if let failure = failure(of: report) {
+            // With --watch, a device that has synced keeps trying: its server may be away for now.
+            guard arguments.flag("watch"), report.failure?.deviceHadSynced == true else { throw failure }
+            result.standardError = Runner.failure(failure, json: context.json, program: Program.spec).standardError
             session.firstFailed = true
+        } else {
+            result.standardOutput = output(report, json: context.json)
         }
-        result.sync = session
+        if arguments.flag("watch") { result.sync = session }
         return result
     }
 
-    /// One sync of a device that has started, with `server` as people know it (`shownServer`).
-    /// A failure after the server settled some of the device's edits says how many, as the
-    /// error speaks only of the request that failed; a set damaged on the server says
-    /// where it is (the device's own check finds nothing).
-    static func sync(_ device: TabStore, with server: TabStore, shownServer: String) throws(CLIError) -> TabSyncReport {
-        let settledBefore = try storeCall { () throws(TabStoreError) in try device.syncStatus().settled }
-        let answering = AnsweringServer(server)
-        do {
-            return try device.sync(with: answering)
-        } catch {
-            let pushed = ((try? device.syncStatus().settled) ?? settledBefore) - settledBefore
-            let onServer = answering.failed && error.code == .damagedSet
-            guard pushed > 0 || onServer else { throw .store(error) }
-            throw .syncFailed(error, pushed: pushed, server: onServer ? shownServer : nil)
-        }
+    /// The error a sync that stopped ends with: after the server settled some of the
+    /// device's edits, it says how many, as the error speaks only of the request that
+    /// failed; a set damaged on the server says where it is (the device's own check finds
+    /// nothing).
+    static func failure(of report: TabSyncReport) -> CLIError? {
+        guard let failure = report.failure else { return nil }
+        guard report.pushed > 0 || failure.server != nil else { return .store(failure.error) }
+        return .syncFailed(failure.error, pushed: report.pushed, server: failure.server)
     }
 
     /// A sync's lines: what it moved, then each refusal; or one line of JSON.
-    static func output(_ report: TabSyncReport, server shownServer: String, json: Bool) -> String {
+    static func output(_ report: TabSyncReport, json: Bool) -> String {
         if json {
             return JSONValue.object([
-                ("server", .string(shownServer)), ("pushed", .int(report.pushed)), ("pulled", .int(report.setsPulled)),
+                ("server", .string(report.server)), ("pushed", .int(report.pushed)), ("pulled", .int(report.setsPulled)),
                 ("pending", .int(report.pending)),
                 ("refusals", .array(report.refusals.map { refusal in
                     .object([
@@ -160,7 +112,7 @@ enum SyncCommand: TabstoreCommand {
                 })),
             ]).line
         }
-        var text = "synced with \(VisibleText.shown(shownServer)): pushed \(report.pushed), pulled \(report.setsPulled) \(report.setsPulled == 1 ? "set" : "sets"), \(report.pending) pending\n"
+        var text = "synced with \(VisibleText.shown(report.server)): pushed \(report.pushed), pulled \(report.setsPulled) \(report.setsPulled == 1 ? "set" : "sets"), \(report.pending) pending\n"
         for refusal in report.refusals {
             text += "refused: \(VisibleText.shown(refusal.mutation?.description ?? "mutation \(refusal.number)")): \(VisibleText.shown(refusal.reason))\n"
         }
@@ -175,33 +127,6 @@ extension TabStore {
             return try syncStatus()
         } catch where error.code == .syncNotStarted {
             return nil
-        }
-    }
-}
-
-/// A server store answering a device's sync, noting whether an error came from it.
-private final class AnsweringServer: TabSyncServer {
-    let store: TabStore
-    private(set) var failed = false
-
-    init(_ store: TabStore) {
-        self.store = store
-    }
-
-    func push(_ request: TabSyncPush) throws(TabStoreError) -> TabSyncPushResult {
-        try noting { () throws(TabStoreError) in try store.push(request) }
-    }
-
-    func pull(_ request: TabSyncPull) throws(TabStoreError) -> TabSyncPullResult {
-        try noting { () throws(TabStoreError) in try store.pull(request) }
-    }
-
-    private func noting<Answer>(_ request: () throws(TabStoreError) -> Answer) throws(TabStoreError) -> Answer {
-        do {
-            return try request()
-        } catch {
-            failed = true
-            throw error
         }
     }
 }

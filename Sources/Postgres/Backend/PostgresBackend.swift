@@ -98,7 +98,7 @@ final class PostgresBackend: TabStoreBackend {
     }
 
     func write(
-        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
+        progress: ((Int) -> Void)?, _ planning: (any WriteReader) throws(TabStoreError) -> WritePlan
     ) throws(TabStoreError) -> WritePlan {
         try writer.withLock { (slot: inout PostgresSlot) throws(TabStoreError) -> WritePlan in
             var attempt = 1

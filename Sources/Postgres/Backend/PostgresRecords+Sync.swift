@@ -1,7 +1,10 @@
 import TabStoreKit
 
 /// Sync's server side on PostgreSQL (migrations/postgresql/0012_sync.sql).
-extension PostgresRecords {
+extension PostgresRecords: SyncReader {
+    /// A server's store is never a device: no edit of it is recorded for sync.
+    func recordsMutations() throws(TabStoreError) -> Bool { false }
+
     /// A device's pushes settle its mutations one at a time: a lock per device, in the
     /// set locks' key space under a name no set can have (a control character), taken as
     /// they are, before the transaction has an id.

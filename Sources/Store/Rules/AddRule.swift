@@ -115,12 +115,6 @@ package struct EnsureSetRule: SetRule {
 
     package var request: SnapshotRequest { SnapshotRequest(setName: setName) }
 
-    /// A set made with defaults is made on the server only when it has none by that name.
-    package func mutations(in plan: WritePlan) -> [TabMutation] {
-        guard !plan.isEmpty, let set = plan.result(of: setName) else { return [] }
-        return [.ensureSet(set: setName, tabs: set.tabs.map(SyncedTab.init))]
-    }
-
     /// `.added` when the set was made, nil when it was there (nothing written).
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
         guard snapshot.record == nil else { return nil }

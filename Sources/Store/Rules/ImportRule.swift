@@ -16,19 +16,6 @@ package struct ImportRule: TabRule {
         self.replace = replace
     }
 
-    /// Each set written, whole, as the document has it.
-    package func mutations(in plan: WritePlan) -> [TabMutation] {
-        var written = Set<ExactName>()
-        for write in plan.writes {
-            if case let .journal(entry) = write { written.insert(ExactName(entry.setName)) }
-        }
-        return document.sets.compactMap { entry in
-            guard written.contains(ExactName(entry.name)), let set = plan.result(of: entry.name) else { return nil }
-            let replacing = plan.replacedIDs[ExactName(entry.name)] ?? []
-            return .put(set: entry.name, tabs: set.tabs.map(SyncedTab.init), selectedIndex: set.selectedIndex, replacing: replacing)
-        }
-    }
-
     /// How many sets were written; the others were already as in the document.
     package func plan(reading reader: any SnapshotReader, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> Int {
         var written = 0

@@ -96,18 +96,6 @@ package enum RuleCheck {
         return damage
     }
 
-    /// What the check says of a device's pending mutations that cannot be read (their
-    /// numbers): each would fail every sync with `.damagedSyncLog`.
-    package static func syncLogProblems(unreadable numbers: [Int]) -> [String] {
-        // 0 stands for the device's row.
-        if numbers.first == 0 {
-            return ["the sync log's device row (its numbers or its id) is not as tabstore writes it"] + syncLogProblems(unreadable: Array(numbers.dropFirst()))
-        }
-        guard let first = numbers.first else { return [] }
-        if numbers.count == 1 { return ["the sync log's mutation \(first) is not as tabstore writes it"] }
-        return ["\(numbers.count) of the sync log's mutations (the first \(first)) are not as tabstore writes them"]
-    }
-
     /// The revision a set left its name at, which a set that takes the name goes on from.
     package static func nameRevisionDamage(_ revision: Int) -> SetDamage? {
         countRange.contains(revision) ? nil : .nameRevisionOutOfRange(revision)

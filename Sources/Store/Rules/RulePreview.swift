@@ -30,9 +30,6 @@ final class SetPreview: SnapshotReader {
         }
     }
 
-    /// A set in memory settles no device's mutations.
-    func lastSettledMutation(of device: String) throws(TabStoreError) -> SettledMutation { .none }
-
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot {
         guard sameBytes(request.setName, set.name) else { return SetSnapshot(missing: request.setName) }
         let selected = set.selectedIndex.map { tabs[$0] }

@@ -9,17 +9,10 @@ package protocol TabRule: Sendable {
     /// The one set the rule edits, when it edits one: the store hands the rule its copy of it.
     var editedSet: String? { get }
     func plan(reading reader: any SnapshotReader, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> Outcome
-    /// What a device that syncs records of the plan: by default the finest intents its
-    /// journal rows and results tell (`WritePlan.mutations()`).
-    func mutations(in plan: WritePlan) -> [TabMutation]
 }
 
 extension TabRule {
     package var editedSet: String? { nil }
-
-    package func mutations(in plan: WritePlan) -> [TabMutation] {
-        plan.mutations()
-    }
 }
 
 /// A rule on one set: it declares what it reads of it, and plans from the snapshot.
@@ -49,11 +42,6 @@ extension SetRule {
 package protocol SnapshotReader: AnyObject {
     /// Locks the set `request` names (when it exists) and reads what the request asks.
     func snapshot(_ request: SnapshotRequest) throws(TabStoreError) -> SetSnapshot
-    /// Whether this write's edits are recorded for sync: a device's file (migrations/0010_sync.sql).
-    func recordsMutations() throws(TabStoreError) -> Bool
-    /// The last mutation of `device` this store settled, held until the write ends, so
-    /// that two pushes of one device settle each mutation once.
-    func lastSettledMutation(of device: String) throws(TabStoreError) -> SettledMutation
 }
 
 /// What a rule may know besides its snapshot.

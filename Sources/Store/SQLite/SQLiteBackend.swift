@@ -62,7 +62,7 @@ final class SQLiteBackend: TabStoreBackend {
     }
 
     func write(
-        progress: ((Int) -> Void)?, _ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan
+        progress: ((Int) -> Void)?, _ planning: (any WriteReader) throws(TabStoreError) -> WritePlan
     ) throws(TabStoreError) -> WritePlan {
         if let writeRefusal {
             // An edit that changes nothing (a reselection, a tab moved to where it is) needs
@@ -85,7 +85,7 @@ final class SQLiteBackend: TabStoreBackend {
     var keepsSyncDevice: Bool { true }
 
     func writeSeries(
-        _ body: (_ records: any TabRecords, _ run: (_ planning: (any SnapshotReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+        _ body: (_ records: any TabRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
     ) throws(TabStoreError) {
         if let writeRefusal { throw writeRefusal }
         try writer.withDatabase { database throws(TabStoreError) in

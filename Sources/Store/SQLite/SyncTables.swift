@@ -1,6 +1,6 @@
 /// Sync's tables in a file (migrations/0010_sync.sql): a device's log and state, and the
 /// server's record of each device, for a file that serves as a server.
-extension Database {
+extension Database: SyncReader {
     func recordsMutations() throws(TabStoreError) -> Bool {
         try firstRow("SELECT 1 FROM sync_device") { _ in true } ?? false
     }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Sync (<doc:OfflineSync>): a device keeps its tabs in its own file and records each edit's
 /// mutation there; `sync(with:)` pushes them to a server store, which applies each once,
 /// and pulls the server's changes, on which the device's pending mutations are planned
@@ -51,15 +57,16 @@ extension TabStore {
     }
 
     /// Checks what ``startSync(server:device:)-4hhw0`` checks first, and changes nothing: that
-    /// this store can be a device and syncs with no server but `server`. A caller asks
-    /// before it opens (or makes) the server's store, so that a refusal touches no server.
+    /// this store can be a device and syncs with no server but `server`.
+    /// ``sync(withServerNamed:opening:)`` asks before it opens (or makes) the server's store,
+    /// so that a refusal touches no server.
     ///
     /// - Returns: whether this file already syncs with `server`.
     /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store,
     ///   `.syncsWithAnotherServer` for a file that syncs with another, `.deviceAndServer` for a
     ///   file that has served devices, or a database error.
     @discardableResult
-    public func checkCanSync(with server: String) throws(TabStoreError) -> Bool {
+    func checkCanSync(with server: String) throws(TabStoreError) -> Bool {
         guard canBeADevice else { throw .syncNeedsAFile(database: location) }
         let (current, serves) = try backend.read { records throws(TabStoreError) in (try records.syncDevice(), try records.servesDevices()) }
         guard let current else {
@@ -110,13 +117,80 @@ extension TabStore {
     ///   server that is a copy of what it was, or a database error.
     @discardableResult
     public func sync(with server: some TabSyncServer) throws(TabStoreError) -> TabSyncReport {
+        var progress = SyncProgress()
+        return try exchange(with: server, progress: &progress)
+    }
+
+    /// One sync with the server store people know as `name` (a file by its absolute path,
+    /// a server by its URL without its password), all of it decided here, as `tabstore sync`
+    /// makes it:
+    ///
+    /// - First, before the server is opened, that this store can be a device of `name`: a
+    ///   file, that syncs with no other server and has served no device. A file that syncs
+    ///   with a server it knows by another name of the same file (`..`, a symbolic link,
+    ///   another mount of it) syncs with that server, under the name it knows.
+    /// - `openServer` opens the server's store, making it when missing only if
+    ///   `creatingIfMissing`: never for a device that has synced with it, as a missing one (a
+    ///   share not mounted, a file moved) would be a new, empty server that knows none of the
+    ///   device's edits and would wait for them forever.
+    /// - A file that does not sync yet starts (``startSync(server:device:)-4hhw0``) once the
+    ///   server has said it can serve (a device's file cannot): a refused server leaves the
+    ///   file as it was.
+    /// - Then it syncs as ``sync(with:)-(TabSyncServer)`` does.
+    ///
+    /// - Returns: what the sync did; one that stopped once its server was to be opened says
+    ///   why in ``TabSyncReport/failure``, with the mutations the server settled before.
+    /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store,
+    ///   `.syncsWithAnotherServer` for a file that syncs with another, `.deviceAndServer` for
+    ///   a file that has served devices, `.damagedSyncLog`, or a database error: the sync
+    ///   did not begin, and nothing was opened or changed.
+    public func sync(
+        withServerNamed name: String, opening openServer: (_ creatingIfMissing: Bool) throws(TabStoreError) -> TabStore
+    ) throws(TabStoreError) -> TabSyncReport {
+        let status = try syncStatusIfStarted()
+        var name = name
+        if let known = status?.server, known != name, isSameFile(known, name) { name = known }
+        try checkCanSync(with: name)
+        let hadSynced = status?.lastSynced != nil
+        var progress = SyncProgress()
+        var answering: AnsweringServer?
+        var settledBefore: Int?
+        do throws(TabStoreError) {
+            let server = try openServer(!hadSynced)
+            // Before the device starts: a refused server leaves it as it was.
+            try server.checkCanServe()
+            if status == nil { try startSync(server: name) }
+            settledBefore = try settledThrough()
+            let answer = AnsweringServer(server)
+            answering = answer
+            return try exchange(with: answer, progress: &progress)
+        } catch {
+            // The error speaks only of the request that failed: what the server settled
+            // before it is counted here.
+            let pushed = settledBefore.map { before in ((try? settledThrough()) ?? before) - before } ?? 0
+            let onServer = answering?.failed == true && error.code == .damagedSet
+            let pending = (try? syncStatusIfStarted())?.pending ?? status?.pending ?? 0
+            return TabSyncReport(
+                pushed: pushed, refusals: [], setsPulled: progress.setsPulled, pending: pending, roundTrips: progress.roundTrips,
+                server: name, failure: TabSyncReport.Failure(error: error, server: onServer ? name : nil, deviceHadSynced: hadSynced)
+            )
+        }
+    }
+
+    /// What a sync has done so far.
+    private struct SyncProgress {
+        var roundTrips = 0
+        var setsPulled = 0
+    }
+
+    private func exchange(with server: some TabSyncServer, progress: inout SyncProgress) throws(TabStoreError) -> TabSyncReport {
         // A device that cannot record what the server settled would have changed the server
         // and then failed: refused before the first push.
         if let refusal = backend.writeRefusal { throw refusal }
-        var pushed = 0, roundTrips = 0
+        var pushed = 0
         while let push = try pushRequest() {
             let result = try server.push(push)
-            roundTrips += 1
+            progress.roundTrips += 1
             // What this sync's answer settled, counted in the transaction that records it:
             // another sync of this device at the same time has its own count.
             let recorded = try record(result)
@@ -125,19 +199,22 @@ extension TabStore {
             // mutation it could not write): the pull comes next, the rest another time.
             if result.lastMutation < push.mutations.last?.number ?? 0 { break }
         }
-        var setsPulled = 0
         // A local edit between the request and its answer touches a set the answer may
         // not hold: the pull is asked again (rare: it takes a write while syncing).
         for _ in 0..<3 {
             let request = try pullRequest()
             let result = try server.pull(request)
-            roundTrips += 1
+            progress.roundTrips += 1
             guard try apply(result).done else { continue }
-            setsPulled = result.sets.count + result.removed.count
+            progress.setsPulled = result.sets.count + result.removed.count
             break
         }
         let refusals = try takeUnreportedRefusals()
-        return TabSyncReport(pushed: pushed, refusals: refusals, setsPulled: setsPulled, pending: try syncStatus().pending, roundTrips: roundTrips)
+        let status = try syncStatus()
+        return TabSyncReport(
+            pushed: pushed, refusals: refusals, setsPulled: progress.setsPulled, pending: status.pending,
+            roundTrips: progress.roundTrips, server: status.server, failure: nil
+        )
     }
 
     /// The next push: the oldest pending mutations, at most
@@ -322,7 +399,7 @@ extension TabStore {
     /// the device as it was.
     ///
     /// - Throws: `TabStoreError.Code.deviceAndServer` for a device's file, or a database error.
-    public func checkCanServe() throws(TabStoreError) {
+    func checkCanServe() throws(TabStoreError) {
         // A server's store can never be a device.
         guard canBeADevice else { return }
         if try backend.read({ records throws(TabStoreError) in try records.syncDevice() }) != nil {
@@ -456,6 +533,47 @@ extension TabStore {
 }
 
 extension TabStore: TabSyncServer {}
+
+/// A server store answering a device's sync, noting whether an error came from it.
+private final class AnsweringServer: TabSyncServer {
+    let store: TabStore
+    private(set) var failed = false
+
+    init(_ store: TabStore) {
+        self.store = store
+    }
+
+    func push(_ request: TabSyncPush) throws(TabStoreError) -> TabSyncPushResult {
+        try noting { () throws(TabStoreError) in try store.push(request) }
+    }
+
+    func pull(_ request: TabSyncPull) throws(TabStoreError) -> TabSyncPullResult {
+        try noting { () throws(TabStoreError) in try store.pull(request) }
+    }
+
+    private func noting<Answer>(_ request: () throws(TabStoreError) -> Answer) throws(TabStoreError) -> Answer {
+        do {
+            return try request()
+        } catch {
+            failed = true
+            throw error
+        }
+    }
+}
+
+/// Whether two names of a server name one file that exists (through `..`, another spelling
+/// or a symbolic link): a `postgresql://` URL names none.
+private func isSameFile(_ first: String, _ second: String) -> Bool {
+    func identity(_ path: String) -> [UInt64]? {
+        let scheme = String(path.prefix(11)).lowercased()
+        guard !scheme.hasPrefix("postgresql:"), !scheme.hasPrefix("postgres:") else { return nil }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return [UInt64(status.st_dev), UInt64(status.st_ino)]
+    }
+    guard let file = identity(first) else { return false }
+    return identity(second) == file
+}
 
 /// A mutation's stored form as a server keeps it to recognise it when it is sent again:
 /// text PostgreSQL can hold (a mutation with a NUL is refused, but kept all the same).

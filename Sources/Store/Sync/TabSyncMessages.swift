@@ -174,7 +174,8 @@ public struct TabSyncStatus: Sendable, Hashable {
     public let refusals: [TabSyncRefusal]
 }
 
-/// What one ``TabStore/sync(with:)-(TabSyncServer)`` did.
+/// What one sync did (``TabStore/sync(with:)-(TabSyncServer)``,
+/// ``TabStore/sync(withServerNamed:opening:)``).
 public struct TabSyncReport: Sendable, Hashable {
     /// Mutations the server settled in this sync (applied or refused).
     public let pushed: Int
@@ -186,6 +187,24 @@ public struct TabSyncReport: Sendable, Hashable {
     public let pending: Int
     /// Messages exchanged (each push and the pull one round trip).
     public let roundTrips: Int
+    /// The server, by the name the device knows it by (``TabSyncStatus/server``).
+    public let server: String
+    /// Why the sync stopped before it was done; nil when it was done. The counts above are
+    /// of what it did before: the mutations it pushed stay settled, the others stay pending
+    /// for the next sync. Only ``TabStore/sync(withServerNamed:opening:)`` returns one.
+    public let failure: Failure?
+
+    /// Why a sync stopped once its server was to be opened.
+    public struct Failure: Sendable, Hashable {
+        public let error: TabStoreError
+        /// The server, when the error is of its store and does not say so (a set damaged
+        /// there: the error names the set, not the store).
+        public let server: String?
+        /// Whether the device had synced with this server before: then one that cannot be
+        /// reached may be away for now (offline, a share not mounted yet). A device that
+        /// never has may have been given a wrong server.
+        public let deviceHadSynced: Bool
+    }
 }
 
 extension DecodingError {
