@@ -62,9 +62,7 @@ package enum Runner {
                 return RunResult(handOver: companion)
             }
             do {
-                var result = try command.result(arguments, in: context)
-                if command.spec.savesChanges { result.savedChange = true }
-                return result
+                return try command.result(arguments, in: context)
             } catch .store(let error) where !arguments.flag("escaped") && namesAnEscape(error) {
                 return failure(.notFoundAsTyped(error), json: json, program: program)
             } catch {

@@ -11,11 +11,6 @@ struct CommandSpec: Sendable {
     /// Left out of help, the man page, completions and suggestions: plumbing for scripts
     /// tabstore itself generates (`__complete`).
     var isHidden = false
-    /// Whether every successful run stores a change (`sync` records in the device that it
-    /// synced), so that an error printing its output can say the change is nonetheless
-    /// saved. A command whose run may change nothing sets `RunResult.savedChange` from what
-    /// its library call returned instead.
-    var savesChanges = false
     /// Whether the command opens the database: a server URL then hands the run to the
     /// executable that serves servers. Help and completion scripts never need one.
     var opensDatabase = true

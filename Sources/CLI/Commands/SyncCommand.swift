@@ -41,7 +41,6 @@ enum SyncCommand: TabstoreCommand {
         options: [
             OptionSpec(name: "watch", kind: .flag, help: "Keep syncing as the database and the server change, until Ctrl-C."),
         ],
-        savesChanges: true,
         databaseArgument: "server"
     )
 
@@ -83,6 +82,8 @@ enum SyncCommand: TabstoreCommand {
             session.firstFailed = true
         } else {
             result.standardOutput = output(report, json: context.json)
+            // A sync that ends well has recorded in the device that it synced.
+            result.savedChange = true
         }
         if arguments.flag("watch") { result.sync = session }
         return result

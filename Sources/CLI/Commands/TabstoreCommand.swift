@@ -121,13 +121,6 @@ struct StoreOpener: Sendable {
     let servers: ServerStores
     let command: String
 
-    /// The same opener, leaving a missing database missing.
-    var notCreating: StoreOpener {
-        var options = options
-        options.createsMissingDatabase = false
-        return StoreOpener(location: location, options: options, servers: servers, command: command)
-    }
-
     func callAsFunction() throws(CLIError) -> TabStore {
         guard DatabasePath.isServerURL(location) else {
             return try storeCall { () throws(TabStoreError) in try TabStore(path: location, options: options) }
