@@ -78,7 +78,7 @@ struct Observing {
         Task.detached {
             let start = monotonicNanoseconds()
             for operation in 0..<operations {
-                _ = try? await store.select(.index((operation + 1) % 2), in: Fixture.setName)
+                _ = try? await store.write { try $0.select(.index((operation + 1) % 2), in: Fixture.setName) }
             }
             result.record(revision: Int(monotonicNanoseconds() - start))
             done.signal()

@@ -65,21 +65,26 @@ final class SuspensionGate: Sendable {
 
     var isSuspended: Bool { state.withLock { $0.isSuspended } }
 
-    /// Runs `work` (one whole write, which changes nothing when it throws) on the write
-    /// queue once writes may run. When a suspension cut its wait for a lock short, it runs
-    /// again after `resume()`.
-    func write<T>(_ work: () throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+    /// Whether a write waits on the write queue for `resume()`: from then on it can take no
+    /// lock until resumed.
+    var holdsAWriteBack: Bool { state.withLock { $0.resumed != nil } }
+
+    /// Runs `work` (writes, each of which changes nothing when it throws) on the write
+    /// queue once writes may run. When a suspension cut a wait for a lock short before
+    /// `work` changed anything, it runs again after `resume()`; once it has changed
+    /// something, running it again could make its first writes twice, so it fails.
+    func write<T, Failure: Error>(_ work: () throws(Failure) -> T) throws(Failure) -> T {
         while true {
             enterWrite()
+            let rowsBefore = backend.rowsWritten
             do {
                 let value = try work()
                 leaveWrite()
                 return value
-            } catch .busy where isSuspended {
-                leaveWrite()
             } catch {
                 leaveWrite()
-                throw error
+                let heldBack = (error as? TabStoreError)?.code == .busy && isSuspended && backend.rowsWritten == rowsBefore
+                if !heldBack { throw error }
             }
         }
     }
