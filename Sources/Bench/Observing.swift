@@ -71,7 +71,7 @@ struct Observing {
         return (cpuMilliseconds() - before) / seconds
     }
 
-    /// `select` through its async twin, awaited one after another from a task.
+    /// `select` through `write { }`, awaited one after another from a task.
     private func asyncSelectionsPerSecond(_ store: TabStore, operations: Int) throws -> Double {
         let done = DispatchSemaphore(value: 0)
         let result = Arrivals()

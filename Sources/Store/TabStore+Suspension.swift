@@ -7,7 +7,7 @@ import Synchronization
 /// serve readers beside a writer, and which GRDB's suspension handling lets through too.
 /// So suspending holds writes back, and lets reads go on.
 extension TabStore {
-    /// Holds this store's `async` writes back until ``resume()``, for an app about to be
+    /// Holds this store's writes made through ``write(_:)`` back until ``resume()``, for an app about to be
     /// suspended; returns once no write of theirs holds or waits for the write lock.
     ///
     /// It never waits for another process's lock: a write waiting for one stops waiting (it
@@ -36,11 +36,11 @@ extension TabStore {
         suspension.resume()
     }
 
-    /// Whether ``suspend()`` holds this store's async writes back.
+    /// Whether ``suspend()`` holds this store's writes made through ``write(_:)`` back.
     public var isSuspended: Bool { suspension.isSuspended }
 }
 
-/// Whether async writes may start, and the one running: the write queue is serial, so at
+/// Whether `write(_:)`'s closures may start, and the one running: the write queue is serial, so at
 /// most one write runs or waits here at a time.
 final class SuspensionGate: Sendable {
     private struct State {
