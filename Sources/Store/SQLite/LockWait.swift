@@ -9,8 +9,8 @@ import Darwin
 /// How a connection waits for another connection's lock: it tries again every millisecond
 /// until the busy timeout has passed, so a write lands within about a millisecond of the
 /// lock's release. SQLite's own handler (`sqlite3_busy_timeout`) sleeps longer and longer
-/// between tries, up to 100 ms, so its writes landed tens of milliseconds after a release
-/// (docs/Performance.md). A try that fails costs one `fcntl`.
+/// between tries, up to 100 ms, so a write could land that long after a release. A try
+/// that fails costs one `fcntl`.
 ///
 /// A wait can be cut short (``holdBack(_:)``): the connection's call then fails with
 /// `.busy` at its next try, having changed nothing. A suspending app does that, so that
