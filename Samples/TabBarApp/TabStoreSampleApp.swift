@@ -55,6 +55,7 @@ enum TabStoreSampleApp {
                 await store.suspend()
                 say("suspended")
             case ("foreground", _): store.resume()
+            case ("settle", _): await store.write { _ in }; say("settled")  // after every write asked for before
             case ("quit", _): break
             default: say("no such tab or command: \(line)")
             }

@@ -71,14 +71,14 @@ struct Observing {
         return (cpuMilliseconds() - before) / seconds
     }
 
-    /// `select` through its async twin, awaited one after another from a task.
+    /// `select` through `write { }`, awaited one after another from a task.
     private func asyncSelectionsPerSecond(_ store: TabStore, operations: Int) throws -> Double {
         let done = DispatchSemaphore(value: 0)
         let result = Arrivals()
         Task.detached {
             let start = monotonicNanoseconds()
             for operation in 0..<operations {
-                _ = try? await store.select(.index((operation + 1) % 2), in: Fixture.setName)
+                _ = try? await store.write { try $0.select(.index((operation + 1) % 2), in: Fixture.setName) }
             }
             result.record(revision: Int(monotonicNanoseconds() - start))
             done.signal()

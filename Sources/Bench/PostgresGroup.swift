@@ -100,7 +100,7 @@ struct PostgresGroup {
                 }
             }
         )
-        // A block of 50 is 10-50 ms a side on a local server.
+        // Blocks of 50: each select is a round trip to the server, so few fit in a block.
         let rates = try pairedRates(pairs: 3, operations: operations, block: 50, loops)
         // The raw loop's rows must be what the library writes: its journal reads back as selections.
         let check = try TabStore(postgresURL: rawURL)

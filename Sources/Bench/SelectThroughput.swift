@@ -16,8 +16,8 @@ struct SelectThroughput {
 
     func run() throws -> [Row] {
         progress("select throughput, Store vs raw SQLite, synchronous=NORMAL")
-        // Blocks of 10-30 ms a side: a select costs tens of microseconds at NORMAL, and
-        // about a millisecond at FULL, where each commit waits for the disk.
+        // Blocks of 500 selects a side: long enough that reading the clock is a small part of
+        // a block at NORMAL, short enough at FULL, where each commit waits for the disk.
         let normal = try compare(.normal, synchronous: "NORMAL", operations: normalOperations, block: 500)
         progress("select throughput, the raw C loop against itself, synchronous=NORMAL")
         let itself = try rawAgainstItself(operations: normalOperations, block: 500)
@@ -44,7 +44,7 @@ struct SelectThroughput {
     func inMemory() throws -> [Row] {
         progress("select throughput in memory, Store vs the raw lookup-and-update floor")
         let operations = size.pick(20_000, quick: 5_000)
-        // A block of 1,000 is 5-10 ms a side here.
+        // Blocks of 1,000: a select in memory waits for no disk, so more fit in a block.
         let rates = try pairedRates(
             pairs: pairs, operations: operations, block: 1_000,
             makeStore: { _ in

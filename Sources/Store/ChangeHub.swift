@@ -69,12 +69,19 @@ final class ChangeHub: Sendable {
     /// Whether anyone observes, as a write sees it. For tests.
     var hasObservers: Bool { isObserved.load(ordering: .acquiring) }
 
-    /// How many times a wake-up had the hub look for other connections' commits. For tests.
-    var looks: Int { lookCount.load(ordering: .relaxed) }
+    /// How many looks for other connections' commits a wake-up had the hub make, each
+    /// counted once it has handed out what it found. For tests.
+    var looks: Int { lookCount.load(ordering: .sequentiallyConsistent) }
     private let lookCount = Atomic<Int>(0)
 
     /// Whether wake-ups currently come from file-system notifications. For tests.
     var isWatchingFiles: Bool { state.withLock { $0.wakeup?.isWatching ?? false } }
+
+    /// Whether a file's observers wait for a notification with no look to come. For tests.
+    var wakeupIsIdle: Bool { state.withLock { ($0.wakeup as? ChangeWakeup)?.isIdle ?? false } }
+
+    /// Whether the observers are never woken: nothing else can change the database. For tests.
+    var neverWakes: Bool { state.withLock { $0.wakeup is NoWakeup } }
 
     /// A new stream of the changes committed from now on; from after journal id `start`
     /// instead when given and this is the first observer.
@@ -209,8 +216,8 @@ final class ChangeHub: Sendable {
 
     /// Reads the journal when another connection committed since the last read.
     private func poll() {
-        lookCount.add(1, ordering: .relaxed)
         deliver(force: false, local: [])
+        lookCount.add(1, ordering: .sequentiallyConsistent)
     }
 
     private func deliver(force: Bool, local: [TabChange]) {

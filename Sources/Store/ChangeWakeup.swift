@@ -23,6 +23,11 @@ final class ChangeWakeup: Wakeup, @unchecked Sendable {
     /// Whether file-system notifications are in use (else the timer polls at `pollInterval`).
     var isWatching: Bool { watcher != nil }
 
+    /// Whether nothing wakes until the next notification: notifications are in use and the
+    /// looks after the last one have ended. For tests.
+    var isIdle: Bool { watcher != nil && !looks.isScheduled }
+    private let looks: FollowUpLooks
+
     init(path: String?, pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
         let looks = FollowUpLooks(queue: queue, handler: handler)
         watcher = path.flatMap { path in
@@ -40,6 +45,7 @@ final class ChangeWakeup: Wakeup, @unchecked Sendable {
             looks.timer.setEventHandler(handler: handler)
         }
         timer = looks.timer
+        self.looks = looks
         timer.resume()
         watcher?.resume()
     }
@@ -149,6 +155,10 @@ final class FollowUpLooks: @unchecked Sendable {
 
     let timer: any DispatchSourceTimer
     private var nextLook = 0
+    /// Whether a look is to come; read from any thread.
+    private let scheduled = Atomic<Bool>(false)
+
+    var isScheduled: Bool { scheduled.load(ordering: .sequentiallyConsistent) }
 
     init(queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
         timer = DispatchSource.makeTimerSource(queue: queue)
@@ -169,8 +179,10 @@ final class FollowUpLooks: @unchecked Sendable {
     private func setTimer() {
         guard nextLook < Self.schedule.count else {
             timer.schedule(deadline: .distantFuture)
+            scheduled.store(false, ordering: .sequentiallyConsistent)
             return
         }
+        scheduled.store(true, ordering: .sequentiallyConsistent)
         let delay = Self.schedule[nextLook] - (nextLook == 0 ? 0 : Self.schedule[nextLook - 1])
         nextLook += 1
         timer.schedule(deadline: .now() + .microseconds(delay), leeway: .microseconds(100))
@@ -179,10 +191,10 @@ final class FollowUpLooks: @unchecked Sendable {
 
 #if os(Linux)
 /// The inotify instances open in this process, with their watch. Closing an instance that
-/// still watches something waits for the kernel's grace period (fsnotify's SRCU: 12-23 ms
-/// measured here), and so does a process that ends with one open: its exit is that much
-/// later. An instance whose watch was removed a moment before closes at once (0.05 ms);
-/// closed right after the removal, it still waited now and then. So a cancelled watch is
+/// still watches something waits for the kernel's grace period (fsnotify's SRCU), and so
+/// does a process that ends with one open: its exit is that much later. An instance whose
+/// watch was removed a moment before closes at once; closed right after the removal, it
+/// still waited now and then. So a cancelled watch is
 /// removed at once and its instance closed a little later, and at exit every watch still
 /// there is removed before the kernel closes the instances.
 enum InotifyWatches {

@@ -53,8 +53,8 @@ extension TabStore {
     }
 
     /// Path (or server), schema version, set count and a consistency check's answer
-    /// (`PRAGMA integrity_check` for a file: it reads the whole file, about 60 ms for
-    /// 10,000 sets).
+    /// (`PRAGMA integrity_check` for a file: it reads the whole file, so it takes longer the
+    /// larger the file).
     public func info() throws(TabStoreError) -> StoreInfo {
         let info = try backend.info()
         let ruleProblems: [String]

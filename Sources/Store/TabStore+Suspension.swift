@@ -7,7 +7,7 @@ import Synchronization
 /// serve readers beside a writer, and which GRDB's suspension handling lets through too.
 /// So suspending holds writes back, and lets reads go on.
 extension TabStore {
-    /// Holds this store's `async` writes back until ``resume()``, for an app about to be
+    /// Holds this store's writes made through ``write(_:)`` back until ``resume()``, for an app about to be
     /// suspended; returns once no write of theirs holds or waits for the write lock.
     ///
     /// It never waits for another process's lock: a write waiting for one stops waiting (it
@@ -36,11 +36,11 @@ extension TabStore {
         suspension.resume()
     }
 
-    /// Whether ``suspend()`` holds this store's async writes back.
+    /// Whether ``suspend()`` holds this store's writes made through ``write(_:)`` back.
     public var isSuspended: Bool { suspension.isSuspended }
 }
 
-/// Whether async writes may start, and the one running: the write queue is serial, so at
+/// Whether `write(_:)`'s closures may start, and the one running: the write queue is serial, so at
 /// most one write runs or waits here at a time.
 final class SuspensionGate: Sendable {
     private struct State {
@@ -65,21 +65,26 @@ final class SuspensionGate: Sendable {
 
     var isSuspended: Bool { state.withLock { $0.isSuspended } }
 
-    /// Runs `work` (one whole write, which changes nothing when it throws) on the write
-    /// queue once writes may run. When a suspension cut its wait for a lock short, it runs
-    /// again after `resume()`.
-    func write<T>(_ work: () throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+    /// Whether a write waits on the write queue for `resume()`: from then on it can take no
+    /// lock until resumed.
+    var holdsAWriteBack: Bool { state.withLock { $0.resumed != nil } }
+
+    /// Runs `work` (writes, each of which changes nothing when it throws) on the write
+    /// queue once writes may run. When a suspension cut a wait for a lock short before
+    /// `work` changed anything, it runs again after `resume()`; once it has changed
+    /// something, running it again could make its first writes twice, so it fails.
+    func write<T, Failure: Error>(_ work: () throws(Failure) -> T) throws(Failure) -> T {
         while true {
             enterWrite()
+            let rowsBefore = backend.rowsWritten
             do {
                 let value = try work()
                 leaveWrite()
                 return value
-            } catch .busy where isSuspended {
-                leaveWrite()
             } catch {
                 leaveWrite()
-                throw error
+                let heldBack = (error as? TabStoreError)?.code == .busy && isSuspended && backend.rowsWritten == rowsBefore
+                if !heldBack { throw error }
             }
         }
     }

@@ -15,8 +15,9 @@ import Synchronization
 /// connection; reads use a second, read-only connection, so they never wait behind a
 /// write (WAL lets readers and one writer work at once). Several processes may open the
 /// same file at once: every write takes SQLite's write lock up front and waits up to the
-/// busy timeout for it. Every call has an `async` twin (``TabStore/select(_:in:ifRevision:)-tvao``)
-/// that waits on the store's own queues, never on the cooperative thread pool.
+/// busy timeout for it. From async code, make the calls in ``TabStore/read(_:)`` or
+/// ``TabStore/write(_:)``: they wait on the store's own queues, never on the cooperative
+/// thread pool.
 /// Every method throws only `TabStoreError`, and a call that throws changes nothing.
 public final class TabStore: Sendable {
     /// How the store opens its database.
@@ -102,11 +103,11 @@ public final class TabStore: Sendable {
     /// The database the rules run over: a SQLite file, or a server (TabStorePostgres).
     package let backend: any TabStoreBackend
     let hub: ChangeHub
-    /// Where async writes wait for the write lock: one at a time, off the cooperative pool.
+    /// Where `write(_:)`'s closures wait for the write lock: one at a time, off the cooperative pool.
     let writeQueue = DispatchQueue(label: "tabstore.write")
-    /// Where async reads run: off the cooperative pool, never behind a write.
+    /// Where `read(_:)`'s closures run: off the cooperative pool, never behind a write.
     let readQueue = DispatchQueue(label: "tabstore.read")
-    /// Holds async writes back while the app is suspended (TabStore+Suspension).
+    /// Holds `write(_:)`'s closures back while the app is suspended (TabStore+Suspension).
     let suspension: SuspensionGate
     /// The sets this store last wrote or read, at their revisions (see `KnownSets`).
     let knownSets = Mutex(KnownSets())

@@ -89,7 +89,8 @@ private func run(_ sandbox: Sandbox, _ arguments: [String], redirection: String)
         sandbox.add("main", "Home", "Map")
         let script = #"""
             ( "$0" --db "$1" watch main 2>"$2/notice" | head -1 >"$2/line"; echo "${PIPESTATUS[0]}" >"$2/status" ) &
-            until [ -s "$2/notice" ]; do sleep 0.05; done
+            for _ in $(seq 1200); do [ -s "$2/notice" ] && break; sleep 0.05; done
+            [ -s "$2/notice" ] || { echo "the watch said nothing within 60 s"; exit 1; }
             for i in $(seq 1 200); do
                 [ -s "$2/status" ] && break
                 "$0" --db "$1" select main $((i % 2)) >/dev/null
@@ -114,7 +115,8 @@ private func run(_ sandbox: Sandbox, _ arguments: [String], redirection: String)
         let script = #"""
             "$0" --db "$1" watch main >/dev/full 2>"$2/stderr" &
             watch=$!
-            until [ -s "$2/stderr" ]; do sleep 0.05; done
+            for _ in $(seq 1200); do [ -s "$2/stderr" ] && break; sleep 0.05; done
+            [ -s "$2/stderr" ] || { echo "the watch said nothing within 60 s"; kill "$watch"; exit 1; }
             kill -STOP "$watch"
             "$0" --db "$1" select main 1 >/dev/null
             [ -e "$1-wal" ] && echo "wal kept by the select"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders TabStoreKit's documentation as Scripts/build-documentation.sh does for a reader,
 # into a folder of its own, and fails on any docc warning: a broken symbol or article link,
-# an ambiguous one (sync and async twins share names), an undocumented parameter.
+# an ambiguous one (overloads share names), an undocumented parameter.
 # Run by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

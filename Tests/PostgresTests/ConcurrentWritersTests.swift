@@ -47,9 +47,9 @@ struct ConcurrentWritersTests {
         }
 
         func waitFor(count: Int) async throws -> [TabChange] {
-            let deadline = ContinuousClock.now + .seconds(60)
-            while changes.withLock({ $0.count }) < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            // A little longer, so that a change handed out twice would show.
+            try await TabStoreTestSupport.waitFor("\(count) changes") { changes.withLock { $0.count } >= count }
+            // A window in which a change handed out twice would show: nothing marks that
+            // none is coming, so this wait is the check itself.
             try await Task.sleep(for: .milliseconds(200))
             return changes.withLock { $0 }
         }
@@ -79,7 +79,7 @@ struct ConcurrentWritersTests {
         let oneSetWatcher = try TabStore(postgresURL: url)
         let oneSet = Collector(oneSetWatcher.changes(in: names[0]))
         let setup = try TabStore(postgresURL: url)
-        for name in names { try await setup.add(["a", "b", "c"], to: name, creatingSet: true) }
+        for name in names { try await setup.write { try $0.add(["a", "b", "c"], to: name, creatingSet: true) } }
         let written = Mutex<[String: [String]]>([:])
         let failures = Mutex<[String]>([])
         await Self.onThreads(writers) { writer in
@@ -132,8 +132,8 @@ struct ConcurrentWritersTests {
         let watcher = try TabStore(postgresURL: url)
         let seen = Collector(watcher.changes())
         let setup = try TabStore(postgresURL: url)
-        try await setup.add(["a", "b"], to: "late", creatingSet: true)
-        try await setup.add(["a", "b"], to: "soon", creatingSet: true)
+        try await setup.write { try $0.add(["a", "b"], to: "late", creatingSet: true) }
+        try await setup.write { try $0.add(["a", "b"], to: "soon", creatingSet: true) }
         // A write with a journal row (the lowest id from now on), still running: it holds
         // its set's lock, as every write does before it takes a transaction id.
         let late = try PostgresConnection(url: url, session: PostgresSession(idleInTransactionTimeout: .zero))
@@ -142,9 +142,9 @@ struct ConcurrentWritersTests {
             PostgresStatement(PostgresLock.names, [late.schema, "{gone}"]),
             PostgresStatement("INSERT INTO change (set_name, revision, kind, at) VALUES ('gone', 7, 'set-removed', 0)"),
         ])
-        try await setup.select(.index(1), in: "soon")
+        try await setup.write { try $0.select(.index(1), in: "soon") }
         // The journal holds the later change, and the reader leaves it for later.
-        #expect(try await TabStore(postgresURL: url).history(of: "soon").map(Self.entry) == ["2 selected", "1 added"])
+        #expect(try TabStore(postgresURL: url).history(of: "soon").map(Self.entry) == ["2 selected", "1 added"])
         _ = try late.execute("COMMIT")
         #expect(try await seen.waitFor(count: 4).map { $0.setName + " " + Self.entry($0) }
             == ["late 1 added", "soon 1 added", "gone 7 set-removed", "soon 2 selected"])

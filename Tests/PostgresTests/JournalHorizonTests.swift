@@ -69,11 +69,11 @@ struct JournalHorizonTests {
     func aStoresOwnWriteIsItsObserversNextValueWhileAnotherDatabaseWrites() async throws {
         let server = try PostgresServer.shared()
         let store = try TabStore(postgresURL: try server.createDatabase())
-        try await store.add(["A", "B", "C"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A", "B", "C"], to: "main", creatingSet: true) }
         var values = store.observe("main").makeAsyncIterator()
         #expect(try await values.next()??.revision == 1)
         let otherDatabase = try Self.begin(on: try server.createDatabase())
-        for index in [1, 2] { try await store.select(.index(index), in: "main") }
+        for index in [1, 2] { try await store.write { try $0.select(.index(index), in: "main") } }
         #expect(try await values.next()??.revision == 3)
         withExtendedLifetime(otherDatabase) {}
     }

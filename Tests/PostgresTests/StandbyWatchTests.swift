@@ -13,17 +13,14 @@ struct StandbyWatchTests {
         defer { pair.destroy() }
         let database = try pair.createDatabase()
         let primary = try TabStore(postgresURL: pair.primary.url(database: database))
-        try await primary.add(["a", "b"], to: "s", creatingSet: true)
+        try await primary.write { try $0.add(["a", "b"], to: "s", creatingSet: true) }
         // The standby has the set once it replayed the add.
         let standbyURL = pair.standby.url(database: database)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, (try? await TabStore(postgresURL: standbyURL).tabSet(named: "s")) == nil {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitFor("the standby to replay the add") { (try? TabStore(postgresURL: standbyURL).tabSet(named: "s")) != nil }
         let watcher = try TabStore(postgresURL: standbyURL)
         let seen = ConcurrentWritersTests.Collector(watcher.changes(in: "s"))
-        try await primary.select(.index(1), in: "s")
-        try await primary.rename(.index(0), to: "c", in: "s")
+        try await primary.write { try $0.select(.index(1), in: "s") }
+        try await primary.write { try $0.rename(.index(0), to: "c", in: "s") }
         #expect(try await seen.waitFor(count: 2).map(ConcurrentWritersTests.entry) == ["2 selected", "3 renamed"])
         let log = try String(contentsOfFile: pair.standby.folder + "/server.log", encoding: .utf8)
         #expect(!log.contains("ERROR"), "\(log.split(separator: "\n").filter { $0.contains("ERROR") })")

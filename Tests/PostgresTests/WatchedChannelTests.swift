@@ -1,5 +1,5 @@
 import Testing
-import TabStoreKit
+@testable import TabStoreKit
 import TabStoreTestSupport
 @testable import TabStorePostgres
 
@@ -77,18 +77,19 @@ struct WatchedChannelTests {
     @Test func anIdleWatcherSendsTheServerNothingAndStillGetsAChange() async throws {
         let url = try PostgresServer.shared().createDatabase()
         let writer = try TabStore(postgresURL: url)
-        try await writer.add(["a", "b"], to: "quiet", creatingSet: true)
+        try await writer.write { try $0.add(["a", "b"], to: "quiet", creatingSet: true) }
         let watcher = try TabStore(postgresURL: url)
         let seen = ConcurrentWritersTests.Collector(watcher.changes(in: "quiet"))
         // Listening once its listener holds the set's watch lock; then it reads the journal once.
         let observer = try PostgresConnection(url: url)
         let holding = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
         #expect(try await Self.count(holding, on: observer) == 1)
-        try await Task.sleep(for: .milliseconds(300))
+        try await waitFor("the watcher's journal read once listening") { watcher.hub.looks >= 1 }
         let before = try #require(watcher.postgresRoundTrips)
+        // Idle for a while (the scenario itself): no round trip in it.
         try await Task.sleep(for: .milliseconds(2500))
         #expect(watcher.postgresRoundTrips == before)
-        try await writer.select(.index(1), in: "quiet")
+        try await writer.write { try $0.select(.index(1), in: "quiet") }
         #expect(try await seen.waitFor(count: 1).map(ConcurrentWritersTests.entry) == ["2 selected"])
         withExtendedLifetime(watcher) {}
     }

@@ -129,7 +129,9 @@ def later_taps(app, database):
     app.expect("cancelled 1 waiting")
     app.expect("[All menu] | Reviews | Photos | Home  showing /menu")
     lock.release()
-    time.sleep(0.5)
+    # Every write the app asked for before "settle" has ended once it says so.
+    app.type("settle")
+    app.expect("settled")
     if tabstore(database, "restore", "main") != "0":
         fail("a cancelled tap was saved", app.transcript)
 
@@ -138,12 +140,14 @@ def later_taps(app, database):
     lock = WriteLock(database)
     app.type("tap Reviews")
     app.expect("All menu | [Reviews] | Photos | Home  showing /reviews (saving)")
-    time.sleep(0.2)
+    app.expect("All menu | [Reviews] | Photos | Home  showing /reviews (waiting for another app)", within=15)
     app.type("background")
     app.expect("suspended", within=2)
     if lock.process.poll() is not None:
         fail("the lock was gone before the app said it was suspended", app.transcript)
     lock.release()
+    # A window in which a write must not happen: nothing marks that none is coming, so
+    # this wait is the check itself.
     time.sleep(0.5)
     if tabstore(database, "restore", "main") != "0":
         fail("a tap was saved while the app was suspended", app.transcript)
@@ -204,6 +208,7 @@ def main():
         app.expect("suspended")
         app.type("tap Home")
         app.expect("All menu | Reviews | Photos | [Home]  showing /home (saving)")
+        # A window in which a write must not happen: nothing marks that none is coming.
         time.sleep(0.5)
         if tabstore(database, "restore", "main") != "2":
             fail("a tap was saved while the app was suspended", app.transcript)

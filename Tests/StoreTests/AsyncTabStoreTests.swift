@@ -1,10 +1,12 @@
 import Foundation
 import Synchronization
+import TabStoreTestSupport
 import Testing
 @testable import TabStoreKit
 
-/// Async calls wait on the store's own queues: with another process holding the write
-/// lock, reads and unrelated tasks go on, and writes wait without taking pool threads.
+/// `read` and `write` run their calls on the store's own queues: with another process
+/// holding the write lock, reads and unrelated tasks go on, and writes wait without taking
+/// pool threads.
 @Suite struct AsyncTabStoreTests {
     let folder = TemporaryFolder()
     /// Long enough that a call blocked behind the lock could never finish before the test
@@ -12,49 +14,50 @@ import Testing
     let options = TabStore.Options(durability: .normal, busyTimeout: .seconds(10))
 
     @Test(.timeLimit(.minutes(5)))
-    func readsAndASleepFinishWhileAnotherProcessHoldsTheWriteLockAndWritesWait() async throws {
+    func readsAndOtherTasksFinishWhileAnotherProcessHoldsTheWriteLockAndWritesWait() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: options)
-        try await store.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true) }
         let lock = try WriteLockHolder(path: path)
         // More waiting writes than the cooperative pool has threads (two here): if they
         // held pool threads, nothing below could run until the lock is released.
         let writesDone = Counter()
         let writes = (0..<4).map { number in
             Task {
-                try await store.add(["W\(number)"], to: "other", creatingSet: true)
+                try await store.write { try $0.add(["W\(number)"], to: "other", creatingSet: true) }
                 writesDone.increment()
             }
         }
         let reads = try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<10 {
-                group.addTask { picture(try await store.tabSet(named: "main")) }
+                group.addTask { picture(try await store.read { try $0.tabSet(named: "main") }) }
             }
             group.addTask {
-                try await Task.sleep(for: .milliseconds(50))
-                return ["slept"]
+                // A task that gives its thread up and needs one again to go on.
+                for _ in 0..<10 { await Task.yield() }
+                return ["yielded"]
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(reads.filter { $0 == ["*Home", "All menu", "Reviews"] }.count == 10)
-        #expect(reads.contains(["slept"]))
+        #expect(reads.contains(["yielded"]))
         #expect(writesDone.value == 0)
         #expect(lock.isHeld)
 
         try lock.release()
         for write in writes { try await write.value }
-        #expect(try await store.tabSet(named: "other").tabs.map(\.title).sorted() == ["W0", "W1", "W2", "W3"])
+        #expect(try await store.read { try $0.tabSet(named: "other") }.tabs.map(\.title).sorted() == ["W0", "W1", "W2", "W3"])
     }
 
     @Test(.timeLimit(.minutes(5)))
     func aSynchronousReadDoesNotWaitBehindAWriteWaitingForTheLock() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: options)
-        try await store.add(["A", "B"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A", "B"], to: "main", creatingSet: true) }
         let lock = try WriteLockHolder(path: path)
-        let write = Task { try await store.select(.index(1), in: "main") }
-        // Give the write time to reach SQLite's busy wait, holding the writer connection.
-        try await Task.sleep(for: .milliseconds(100))
+        let write = Task { try await store.write { try $0.select(.index(1), in: "main") } }
+        // The write waits in SQLite's busy handler, holding the writer connection.
+        try await waitFor("the write to wait for the lock") { lockWaitsBegun(store) > 0 }
         // Synchronous calls, as from a thread of the app's own.
         let read = { () throws(TabStoreError) in (try store.tabSet(named: "main"), try store.tabSets()) }
         let (set, summaries) = try read()
@@ -63,46 +66,77 @@ import Testing
         #expect(lock.isHeld)
         try lock.release()
         #expect(try await write.value.updates.map(\.index) == [0, 1])
-        #expect(picture(try await store.tabSet(named: "main")) == ["A", "*B"])
+        #expect(picture(try await store.read { try $0.tabSet(named: "main") }) == ["A", "*B"])
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func aWriteThatHasStartedRunsToItsEndWhenItsTaskIsCancelled() async throws {
+        let path = folder.file()
+        let store = try TabStore(path: path, options: options)
+        try store.add(["A", "B"], to: "main", creatingSet: true)
+        let lock = try WriteLockHolder(path: path)
+        let write = Task { try await store.write { try $0.select(.index(1), in: "main") } }
+        try await waitFor("the write to wait for the lock") { lockWaitsBegun(store) > 0 }
+        write.cancel()
+        try lock.release()
+        #expect(try await write.value.selectedIndex == 1)
+        #expect(picture(try store.tabSet(named: "main")) == ["A", "*B"])
+    }
+
+    @Test func aWriteMakesItsCallsInOrderAndEndsAtTheFirstError() async throws {
+        let store = try TabStore.inMemory(options: options)
+        try store.add(["A", "B"], to: "main", creatingSet: true)
+        await #expect(throws: TabStoreError.setNotFound(set: "nope")) {
+            try await store.write { store throws(TabStoreError) in
+                try store.select(.index(1), in: "main")
+                try store.select(.index(0), in: "nope")
+                try store.select(.index(0), in: "main")
+            }
+        }
+        // Each call is its own write: the first is made, the one after the error is not.
+        #expect(picture(try store.tabSet(named: "main")) == ["A", "*B"])
+        #expect(try store.history(of: "main", limit: 5).map(\.revision) == [2, 1])
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func asyncCallsGiveWhatTheSynchronousOnesGive(backend: StoreBackend) async throws {
+    func theCallsMadeInReadAndWriteGiveWhatTheyGiveOutsideThem(backend: StoreBackend) async throws {
         let store = try backend.makeDatabase(in: folder).open(options: options)
-        try await store.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true)
-        let change = try await store.select(.title("Reviews"), in: "main")
+        try await store.write { try $0.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true) }
+        let change = try await store.write { try $0.select(.title("Reviews"), in: "main") }
         #expect(change.updates.map(\.index) == [0, 2])
-        try await store.move(.index(2), to: 0, in: "main")
-        try await store.rename(.index(1), to: "Start", in: "main")
-        try await store.remove([.title("All menu")], from: "main")
-        #expect(picture(try await store.reopen(in: "main")) == ["*Reviews", "Start", "All menu"])
-        try await store.replaceTabs(of: "side", with: ["x"])
-        try await store.renameSet("side", to: "aside")
-        #expect(try await store.tabSets().map(\.name) == ["aside", "main"])
-        let document = try await store.export()
-        try await store.removeSet("aside")
-        #expect(try await store.importDocument(document, replace: true) == 1)
-        #expect(try await store.selectedTab(in: "main").tab.title == "Reviews")
-        #expect(try await store.history(of: "main", limit: 1).map(\.revision) == [6])
-        #expect(try await store.closedTabs(in: "main") == [])
+        try await store.write { try $0.move(.index(2), to: 0, in: "main") }
+        try await store.write { try $0.rename(.index(1), to: "Start", in: "main") }
+        try await store.write { try $0.remove([.title("All menu")], from: "main") }
+        #expect(picture(try await store.write { try $0.reopen(in: "main") }) == ["*Reviews", "Start", "All menu"])
+        try await store.write { try $0.replaceTabs(of: "side", with: ["x"]) }
+        try await store.write { try $0.renameSet("side", to: "aside") }
+        #expect(try await store.read { try $0.tabSets() }.map(\.name) == ["aside", "main"])
+        let document = try await store.read { try $0.export() }
+        try await store.write { try $0.removeSet("aside") }
+        #expect(try await store.write { try $0.importDocument(document, replace: true) } == 1)
+        #expect(try await store.read { try $0.selectedTab(in: "main") }.tab.title == "Reviews")
+        #expect(try await store.read { try $0.history(of: "main", limit: 1) }.map(\.revision) == [6])
+        #expect(try await store.read { try $0.closedTabs(in: "main") } == [])
         switch backend {
         case .sqlite:
-            try await store.backup(to: folder.file("copy.sqlite"))
-            let copy = try TabStore(path: folder.file("copy.sqlite"))
-            #expect(picture(try await copy.tabSet(named: "main")) == ["*Reviews", "Start", "All menu"])
+            let copyPath = folder.file("copy.sqlite")
+            try await store.write { try $0.backup(to: copyPath) }
+            let copy = try TabStore(path: copyPath)
+            #expect(picture(try await copy.read { try $0.tabSet(named: "main") }) == ["*Reviews", "Start", "All menu"])
         case .postgres:
             // A backup is a file's: a server has its own tools for that.
-            await #expect(throws: TabStoreError.backupNeedsFile(database: store.location)) { try await store.backup(to: folder.file("copy.sqlite")) }
+            let copyPath = folder.file("copy.sqlite")
+            await #expect(throws: TabStoreError.backupNeedsFile(database: store.location)) { try await store.write { try $0.backup(to: copyPath) } }
         }
-        await #expect(throws: TabStoreError.setNotFound(set: "nope")) { try await store.tabSet(named: "nope") }
-        #expect(try await store.info().setCount == 2)
+        await #expect(throws: TabStoreError.setNotFound(set: "nope")) { try await store.read { try $0.tabSet(named: "nope") } }
+        #expect(try await store.read { try $0.info() }.setCount == 2)
     }
 
     @Test(arguments: StoreBackend.allCases)
     func anInMemoryStoreReadsItsOwnWrites(backend: StoreBackend) async throws {
         let store = try backend.makeStore()
-        try await store.add(["A", "B"], to: "main", creatingSet: true)
-        #expect(picture(try await store.tabSet(named: "main")) == ["*A", "B"])
+        try await store.write { try $0.add(["A", "B"], to: "main", creatingSet: true) }
+        #expect(picture(try await store.read { try $0.tabSet(named: "main") }) == ["*A", "B"])
     }
 }
 

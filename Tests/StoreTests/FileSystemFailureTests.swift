@@ -98,7 +98,7 @@ import TabStoreTestSupport
         let path = mount.path + "/tabs.sqlite"
         do {
             let writer = try TabStore(path: path)
-            try await writer.add(["Home", "Menu"], to: "s", creatingSet: true)
+            try await writer.write { try $0.add(["Home", "Menu"], to: "s", creatingSet: true) }
         }
         #expect(mount.remountReadOnly())
         let store = try TabStore(path: path)
@@ -112,6 +112,6 @@ import TabStoreTestSupport
         #expect(try await values.next()??.tabs.map(\.title) == ["Home", "Menu"])
         await #expect(throws: unseen) { _ = try await values.next() }
         // One-shot reads still work.
-        #expect(picture(try await store.tabSet(named: "s")) == ["*Home", "Menu"])
+        #expect(picture(try await store.read { try $0.tabSet(named: "s") }) == ["*Home", "Menu"])
     }
 }

@@ -53,7 +53,7 @@ import Testing
     @Test func observationStreamsThrowTabStoreErrorSoACatchNeedsNoCast() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: .init(durability: .normal, changePollInterval: .milliseconds(10)))
-        try await store.add(["A"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A"], to: "main", creatingSet: true) }
         var handle: OpaquePointer?
         try #require(sqlite3_open(path, &handle) == SQLITE_OK)
         try #require(sqlite3_exec(handle, "PRAGMA foreign_keys = OFF; DROP TABLE tab", nil, nil, nil) == SQLITE_OK)

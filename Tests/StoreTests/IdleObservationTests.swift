@@ -1,3 +1,4 @@
+import TabStoreTestSupport
 import Testing
 @testable import TabStoreKit
 
@@ -10,32 +11,31 @@ import Testing
     func anIdleObserverOfAWatchedFileLooksNoMoreOnceTheLooksAfterAWriteHaveEnded() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: TabStore.Options(durability: .normal, changePollInterval: .milliseconds(10)))
-        try await store.add(["Home", "Reviews"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["Home", "Reviews"], to: "main", creatingSet: true) }
         var values = store.observe("main").makeAsyncIterator()
         _ = try await values.next()
         #expect(store.hub.isWatchingFiles)
         let other = try TabStore(path: path, options: TabStore.Options(durability: .normal))
-        try await other.select(1, in: "main")
+        try await other.write { try $0.select(1, in: "main") }
         #expect(try await values.next()??.selectedIndex == 1)
-        // The looks after that write end within the schedule (the last at 512 ms); with
-        // a timer beside the watch (the 10 ms poll interval), they would go on.
-        try await Task.sleep(for: .milliseconds(900))
-        let settled = store.hub.looks
-        #expect(settled >= FollowUpLooks.schedule.count)
-        try await Task.sleep(for: .milliseconds(1_500))
-        #expect(store.hub.looks == settled)
+        // The looks after that write end with the schedule, and then no look is to come
+        // until the next notification; with a timer beside the watch (the 10 ms poll
+        // interval), one always would be.
+        try await waitFor("the looks after the write to end") { store.hub.wakeupIsIdle }
+        #expect(store.hub.looks >= FollowUpLooks.schedule.count)
+        #expect(store.hub.isWatchingFiles)
         withExtendedLifetime(values) {}
     }
 
     @Test(.timeLimit(.minutes(5)))
     func aStoreInMemoryNeverLooksForOtherConnectionsCommits() async throws {
         let store = try TabStore.inMemory(options: TabStore.Options(durability: .normal, changePollInterval: .milliseconds(10)))
-        try await store.add(["Home", "Reviews"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["Home", "Reviews"], to: "main", creatingSet: true) }
         var values = store.observe("main").makeAsyncIterator()
         _ = try await values.next()
-        try await store.select(1, in: "main")
+        try await store.write { try $0.select(1, in: "main") }
         #expect(try await values.next()??.selectedIndex == 1)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(store.hub.looks == 0 && !store.hub.isWatchingFiles)
+        // No wake-up at all: neither a watch nor a timer.
+        #expect(store.hub.looks == 0 && !store.hub.isWatchingFiles && store.hub.neverWakes)
     }
 }

@@ -20,7 +20,7 @@ import TabStoreSQLite
         let path = folder.file()
         let store = try TabStore(path: path, options: options)
         let changes = store.changes(in: "main")
-        try await store.add(["A"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A"], to: "main", creatingSet: true) }
         try dropJournal(at: path)
         var received: [TabEvent] = []
         let error = await #expect(throws: TabStoreError.self) {
@@ -40,7 +40,7 @@ import TabStoreSQLite
     @Test func subscribingWhenTheJournalCannotBeReadThrowsInsteadOfReplayingHistory() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: options)
-        try await store.add(["A"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A"], to: "main", creatingSet: true) }
         try dropJournal(at: path)
         var received: [TabChange] = []
         await #expect(throws: TabStoreError.self) {
@@ -68,7 +68,7 @@ import TabStoreSQLite
     @Test func aFailedReadEndsTheValueSequenceWithItsError() async throws {
         let path = folder.file()
         let store = try TabStore(path: path, options: TabStore.Options(durability: .normal))
-        try await store.add(["A"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A"], to: "main", creatingSet: true) }
         var values = store.observe("main").makeAsyncIterator()
         #expect(try await values.next()?.map(picture) == ["*A"])
         var handle: OpaquePointer?

@@ -27,10 +27,10 @@ import Testing
         var options = TabStore.Options(changePollInterval: .seconds(3600))
         options.concurrentReads = false
         let observing = try TabStore(path: path, options: options)
-        try await observing.add(["A", "B"], to: "main", creatingSet: true)
+        try await observing.write { try $0.add(["A", "B"], to: "main", creatingSet: true) }
         let changes = observing.changes(in: "main")
         let writing = try TabStore(path: path)
-        try await writing.select(.index(1), in: "main")
+        try await writing.write { try $0.select(.index(1), in: "main") }
         let received = try await first(1, of: changes)
         #expect(received.map(\.event.ignoringIDs) == [
             .selectionChanged([

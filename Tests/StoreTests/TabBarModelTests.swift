@@ -49,7 +49,7 @@ import Testing
         await #expect(throws: ghost) { try await bar.move(fromOffsets: [], toOffset: 1).result }
         #expect(bar.editError == .setNotFound(set: "ghost") && bar.pendingEdits.isEmpty)
         // A set with no tabs exists: there, the index is what is wrong.
-        try await store.createSet("empty")
+        try await store.write { try $0.createSet("empty") }
         let empty = TabBarModel(store: store, setName: "empty")
         await #expect(throws: TabStoreError.indexOutOfRange(index: 0, count: 0, set: "empty")) { try await empty.select(0).result }
         await #expect(throws: TabStoreError.offsetOutOfRange(offset: 0, count: 0, set: "empty")) { try await empty.close(atOffsets: [0]).result }
@@ -72,7 +72,7 @@ import Testing
                 #expect(error.code == .invalidSetName && error == bar.observationError)
             }
         }
-        #expect(try await store.tabSets().map(\.name) == ["main"])
+        #expect(try await store.read { try $0.tabSets() }.map(\.name) == ["main"])
     }
 
     /// A set removed elsewhere leaves an empty bar at revision 0, as one never made.
@@ -81,7 +81,7 @@ import Testing
         let bar = TabBarModel(store: store, setName: "main")
         #expect(bar.revision == 1)
         let other = try TabStore(path: store.location, options: options)
-        try await other.removeSet("main")
+        try await other.write { try $0.removeSet("main") }
         // The tabs and the revision change in one refresh.
         await waitUntil({ bar.tabs.isEmpty }, { $0 })
         #expect(bar.selectedIndex == nil && bar.lastSelectedIndex == 0 && bar.revision == 0)
@@ -115,9 +115,9 @@ import Testing
         let pending = bar.select(bar.tabs[2].id)
         #expect(shown(bar) == ["Home", "All menu", "*Reviews"])
         #expect(bar.hasPendingEdits && bar.revision == 1)
-        // Still waiting: nothing is stored yet, and the bar keeps showing the tap.
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(picture(try await store.tabSet(named: "main")) == ["*Home", "All menu", "Reviews"])
+        // Waiting for the lock: nothing is stored yet, and the bar keeps showing the tap.
+        try await waitFor("the tap's write to wait for the lock") { lockWaitsBegun(store) > 0 }
+        #expect(picture(try await store.read { try $0.tabSet(named: "main") }) == ["*Home", "All menu", "Reviews"])
         #expect(shown(bar) == ["Home", "All menu", "*Reviews"] && lock.isHeld)
         try lock.release()
         let change = try await pending.result
@@ -137,7 +137,7 @@ import Testing
         await waitUntil({ bar.pendingEdits.first?.isWaitingForLock }) { $0 == true }
         #expect(shown(bar) == ["Home", "*All menu", "Reviews"] && bar.editError == nil)
         #expect(bar.pendingEdits.map(\.id) == [pending.editID] && bar.pendingEdits[0].kind == .select(bar.tabs[1].id))
-        #expect(try await store.tabSet(named: "main").selectedIndex == 0)
+        #expect(try await store.read { try $0.tabSet(named: "main") }.selectedIndex == 0)
         try lock.release()
         let change = try await pending.result
         #expect(change.selectedIndex == 1 && change.revision == 2)
@@ -147,7 +147,7 @@ import Testing
     @Test(.timeLimit(.minutes(5)))
     func editsWaitingForTheLockCanBeSeenAndCancelledAndTheOthersAreWrittenInOrder() async throws {
         let store = try makeStore(options: TabStore.Options(durability: .normal, busyTimeout: .milliseconds(200)))
-        try await store.add(["Photos"], to: "main")
+        try await store.write { try $0.add(["Photos"], to: "main") }
         let bar = TabBarModel(store: store, setName: "main")
         let lock = try WriteLockHolder(path: store.location)
         let first = bar.select(1)
@@ -167,7 +167,7 @@ import Testing
         #expect(bar.editError == nil)
         try lock.release()
         #expect(picture(try await third.result) == ["*All menu", "Reviews", "Photos"])
-        #expect(try await store.history(of: "main", limit: 1).map(\.event.kind) == [.removed])
+        #expect(try await store.read { try $0.history(of: "main", limit: 1) }.map(\.event.kind) == [.removed])
         bar.cancel(99)
         #expect(bar.pendingEdits.isEmpty)
     }
@@ -198,7 +198,7 @@ import Testing
         #expect(bar.editError?.description == "64 edits of set \"main\" are already waiting to be written; this one was not made")
         try lock.release()
         for tap in taps { _ = try await tap.result }
-        #expect(try await store.tabSet(named: "main").revision == 65)
+        #expect(try await store.read { try $0.tabSet(named: "main") }.revision == 65)
     }
 
     @Test func aTapOnATabAnotherProcessClosedIsTakenBack() async throws {
@@ -236,7 +236,7 @@ import Testing
         let heard = try await changes.next()
         #expect(heard?.event == .reselected(TabUpdate(index: 0, tab: Tab(id: home.id, title: "Home", isSelected: true))))
         try lock.release()
-        #expect(try await store.tabSet(named: "main").revision == 1)
+        #expect(try await store.read { try $0.tabSet(named: "main") }.revision == 1)
     }
 
     @Test(.timeLimit(.minutes(5)))
@@ -252,7 +252,7 @@ import Testing
             // Each answer replaces its own prediction; the later taps still show.
             #expect(bar.selectedIndex == 2)
         }
-        let history = try await store.history(of: "main", limit: 4).reversed().map(\.event)
+        let history = try await store.read { try $0.history(of: "main", limit: 4) }.reversed().map(\.event)
         #expect(history.map(selectedTitle) == ["All menu", "Reviews", "Home", "Reviews"])
         #expect(bar.revision == 5 && !bar.hasPendingEdits)
     }
@@ -261,7 +261,7 @@ import Testing
 
     @Test func moveShowsAtOnceAndMovesTheTabsTheBarShowedEvenAfterAnotherProcessAddedOne() async throws {
         let store = try makeStore()
-        try await store.add(["Photos"], to: "main")
+        try await store.write { try $0.add(["Photos"], to: "main") }
         let bar = TabBarModel(store: store, setName: "main")
         let other = try TabStore(path: store.location, options: options)
         // A synchronous call: no suspension on the main actor, so the bar cannot have taken
@@ -304,7 +304,7 @@ import Testing
         #expect(bar.editError?.description == #"index -4 is out of range for set "main" (valid: 0...2 or -3...-1)"#)
         #expect(try await bar.select(-1).result.selectedTab.title == "Reviews")
         #expect(bar.selectedIndex == 2)
-        #expect(try await store.tabSet(named: "main").selectedIndex == 2)
+        #expect(try await store.read { try $0.tabSet(named: "main") }.selectedIndex == 2)
     }
 
     @Test func offsetsOutsideTheBarAreRefusedWithoutWriting() async throws {
@@ -327,7 +327,7 @@ import Testing
         #expect(bar.editError?.description == #"offset 5 is out of range for set "main" (valid: 0...2)"#)
         await #expect(throws: TabStoreError.offsetOutOfRange(offset: -1, count: 3, set: "main")) { try await bar.close(atOffsets: [-1]).result }
         #expect(shown(bar) == ["*Home", "All menu", "Reviews"] && !bar.hasPendingEdits)
-        #expect(try await store.tabSet(named: "main").revision == 1)
+        #expect(try await store.read { try $0.tabSet(named: "main") }.revision == 1)
     }
 
     // MARK: Following the store
@@ -338,30 +338,30 @@ import Testing
         let bar = TabBarModel(store: store, setName: "main")
         // Another connection, as a widget or the CLI would be.
         let other = try TabStore(path: store.location, options: options)
-        try await other.select(.index(2), in: "main")
+        try await other.write { try $0.select(.index(2), in: "main") }
         await waitUntil({ bar.selectedIndex }) { $0 == 2 }
         #expect(bar.tabs.map(\.isSelected) == [false, false, true])
-        try await other.renameSet("main", to: "detail")
+        try await other.write { try $0.renameSet("main", to: "detail") }
         await waitUntil({ bar.setName }) { $0 == "detail" }
         #expect(bar.revision == 3)
         bar.select(0)
         await waitUntil({ bar.hasPendingEdits }) { !$0 }
-        #expect(picture(try await store.tabSet(named: "detail")) == ["*Home", "All menu", "Reviews"])
+        #expect(picture(try await store.read { try $0.tabSet(named: "detail") }) == ["*Home", "All menu", "Reviews"])
     }
 
     @Test(.timeLimit(.minutes(5)))
     func aRenameToACanonicallyEquivalentFormIsShown() async throws {
         let store = try makeStore()
-        try await store.rename(.index(2), to: "Caf\u{E9}", in: "main")
-        try await store.renameSet("main", to: "Men\u{FC}")
+        try await store.write { try $0.rename(.index(2), to: "Caf\u{E9}", in: "main") }
+        try await store.write { try $0.renameSet("main", to: "Men\u{FC}") }
         let bar = TabBarModel(store: store, setName: "Men\u{FC}")
         // Other bytes, the same text to Swift's `==`: a precomposed letter, then a letter
         // and its combining mark.
         let other = try TabStore(path: store.location, options: options)
-        try await other.rename(.index(2), to: "Cafe\u{301}", in: "Men\u{FC}")
+        try await other.write { try $0.rename(.index(2), to: "Cafe\u{301}", in: "Men\u{FC}") }
         await waitUntil({ bar.revision }) { $0 == 4 }
         #expect(Array(bar.tabs[2].title.utf8) == Array("Cafe\u{301}".utf8))
-        try await other.renameSet("Men\u{FC}", to: "Menu\u{308}")
+        try await other.write { try $0.renameSet("Men\u{FC}", to: "Menu\u{308}") }
         await waitUntil({ bar.revision }) { $0 == 5 }
         #expect(Array(bar.setName.utf8) == Array("Menu\u{308}".utf8))
         #expect(Tab(id: bar.tabs[2].id, title: "Caf\u{E9}", isSelected: false) != bar.tabs[2])
@@ -385,7 +385,7 @@ import Testing
     func aRemovedSetEmptiesTheBar() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
-        try await store.removeSet("main")
+        try await store.write { try $0.removeSet("main") }
         await waitUntil({ bar.tabs }) { $0.isEmpty }
         #expect(bar.selectedIndex == nil && bar.lastSelectedIndex == 0)
     }
@@ -443,7 +443,7 @@ import Testing
     func barsOfASetAgreeAfterEveryRandomEditOfEither(seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)
         let store = try makeStore()
-        try await store.add(["Photos", "Map"], to: "main")
+        try await store.write { try $0.add(["Photos", "Map"], to: "main") }
         let bars = [TabBarModel(store: store, setName: "main"), TabBarModel(store: store, setName: "main")]
         for _ in 0..<20 {
             let bar = bars[random.below(2)]
@@ -458,7 +458,7 @@ import Testing
             #expect(bars[0].tabs == bars[1].tabs && bars[0].pendingEdits == bars[1].pendingEdits, "seed \(seed)")
             await bar.waitForPendingEdits()
             #expect(bars[0].tabs == bars[1].tabs && bars[0].revision == bars[1].revision, "seed \(seed)")
-            #expect(bars[0].tabs == (try await store.tabSet(named: "main")).tabs, "seed \(seed)")
+            #expect(bars[0].tabs == (try await store.read { try $0.tabSet(named: "main") }).tabs, "seed \(seed)")
         }
     }
 
@@ -467,7 +467,7 @@ import Testing
     @Test(.timeLimit(.minutes(5)))
     func aTapCarriesTheDocumentsPairsWithWholeTabsBeforeTheStoreAnswers() async throws {
         let store = try TabStore(path: folder.file(), options: options)
-        try await store.add([NewTab("Home", payload: ["icon": "house"]), NewTab("Reviews", payload: ["icon": "star"])], to: "main", creatingSet: true)
+        try await store.write { try $0.add([NewTab("Home", payload: ["icon": "house"]), NewTab("Reviews", payload: ["icon": "star"])], to: "main", creatingSet: true) }
         let bar = TabBarModel(store: store, setName: "main")
         let (home, reviews) = (bar.tabs[0], bar.tabs[1])
         let lock = try WriteLockHolder(path: store.location)
@@ -503,7 +503,7 @@ import Testing
     func changePairsTurnTheBarBeforeIntoTheBarAfter(seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)
         let store = try TabStore.inMemory(options: TabStore.Options(durability: .normal))
-        try await store.add((0..<6).map { NewTab("T\($0)", payload: ["n": "\($0)"]) }, to: "main", creatingSet: true)
+        try await store.write { try $0.add((0..<6).map { NewTab("T\($0)", payload: ["n": "\($0)"]) }, to: "main", creatingSet: true) }
         let bar = TabBarModel(store: store, setName: "main")
         for _ in 0..<30 {
             if bar.tabs.count < 2 { _ = try await bar.reopen().result }

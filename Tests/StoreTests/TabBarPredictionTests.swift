@@ -15,15 +15,16 @@ import TabStoreTestSupport
             let count = 1 + random.below(6)
             let titles = (made..<made + count).map { "T\($0)" }
             made += count
-            try await store.add(titles, to: "main", at: random.below(2) == 0 ? 0 : -1, creatingSet: true)
+            let index = random.below(2) == 0 ? 0 : -1
+            try await store.write { try $0.add(titles, to: "main", at: index, creatingSet: true) }
         }
         try await addTabs()
         let bar = TabBarModel(store: store, setName: "main")
         for step in 0..<40 {
             if bar.tabs.count < 2 { try await addTabs() }
             // The bar shows what is stored before each edit: the added tabs too.
-            let stored = try await store.tabSet(named: "main")
-            while bar.revision < stored.revision { try await Task.sleep(for: .milliseconds(1)) }
+            let stored = try await store.read { try $0.tabSet(named: "main") }
+            try await waitFor("the bar to show revision \(stored.revision)") { bar.revision >= stored.revision }
             let count = bar.tabs.count
             let offsets = Set((0..<1 + random.below(3)).map { _ in random.below(count) })
             let predicted: [Tab]

@@ -37,6 +37,12 @@ func thrownError<T>(_ body: () throws(TabStoreError) -> T) -> TabStoreError? {
     }
 }
 
+/// How many times a file store's writer has begun to wait for another connection's lock:
+/// a test waits for it to grow before acting on a write that waits for a lock.
+func lockWaitsBegun(_ store: TabStore) -> Int {
+    (store.backend as? SQLiteBackend)?.writerLockWait?.waitsBegun ?? 0
+}
+
 /// The bytes of a file, to prove a failed call left it untouched.
 func contents(_ path: String) -> Data? {
     FileManager.default.contents(atPath: path)

@@ -11,28 +11,28 @@ import Testing
         let store = try backend.makeDatabase(in: folder).open(options: options)
         var values = store.observe("main").makeAsyncIterator()
         #expect(try await values.next() == .some(nil))
-        try await store.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["Home", "All menu", "Reviews"], to: "main", creatingSet: true) }
         #expect(try await values.next()?.map(picture) == ["*Home", "All menu", "Reviews"])
-        try await store.select(.index(2), in: "main")
+        try await store.write { try $0.select(.index(2), in: "main") }
         #expect(try await values.next()?.map(picture) == ["Home", "All menu", "*Reviews"])
-        try await store.add(["other"], to: "elsewhere", creatingSet: true)  // another set: no value
-        try await store.renameSet("main", to: "renamed")
+        try await store.write { try $0.add(["other"], to: "elsewhere", creatingSet: true) }  // another set: no value
+        try await store.write { try $0.renameSet("main", to: "renamed") }
         let renamed = try await values.next()
         #expect(renamed??.name == "renamed")
         #expect(renamed??.revision == 3)
-        try await store.removeSet("renamed")
+        try await store.write { try $0.removeSet("renamed") }
         #expect(try await values.next() == .some(nil))
-        try await store.add(["Back"], to: "renamed", creatingSet: true)
+        try await store.write { try $0.add(["Back"], to: "renamed", creatingSet: true) }
         #expect(try await values.next()?.map(picture) == ["*Back"])
     }
 
     @Test(arguments: StoreBackend.allCases)
     func aSlowObserverGetsTheNewestValueNotABacklog(backend: StoreBackend) async throws {
         let store = try backend.makeDatabase(in: folder).open(options: options)
-        try await store.add(["A", "B", "C"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A", "B", "C"], to: "main", creatingSet: true) }
         var values = store.observe("main").makeAsyncIterator()
         #expect(try await values.next()??.revision == 1)
-        for index in [1, 2, 0, 1] { try await store.select(.index(index), in: "main") }
+        for index in [1, 2, 0, 1] { try await store.write { try $0.select(.index(index), in: "main") } }
         let newest = try await values.next()
         #expect(newest??.revision == 5)
         #expect(newest?.map(picture) == ["A", "*B", "C"])
@@ -41,11 +41,11 @@ import Testing
     @Test(arguments: StoreBackend.allCases)
     func aReselectionIsNoNewValue(backend: StoreBackend) async throws {
         let store = try backend.makeDatabase(in: folder).open(options: options)
-        try await store.add(["A", "B"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A", "B"], to: "main", creatingSet: true) }
         var values = store.observe("main").makeAsyncIterator()
         #expect(try await values.next()??.revision == 1)
-        try await store.select(.index(0), in: "main")
-        try await store.select(.index(1), in: "main")
+        try await store.write { try $0.select(.index(0), in: "main") }
+        try await store.write { try $0.select(.index(1), in: "main") }
         #expect(try await values.next()??.revision == 2)
     }
 
@@ -82,13 +82,13 @@ import Testing
         let store = try backend.makeDatabase(in: folder).open(options: options)
         var lists = store.observeSets().makeAsyncIterator()
         #expect(try await lists.next() == [])
-        try await store.add(["A", "B"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A", "B"], to: "main", creatingSet: true) }
         #expect(try await lists.next()?.map(\.name) == ["main"])
-        try await store.add(["x"], to: "aside", creatingSet: true)
+        try await store.write { try $0.add(["x"], to: "aside", creatingSet: true) }
         #expect(try await lists.next()?.map(\.name) == ["aside", "main"])
-        try await store.select(.index(1), in: "main")
+        try await store.write { try $0.select(.index(1), in: "main") }
         #expect(try await lists.next()?.map(\.selectedTitle) == ["x", "B"])
-        try await store.removeSet("aside")
+        try await store.write { try $0.removeSet("aside") }
         #expect(try await lists.next()?.map(\.name) == ["main"])
     }
 
@@ -96,7 +96,7 @@ import Testing
         let store = try TabStore.inMemory()
         var values = store.observe("main").makeAsyncIterator()
         #expect(try await values.next() == .some(nil))
-        try await store.add(["A"], to: "main", creatingSet: true)
+        try await store.write { try $0.add(["A"], to: "main", creatingSet: true) }
         #expect(try await values.next()?.map(picture) == ["*A"])
         #expect(!store.hub.isWatchingFiles)
     }

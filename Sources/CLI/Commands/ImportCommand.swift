@@ -43,8 +43,8 @@ enum ImportCommand: TabstoreCommand {
             let reason = error.isOverLimit ? "it is larger than \(maximumDocumentBytes >> 30) GiB, the most an import reads" : errorMessage(error.code)
             throw .unreadableInput("cannot read \(name): \(reason)")
         }
-        // Parsing and importing hold the document several times over (measured: a 33 MB
-        // document peaks at about 15 times its size).
+        // Parsing and importing hold the document several times over: ask for 16 times its
+        // size, above the peak an import reaches.
         guard memoryIsAvailable(16 * bytes.count) else {
             throw .resourceRefused("cannot import \(name): not enough memory can be had for a document of \(bytes.count >> 20) MiB (about \((16 * bytes.count) >> 20) MiB needed)")
         }

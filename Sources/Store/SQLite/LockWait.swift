@@ -9,8 +9,8 @@ import Darwin
 /// How a connection waits for another connection's lock: it tries again every millisecond
 /// until the busy timeout has passed, so a write lands within about a millisecond of the
 /// lock's release. SQLite's own handler (`sqlite3_busy_timeout`) sleeps longer and longer
-/// between tries, up to 100 ms, so its writes landed 35-53 ms after a release. A try that
-/// fails costs one `fcntl`.
+/// between tries, up to 100 ms, so a write could land that long after a release. A try
+/// that fails costs one `fcntl`.
 ///
 /// A wait can be cut short (``holdBack(_:)``): the connection's call then fails with
 /// `.busy` at its next try, having changed nothing. A suspending app does that, so that
@@ -23,6 +23,9 @@ final class LockWait: Sendable {
     private let start = Atomic<UInt64>(0)
     /// How many callers hold waits back (a suspension, a cancelled edit).
     private let holds = Atomic<Int>(0)
+    /// How many waits have begun: what a test waits for before it acts on a write that
+    /// waits for a lock.
+    private let begun = Atomic<Int>(0)
 
     /// The pause between tries: short enough that a released lock is taken within about a
     /// millisecond, long enough that a long wait costs little (a thousand `fcntl`s a second).
@@ -40,10 +43,16 @@ final class LockWait: Sendable {
 
     private var isHeldBack: Bool { holds.load(ordering: .sequentiallyConsistent) > 0 }
 
+    /// How many times this connection has begun to wait for another connection's lock.
+    var waitsBegun: Int { begun.load(ordering: .sequentiallyConsistent) }
+
     /// SQLite's busy handler: whether to try again (after a pause) after `tries` failures.
     fileprivate func tryAgain(after tries: Int32) -> Bool {
         let now = monotonicNanoseconds()
-        if tries == 0 { start.store(now, ordering: .relaxed) }
+        if tries == 0 {
+            start.store(now, ordering: .relaxed)
+            begun.add(1, ordering: .sequentiallyConsistent)
+        }
         guard !isHeldBack else { return false }
         let waited = now &- start.load(ordering: .relaxed)
         guard waited < timeout else { return false }

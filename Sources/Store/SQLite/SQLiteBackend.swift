@@ -26,7 +26,7 @@ final class SQLiteBackend: TabStoreBackend {
     private let fileVersion: Int?
     let changesUnseen: TabStoreError?
     /// How the writer waits for other connections' locks (none for a copy in memory).
-    private let writerLockWait: LockWait?
+    let writerLockWait: LockWait?
 
     var location: String { path }
 

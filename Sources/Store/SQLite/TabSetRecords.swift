@@ -308,8 +308,8 @@ extension Database: TabRecords, SnapshotReader {
     }
 
     /// The columns of `setShapes` for one set, but its positions counted in one pass over
-    /// its index entries in order: about 1 ms for 10,000 tabs, where count(DISTINCT) sorted
-    /// them again in 3 to 5. Only a set's first read, or a write without a copy of it, pays it.
+    /// its index entries in order, where count(DISTINCT) would sort them again. Only a set's
+    /// first read, or a write without a copy of it, pays it.
     func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape {
         guard let setID = set.id else { throw .setNotFound(set: set.name) }
         return try inOneSnapshot { () throws(TabStoreError) in

@@ -124,8 +124,8 @@ struct ServerFailoverTests {
         #expect(sandbox.runWithoutDatabase(["--db", url, "add", "s", "a"]) == .ok("added 1 tab to s\n"))
         pair.standby.stop()
         // What is tested is the settling, not the window: restarting and promoting the
-        // standby took about 5 s, the default window, on a loaded machine (and more in a
-        // CI run, where the add then gave up in time, as it should).
+        // standby can take as long as the default window on a loaded machine (and longer in
+        // a CI run, where the add then gave up in time, as it should).
         let add = try RunningTabstore(sandbox, ["add", "s", "b"], database: url, environment: ["TABSTORE_FAILOVER_WINDOW": "60"])
         #expect(RunningTabstore.poll {
             (try? pair.primary.psql(database, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")) == "1\n"
