@@ -164,7 +164,7 @@ extension TabStore {
         // run again (a server's retry) finds none and reads the tabs.
         var known = wantsResult ? rule.editedSet.flatMap { name in knownSets.withLock { $0.take(name) } } : nil
         var outcome: R.Outcome?
-        let plan = try backend.write(progress: progress) { reader throws(TabStoreError) in
+        let plan = try transaction(progress: progress) { reader throws(TabStoreError) in
             var plan = WritePlan()
             if let held = known.take() { plan.hold(held) }
             // A device that syncs records the edit's mutations, worked out from the sets

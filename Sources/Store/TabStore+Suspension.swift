@@ -53,6 +53,8 @@ final class SuspensionGate: Sendable {
         var resumed: DispatchSemaphore?
         /// `suspend()` calls waiting for the running write to end.
         var waitingForWrite: [CheckedContinuation<Void, Never>] = []
+        /// Write transactions this store has committed (see `noteCommit()`).
+        var commits = 0
     }
 
     private let state = Mutex(State())
@@ -76,14 +78,14 @@ final class SuspensionGate: Sendable {
     func write<T, Failure: Error>(_ work: () throws(Failure) -> T) throws(Failure) -> T {
         while true {
             enterWrite()
-            let rowsBefore = backend.rowsWritten
+            let commitsBefore = commits
             do {
                 let value = try work()
                 leaveWrite()
                 return value
             } catch {
                 leaveWrite()
-                let heldBack = (error as? TabStoreError)?.code == .busy && isSuspended && backend.rowsWritten == rowsBefore
+                let heldBack = (error as? TabStoreError)?.code == .busy && isSuspended && commits == commitsBefore
                 if !heldBack { throw error }
             }
         }
@@ -103,6 +105,14 @@ final class SuspensionGate: Sendable {
             guard let semaphore else { return }
             semaphore.wait()
         }
+    }
+
+    private var commits: Int { state.withLock { $0.commits } }
+
+    /// Called by the store after each write transaction it commits: a call cut short
+    /// after one runs again no more.
+    func noteCommit() {
+        state.withLock { $0.commits += 1 }
     }
 
     private func leaveWrite() {

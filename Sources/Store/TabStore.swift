@@ -177,6 +177,25 @@ public final class TabStore: Sendable {
     func reading<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
         try backend.read(body)
     }
+
+    /// One write transaction (`TabStoreBackend.write`), told to the suspension gate once
+    /// committed.
+    func transaction(
+        progress: ((Int) -> Void)? = nil, _ planning: (any WriteReader) throws(TabStoreError) -> WritePlan
+    ) throws(TabStoreError) -> WritePlan {
+        let plan = try backend.write(progress: progress, planning)
+        suspension.noteCommit()
+        return plan
+    }
+
+    /// One write transaction of several plans (`TabStoreBackend.writeSeries`), told to the
+    /// suspension gate once committed.
+    func transactionSeries(
+        _ body: (_ records: any TabRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+    ) throws(TabStoreError) {
+        try backend.writeSeries(body)
+        suspension.noteCommit()
+    }
 }
 
 extension Duration {

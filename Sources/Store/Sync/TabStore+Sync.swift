@@ -30,7 +30,7 @@ extension TabStore {
         if alreadySyncing { return try syncStatus() }
         let names = try backend.read { records throws(TabStoreError) in try records.setNames() }
         let context = RuleContext(options: options, wantsResults: true)
-        try backend.writeSeries { _, run throws(TabStoreError) in
+        try transactionSeries { _, run throws(TabStoreError) in
             _ = try run { reader throws(TabStoreError) in
                 var plan = WritePlan()
                 guard try !reader.recordsMutations() else { return plan }
@@ -250,7 +250,7 @@ extension TabStore {
         try result.check()
         var heard: [TabSyncRefusal] = []
         var settled = 0
-        try backend.writeSeries { records, run throws(TabStoreError) in
+        try transactionSeries { records, run throws(TabStoreError) in
             try requireAgreement(through: result.lastMutation, records)
             let before = try records.settledThrough()
             settled = before < result.lastMutation ? result.lastMutation - max(before, 0) : 0
@@ -307,7 +307,7 @@ extension TabStore {
         var done = true
         var heard: [TabSyncRefusal] = []
         var plans: [WritePlan] = []
-        try backend.writeSeries { records, run throws(TabStoreError) in
+        try transactionSeries { records, run throws(TabStoreError) in
             try requireAgreement(through: result.lastMutation, records)
             heard = try records.newRefusals(result.refusals, through: result.lastMutation)
             plans.append(try run { _ in
@@ -375,7 +375,7 @@ extension TabStore {
     /// The refusals no sync's report has told yet, marked as told.
     private func takeUnreportedRefusals() throws(TabStoreError) -> [TabSyncRefusal] {
         var refusals: [TabSyncRefusal] = []
-        try backend.writeSeries { records, run throws(TabStoreError) in
+        try transactionSeries { records, run throws(TabStoreError) in
             refusals = try records.refusedMutations(unreportedOnly: true)
             guard let last = refusals.last else { return }
             _ = try run { _ in
@@ -455,7 +455,7 @@ extension TabStore {
     private func settle(
         _ numbered: TabSyncPush.Numbered, body: String, of device: String, refusal: TabStoreError?, context: RuleContext
     ) throws(TabStoreError) -> WritePlan {
-        try backend.write(progress: nil) { reader throws(TabStoreError) in
+        try transaction { reader throws(TabStoreError) in
             var plan = WritePlan()
             let last = try reader.lastSettledMutation(of: device)
             if numbered.number == last.number, let settled = last.body, !sameBytes(settled, body) {
