@@ -48,11 +48,11 @@ func isMisleading(_ scalar: Unicode.Scalar) -> Bool {
 }
 
 func validTitle(_ title: String) throws(TabStoreError) {
-    if let problem = nameProblem(title) { throw .invalidTitle(title: title, problem: problem) }
+    if let problem = nameProblem(title) { throw TabStoreError(.invalidTitle(title: title, problem: problem)) }
 }
 
 func validSetName(_ name: String) throws(TabStoreError) {
-    if let problem = nameProblem(name) { throw .invalidSetName(name: name, problem: problem) }
+    if let problem = nameProblem(name) { throw TabStoreError(.invalidSetName(name: name, problem: problem)) }
 }
 
 /// A title or set name compared and hashed by its UTF-8 bytes, as SQLite compares it:

@@ -92,9 +92,9 @@ import Testing
             #expect(picture(try await copy.tabSet(named: "main")) == ["*Reviews", "Start", "All menu"])
         case .postgres:
             // A backup is a file's: a server has its own tools for that.
-            await #expect(throws: TabStoreError.backupNeedsFile(database: store.location)) { try await store.backup(to: folder.file("copy.sqlite")) }
+            await #expect(throws: TabStoreError(.backupNeedsFile(database: store.location))) { try await store.backup(to: folder.file("copy.sqlite")) }
         }
-        await #expect(throws: TabStoreError.setNotFound(set: "nope")) { try await store.tabSet(named: "nope") }
+        await #expect(throws: TabStoreError(.setNotFound(set: "nope"))) { try await store.tabSet(named: "nope") }
         #expect(try await store.info().setCount == 2)
     }
 

@@ -33,17 +33,17 @@ import TabStoreKit
     }
 
     @Test func aCodeIsItsNameAndTheSameCodeWhateverTheDetails() throws {
-        let busyHere = TabStoreError.busy(path: "/a"), busyThere = TabStoreError.busy(path: "/b")
+        let busyHere = TabStoreError(.busy(path: "/a")), busyThere = TabStoreError(.busy(path: "/b"))
         #expect(busyHere != busyThere)
         #expect(busyHere.code == busyThere.code)
         #expect(busyHere.code == TabStoreError.Code(rawValue: "busy"))
         #expect(busyHere.code.description == "busy")
         #expect(busyHere.isDatabaseProblem)
-        #expect(TabStoreError.emptyPayloadKey.code.rawValue == "emptyPayloadKey")
-        #expect(TabStoreError.setNotFound(set: "s").code != TabStoreError.setAlreadyExists(set: "s").code)
-        #expect(TabStoreError.offsetOutOfRange(offset: 7, count: 4, set: "s").code.rawValue == "offsetOutOfRange")
-        #expect(TabStoreError.insertionOffsetOutOfRange(offset: 7, count: 4, set: "s").code.rawValue == "insertionOffsetOutOfRange")
-        #expect(TabStoreError.offsetOutOfRange(offset: 7, count: 4, set: "s").code != TabStoreError.indexOutOfRange(index: 7, count: 4, set: "s").code)
+        #expect(TabStoreError(.emptyPayloadKey).code.rawValue == "emptyPayloadKey")
+        #expect(TabStoreError(.setNotFound(set: "s")).code != TabStoreError(.setAlreadyExists(set: "s")).code)
+        #expect(TabStoreError(.offsetOutOfRange(offset: 7, count: 4, set: "s")).code.rawValue == "offsetOutOfRange")
+        #expect(TabStoreError(.insertionOffsetOutOfRange(offset: 7, count: 4, set: "s")).code.rawValue == "insertionOffsetOutOfRange")
+        #expect(TabStoreError(.offsetOutOfRange(offset: 7, count: 4, set: "s")).code != TabStoreError(.indexOutOfRange(index: 7, count: 4, set: "s")).code)
     }
 
     /// An app writes an error for a person or for JSON from its public parts: the name as

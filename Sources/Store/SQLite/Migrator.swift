@@ -27,7 +27,7 @@ extension Database {
         try inOneSnapshot { () throws(TabStoreError) in
             let version = try firstRow("PRAGMA user_version") { $0.int(0) }
             let applicationID = try firstRow("PRAGMA application_id") { $0.int(0) }
-            guard let version, let applicationID else { throw .corrupt(path: path) }
+            guard let version, let applicationID else { throw TabStoreError(.corrupt(path: path)) }
             return SchemaState(version: version, applicationID: applicationID, objects: try schemaObjects())
         }
     }
@@ -45,18 +45,18 @@ extension Database {
     func recognise(_ state: SchemaState) throws(TabStoreError) -> Recognition {
         if state.applicationID == SQLiteSchema.applicationID {
             if state.version > Migration.latestVersion {
-                throw .schemaTooNew(path: path, found: state.version, supported: Migration.latestVersion)
+                throw TabStoreError(.schemaTooNew(path: path, found: state.version, supported: Migration.latestVersion))
             }
             if let difference = SQLiteSchema.difference(state.objects, version: state.version) {
-                throw .foreignSchema(path: path, version: state.version, difference: difference)
+                throw TabStoreError(.foreignSchema(path: path, version: state.version, difference: difference))
             }
             return .tabStore(version: state.version)
         }
-        guard state.applicationID == 0 else { throw .notATabStore(path: path) }
+        guard state.applicationID == 0 else { throw TabStoreError(.notATabStore(path: path)) }
         if state.version == 0 && state.objects.isEmpty { return .empty }
         guard (1..<SQLiteSchema.stampedSince).contains(state.version),
               SQLiteSchema.difference(state.objects, version: state.version) == nil
-        else { throw .notATabStore(path: path) }
+        else { throw TabStoreError(.notATabStore(path: path)) }
         return .tabStore(version: state.version)
     }
 
