@@ -91,3 +91,29 @@ extension Database {
         return objects
     }
 }
+
+extension TabStoreError {
+    /// What in a file's schema is not tabstore's (the code `foreignSchema`).
+    package struct SchemaDifference: Sendable, Hashable, Codable {
+        package enum Kind: Sendable, Hashable, Codable {
+            /// The file holds the object; tabstore's schema does not.
+            case extra
+            /// tabstore's schema has the object; the file does not.
+            case missing
+            /// Both have it, defined otherwise (a column more or less, another type,
+            /// constraint or default, another table for an index).
+            case changed
+        }
+
+        package let kind: Kind
+        /// What SQLite calls the object: `table`, `index`, `view` or `trigger`.
+        package let objectType: String
+        package let name: String
+
+        package init(kind: Kind, objectType: String, name: String) {
+            self.kind = kind
+            self.objectType = objectType
+            self.name = name
+        }
+    }
+}
