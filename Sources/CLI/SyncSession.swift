@@ -83,7 +83,7 @@ struct SyncSession: Sendable, Equatable {
                 // of its old store's stream tells of a store no longer used.
                 guard store === session.device || session.server.store === store else { return }
                 let failure = Runner.failure(
-                    .store(error as? TabStoreError ?? .cannotFollowChanges(path: store.location, reason: "\(error)")),
+                    .store(error as? TabStoreError ?? TabStoreError(.cannotFollowChanges(path: store.location, reason: "\(error)"))),
                     json: session.json, program: Program.spec
                 )
                 ProcessOutput.printStandardError(failure.standardError)

@@ -41,7 +41,7 @@ struct WatchSession: Sendable, Equatable {
         case let .store(store, changes):
             return (store, changes)
         case let .tablesToCome(url, options):
-            guard let server else { throw TabStoreError.databaseNotFound(path: url) }
+            guard let server else { throw TabStoreError(.databaseNotFound(path: url)) }
             let store = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TabStore, any Error>) in
                 DispatchQueue.global().async {
                     continuation.resume(with: Result { () throws(TabStoreError) in try server.openOnceTablesExist(url, options) })

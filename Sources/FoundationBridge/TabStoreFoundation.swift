@@ -19,7 +19,7 @@ extension TabStore {
     ///
     /// - Throws: `TabStoreError.Code.cannotOpen` for a URL that is not a file URL; else as `init(path:options:)`.
     public convenience init(url: URL, options: Options = Options()) throws(TabStoreError) {
-        guard url.isFileURL else { throw .cannotOpen(path: url.absoluteString, reason: "not a file URL") }
+        guard url.isFileURL else { throw TabStoreError(.cannotOpen(path: url.absoluteString, reason: "not a file URL")) }
         try self.init(path: url.path(percentEncoded: false), options: options)
     }
 }

@@ -60,7 +60,7 @@ private func readSyncMessage<Message: Decodable>(_ bytes: some Sequence<UInt8>) 
     let limit = TabSyncLimits.messageBytes
     // A sized body (Data, an array) is refused by its size before a byte is read.
     let known = bytes.underestimatedCount
-    if known > limit { throw .syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: known) }
+    if known > limit { throw TabStoreError(.syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: known)) }
     // Counted only up to the limit: the body's size stays untold.
     var buffer: [UInt8] = []
     if let whole = bytes.withContiguousStorageIfAvailable(Array.init) {
@@ -68,7 +68,7 @@ private func readSyncMessage<Message: Decodable>(_ bytes: some Sequence<UInt8>) 
     } else {
         buffer.reserveCapacity(min(known, limit))
         for byte in bytes {
-            guard buffer.count < limit else { throw .syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: nil) }
+            guard buffer.count < limit else { throw TabStoreError(.syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: nil)) }
             buffer.append(byte)
         }
     }
@@ -80,9 +80,9 @@ private func readSyncMessage<Message: Decodable>(_ bytes: some Sequence<UInt8>) 
     } catch {
         // A message of another version may be shaped otherwise: its version is what to say.
         if let versioned = try? decoder.decode(Versioned.self, from: data), !TabSyncFormat.readableVersions.contains(versioned.version) {
-            throw .syncVersionNotSupported(version: versioned.version, readable: TabSyncFormat.readableVersions)
+            throw TabStoreError(.syncVersionNotSupported(version: versioned.version, readable: TabSyncFormat.readableVersions))
         }
-        throw .invalidSyncMessage(reason: describe(error))
+        throw TabStoreError(.invalidSyncMessage(reason: describe(error)))
     }
 }
 
@@ -107,20 +107,20 @@ private func requireShapeWithinLimits(_ bytes: [UInt8]) throws(TabStoreError) {
         case UInt8(ascii: "["), UInt8(ascii: "{"):
             open.append(bytes[place] == UInt8(ascii: "[") ? 1 : nil)
             values += 1
-            if open.count > 16 { throw .syncLimitExceeded(limit: "levels of nesting", maximum: 16, found: nil) }
+            if open.count > 16 { throw TabStoreError(.syncLimitExceeded(limit: "levels of nesting", maximum: 16, found: nil)) }
         case UInt8(ascii: "]"), UInt8(ascii: "}"):
             _ = open.popLast()
         case UInt8(ascii: ","):
             values += 1
             if let count = open.last ?? nil {
                 open[open.count - 1] = count + 1
-                if count + 1 > longestArray { throw .syncLimitExceeded(limit: "elements in one list", maximum: longestArray, found: nil) }
+                if count + 1 > longestArray { throw TabStoreError(.syncLimitExceeded(limit: "elements in one list", maximum: longestArray, found: nil)) }
             }
         default:
             break
         }
         if values > TabSyncLimits.messageValues {
-            throw .syncLimitExceeded(limit: "values in a message", maximum: TabSyncLimits.messageValues, found: nil)
+            throw TabStoreError(.syncLimitExceeded(limit: "values in a message", maximum: TabSyncLimits.messageValues, found: nil))
         }
         place += 1
     }

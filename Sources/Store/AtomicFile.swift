@@ -223,3 +223,30 @@ extension TabStore {
         AtomicFile.removeTemporaryFileForSignal()
     }
 }
+
+extension TabStoreError {
+    /// What is at a path where a regular file was expected.
+    package enum FileKind: Sendable, Hashable, Codable, CustomStringConvertible {
+        case directory
+        case symbolicLink
+        case characterDevice
+        case blockDevice
+        /// A FIFO.
+        case namedPipe
+        case socket
+        /// A kind this system has that the others do not name.
+        case other
+
+        package var description: String {
+            switch self {
+            case .directory: return "a directory"
+            case .symbolicLink: return "a symbolic link"
+            case .characterDevice: return "a character device"
+            case .blockDevice: return "a block device"
+            case .namedPipe: return "a named pipe"
+            case .socket: return "a socket"
+            case .other: return "a file of another kind"
+            }
+        }
+    }
+}

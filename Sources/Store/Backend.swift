@@ -78,7 +78,7 @@ extension TabStoreBackend {
     package func writeSeries(
         _ body: (_ records: any TabRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
     ) throws(TabStoreError) {
-        throw .syncNeedsAFile(database: location)
+        throw TabStoreError(.syncNeedsAFile(database: location))
     }
 }
 

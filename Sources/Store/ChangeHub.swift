@@ -153,7 +153,7 @@ final class ChangeHub: Sendable {
     ) throws(TabStoreError) -> (key: Int, handedOut: Int) {
         if let unseen = backend.changesUnseen { throw unseen }
         guard DispatchEventLoop.start() else {
-            throw .cannotFollowChanges(path: backend.location, reason: "no file descriptor is free (this process has too many files open)")
+            throw TabStoreError(.cannotFollowChanges(path: backend.location, reason: "no file descriptor is free (this process has too many files open)"))
         }
         let newestID: Int
         if let start {

@@ -34,7 +34,7 @@ func unusableFileName(_ path: String) -> String? {
 func createMissingFolders(above path: String) throws(TabStoreError) -> [String] {
     // `new/` names a folder: making it, then failing to open a file there, would leave a
     // folder behind a refused open.
-    if path.hasSuffix("/") { throw .cannotOpen(path: path, reason: "the path ends in /, so it names a folder, not a file") }
+    if path.hasSuffix("/") { throw TabStoreError(.cannotOpen(path: path, reason: "the path ends in /, so it names a folder, not a file")) }
     guard path != ":memory:", let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return [] }
     let folder = String(path[..<slash])
     var status = stat()
@@ -50,7 +50,7 @@ func createMissingFolders(above path: String) throws(TabStoreError) -> [String] 
                 ? "a part of its folder path is a file, not a folder"
                 : "cannot create its folder \(prefix): \(String(cString: strerror(errno)))"
             removeFolders(made)
-            throw .cannotOpen(path: path, reason: reason)
+            throw TabStoreError(.cannotOpen(path: path, reason: reason))
         }
         prefix += "/"
     }

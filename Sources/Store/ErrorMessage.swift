@@ -129,3 +129,9 @@ public struct ErrorMessage: Sendable, Hashable, ExpressibleByStringInterpolation
         }
     }
 }
+
+/// `"text"`, shortened after 60 characters, as every message quotes a name: shown made
+/// visible in a message for a person, whole and as it is in JSON.
+func quoted(_ text: String) -> ErrorMessage.Name {
+    ErrorMessage.Name(text, limit: 60)
+}

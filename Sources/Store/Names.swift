@@ -48,11 +48,11 @@ func isMisleading(_ scalar: Unicode.Scalar) -> Bool {
 }
 
 func validTitle(_ title: String) throws(TabStoreError) {
-    if let problem = nameProblem(title) { throw .invalidTitle(title: title, problem: problem) }
+    if let problem = nameProblem(title) { throw TabStoreError(.invalidTitle(title: title, problem: problem)) }
 }
 
 func validSetName(_ name: String) throws(TabStoreError) {
-    if let problem = nameProblem(name) { throw .invalidSetName(name: name, problem: problem) }
+    if let problem = nameProblem(name) { throw TabStoreError(.invalidSetName(name: name, problem: problem)) }
 }
 
 /// A title or set name compared and hashed by its UTF-8 bytes, as SQLite compares it:
@@ -95,4 +95,37 @@ private enum PrintableASCII { case visible, blank }
 /// them: Swift's `==` equates canonically equivalent strings ("é" and "e\u{301}").
 package func sameBytes(_ a: String, _ b: String) -> Bool {
     a.utf8.elementsEqual(b.utf8)
+}
+
+extension TabStoreError {
+    /// Why a title or set name is refused (``nameProblem(_:)``).
+    package enum NameProblem: Sendable, Hashable, Codable, CustomStringConvertible {
+        case empty
+        case tooLong(characters: Int)
+        /// More UTF-8 bytes than ``maximumNameBytes`` (a few characters can carry many
+        /// combining marks).
+        case tooManyBytes(bytes: Int)
+        case controlCharacter(scalar: UInt32)
+        /// Only whitespace and invisible characters.
+        case noVisibleCharacter
+        /// A bidirectional control (U+202A-U+202E, U+2066-U+2069) or U+2028/U+2029.
+        case misleadingCharacter(scalar: UInt32)
+
+        package var description: String {
+            switch self {
+            case .empty: return "it is empty"
+            case let .tooLong(count): return "it has \(count) characters, more than the \(maximumNameLength) allowed"
+            case let .tooManyBytes(bytes): return "it has \(bytes) bytes of UTF-8, more than the \(maximumNameBytes) allowed"
+            case let .controlCharacter(scalar): return "it contains the control character \(hexScalar(scalar))"
+            case .noVisibleCharacter: return "it has no visible character"
+            case let .misleadingCharacter(scalar):
+                return "it contains \(hexScalar(scalar)), a bidirectional control or line separator that can make a display misleading"
+            }
+        }
+    }
+}
+
+private func hexScalar(_ value: UInt32) -> String {
+    let hex = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }

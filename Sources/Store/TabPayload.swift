@@ -13,12 +13,12 @@ func validPayload(_ payload: [String: String]) throws(TabStoreError) {
     var bytes = 0
     for key in payload.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
         let value = payload[key]!
-        if key.isEmpty { throw .emptyPayloadKey }
-        if key.utf8.contains(0) { throw .payloadContainsNUL(key: key, inValue: false) }
-        if value.utf8.contains(0) { throw .payloadContainsNUL(key: key, inValue: true) }
+        if key.isEmpty { throw TabStoreError(.emptyPayloadKey) }
+        if key.utf8.contains(0) { throw TabStoreError(.payloadContainsNUL(key: key, inValue: false)) }
+        if value.utf8.contains(0) { throw TabStoreError(.payloadContainsNUL(key: key, inValue: true)) }
         bytes += key.utf8.count + value.utf8.count
     }
-    if bytes > TabStore.payloadLimit { throw .payloadTooLarge(bytes: bytes, limit: TabStore.payloadLimit) }
+    if bytes > TabStore.payloadLimit { throw TabStoreError(.payloadTooLarge(bytes: bytes, limit: TabStore.payloadLimit)) }
 }
 
 /// Whether two payloads hold the same bytes: keys and values compared byte for byte, as

@@ -178,7 +178,7 @@ extension TabStore {
         knownSets.withLock { $0.update(from: plan) }
         hub.publish()
         // A backend returns only after planning, so the outcome is there.
-        guard let outcome else { throw .internalFailure(database: location, reason: "a write returned without running its rule") }
+        guard let outcome else { throw TabStoreError(.internalFailure(database: location, reason: "a write returned without running its rule")) }
         return (outcome, plan)
     }
 

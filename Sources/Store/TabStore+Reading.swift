@@ -46,7 +46,7 @@ extension TabStore {
             return try database.readTransaction { () throws(TabStoreError) in
                 let record = try database.requireSet(named: setName)
                 try database.setShape(of: record).requireSound()
-                guard let selected = record.selected else { throw .emptySet(set: setName) }
+                guard let selected = record.selected else { throw TabStoreError(.emptySet(set: setName)) }
                 return TabUpdate(index: selected.index, tab: selected.tab(selected: true))
             }
         }
@@ -93,7 +93,7 @@ extension TabSetSummary {
 extension TabRecords {
     /// The set, which must exist.
     package func requireSet(named name: String) throws(TabStoreError) -> SetRecord {
-        guard let record = try setRecord(named: name) else { throw .setNotFound(set: name) }
+        guard let record = try setRecord(named: name) else { throw TabStoreError(.setNotFound(set: name)) }
         return record
     }
 

@@ -86,7 +86,7 @@ public final class TabStore: Sendable {
 
         /// Why no store can work with these options (opening throws it), or nil.
         package var problem: TabStoreError? {
-            func invalid(_ name: String, _ reason: String) -> TabStoreError { .invalidOption(name: name, reason: reason) }
+            func invalid(_ name: String, _ reason: String) -> TabStoreError { TabStoreError(.invalidOption(name: name, reason: reason)) }
             if closedTabLimit < 0 { return invalid("closedTabLimit", "\(closedTabLimit) is negative (0 remembers no removed tab)") }
             if busyTimeout < .zero { return invalid("busyTimeout", "\(busyTimeout) is negative (0 does not wait)") }
             if changePollInterval <= .zero { return invalid("changePollInterval", "\(changePollInterval) is not more than zero") }
@@ -128,7 +128,7 @@ public final class TabStore: Sendable {
     ///   with (nothing is opened or created).
     public convenience init(path: String, options: Options = Options()) throws(TabStoreError) {
         if let problem = options.problem { throw problem }
-        if let problem = unusableFileName(path) { throw .cannotOpen(path: path, reason: problem) }
+        if let problem = unusableFileName(path) { throw TabStoreError(.cannotOpen(path: path, reason: problem)) }
         let madeFolders = options.createsMissingDatabase ? try createMissingFolders(above: path) : []
         let backend: SQLiteBackend
         do {

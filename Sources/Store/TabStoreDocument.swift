@@ -125,41 +125,41 @@ public struct TabStoreDocument: Sendable, Hashable, Codable {
         for (index, entry) in sets.enumerated() {
             let place = "sets[\(index)]"
             if let problem = nameProblem(entry.name) {
-                throw .invalidDocument(reason: "\(place): invalid set name \(quoted(entry.name)): \(problem)")
+                throw TabStoreError(.invalidDocument(reason: "\(place): invalid set name \(quoted(entry.name)): \(problem)"))
             }
             var seen = Set<ExactName>()
             for (tabIndex, title) in entry.tabs.enumerated() {
                 if let problem = nameProblem(title) {
-                    throw .invalidDocument(reason: "\(place).tabs[\(tabIndex)]: invalid title \(quoted(title)): \(problem)")
+                    throw TabStoreError(.invalidDocument(reason: "\(place).tabs[\(tabIndex)]: invalid title \(quoted(title)): \(problem)"))
                 }
                 guard seen.insert(ExactName(title)).inserted else {
-                    throw .invalidDocument(reason: "\(place).tabs[\(tabIndex)]: title \(quoted(title)) appears twice")
+                    throw TabStoreError(.invalidDocument(reason: "\(place).tabs[\(tabIndex)]: title \(quoted(title)) appears twice"))
                 }
             }
             if let entryIDs = entry.ids {
                 guard entryIDs.count == entry.tabs.count else {
-                    throw .invalidDocument(reason: "\(place).ids has \(entryIDs.count) ids for \(entry.tabs.count) tabs")
+                    throw TabStoreError(.invalidDocument(reason: "\(place).ids has \(entryIDs.count) ids for \(entry.tabs.count) tabs"))
                 }
                 for (tabIndex, id) in entryIDs.enumerated() where !ids.insert(id).inserted || id == .unknown {
-                    throw .invalidDocument(reason: "\(place).ids[\(tabIndex)]: id \(id) \(id == .unknown ? "is the nil UUID" : "appears twice")")
+                    throw TabStoreError(.invalidDocument(reason: "\(place).ids[\(tabIndex)]: id \(id) \(id == .unknown ? "is the nil UUID" : "appears twice")"))
                 }
             }
             if let payloads = entry.payloads {
                 guard payloads.count == entry.tabs.count else {
-                    throw .invalidDocument(reason: "\(place).payloads has \(payloads.count) payloads for \(entry.tabs.count) tabs")
+                    throw TabStoreError(.invalidDocument(reason: "\(place).payloads has \(payloads.count) payloads for \(entry.tabs.count) tabs"))
                 }
                 for (tabIndex, payload) in payloads.enumerated() {
                     do { try validPayload(payload) } catch {
-                        throw .invalidDocument(reason: "\(place).payloads[\(tabIndex)]: \(error)")
+                        throw TabStoreError(.invalidDocument(reason: "\(place).payloads[\(tabIndex)]: \(error)"))
                     }
                 }
             }
             guard entry.selectedIndex.map(entry.tabs.indices.contains) ?? entry.tabs.isEmpty else {
                 let expected = entry.tabs.isEmpty ? "null (the set has no tabs)" : "an index in 0...\(entry.tabs.count - 1)"
-                throw .invalidDocument(reason: "\(place).selectedIndex must be \(expected)")
+                throw TabStoreError(.invalidDocument(reason: "\(place).selectedIndex must be \(expected)"))
             }
             guard names.insert(ExactName(entry.name)).inserted else {
-                throw .invalidDocument(reason: "\(place): set \(quoted(entry.name)) appears twice")
+                throw TabStoreError(.invalidDocument(reason: "\(place): set \(quoted(entry.name)) appears twice"))
             }
         }
     }

@@ -50,9 +50,9 @@ func encodePayload<Payload: Encodable>(_ value: Payload) throws(TabStoreError) -
     do {
         try value.encode(to: encoder)
     } catch let error as PayloadCodingError {
-        throw .invalidPayload(reason: error.reason)
+        throw TabStoreError(.invalidPayload(reason: error.reason))
     } catch {
-        throw .invalidPayload(reason: String(describing: error))
+        throw TabStoreError(.invalidPayload(reason: String(describing: error)))
     }
     try validPayload(encoder.storage.entries)
     return encoder.storage.entries
@@ -62,9 +62,9 @@ func decodePayload<Payload: Decodable>(_ type: Payload.Type, from payload: [Stri
     do {
         return try Payload(from: PayloadDecoder(entries: payload))
     } catch let error as PayloadCodingError {
-        throw .invalidPayload(reason: error.reason)
+        throw TabStoreError(.invalidPayload(reason: error.reason))
     } catch {
-        throw .invalidPayload(reason: String(describing: error))
+        throw TabStoreError(.invalidPayload(reason: String(describing: error)))
     }
 }
 

@@ -100,13 +100,13 @@ import TabStoreKit
         (#"{"format":"tabstore""#, "not valid JSON at byte 20: unexpected end of input"),
     ])
     func malformedDocumentsAreRefusedWithTheirPlace(json: String, reason: String) {
-        #expect(readError(json) == .invalidDocument(reason: reason))
+        #expect(readError(json) == TabStoreError(.invalidDocument(reason: reason)))
     }
 
     /// A value that is not an integer or null is a problem of the JSON, named as such.
     @Test func aSelectedIndexOfAnotherTypeIsRefused() {
         #expect(readError(#"{"format":"tabstore","version":1,"sets":[{"name":"a","selectedIndex":"0","tabs":["x"]}]}"#)
-            == .invalidDocument(reason: "sets[0].selectedIndex must be an integer or null, not a string"))
+            == TabStoreError(.invalidDocument(reason: "sets[0].selectedIndex must be an integer or null, not a string")))
     }
 
     private func readError(_ json: String) -> TabStoreError? {

@@ -99,7 +99,7 @@ import Testing
         let open = { @Sendable (url: String, options: TabStore.Options) throws(TabStoreError) -> TabStore in
             asked.withLock { $0.append("\(url) creating: \(options.createsMissingDatabase)") }
             // A server database without tabstore's tables until a store that may create them opens it.
-            guard options.createsMissingDatabase || created.withLock({ $0 }) else { throw .databaseNotFound(path: url) }
+            guard options.createsMissingDatabase || created.withLock({ $0 }) else { throw TabStoreError(.databaseNotFound(path: url)) }
             created.withLock { $0 = true }
             return try TabStore.inMemory()
         }

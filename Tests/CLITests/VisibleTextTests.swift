@@ -107,7 +107,7 @@ import TabStoreTestSupport
     }
 
     @Test func aMessageShowsNamesVisibleToAPersonAndWholeInJSON() {
-        let error = TabStoreError.tabNotFound(title: "x\u{1B}]0;t\u{7}", set: String(repeating: "s", count: 70) + "\t")
+        let error = TabStoreError(.tabNotFound(title: "x\u{1B}]0;t\u{7}", set: String(repeating: "s", count: 70) + "\t"))
         #expect(error.description == #"no tab titled "x\u{1b}]0;t\u{7}" in set ""# + String(repeating: "s", count: 60) + #"…""#)
         #expect(Array(error.message.plain.unicodeScalars)
             == Array(("no tab titled \"x\u{1B}]0;t\u{7}\" in set \"" + String(repeating: "s", count: 70) + "\t\"").unicodeScalars))

@@ -119,7 +119,7 @@ struct ConcurrentWritersTests {
         let store = try TabStore(postgresURL: url, options: options)
         #expect(try store.select(.index(1), in: "free").set.revision == 2)
         #expect(thrownError { () throws(TabStoreError) in _ = try store.select(.index(1), in: "held") }
-            == .busy(path: (store.backend as! PostgresBackend).location))
+            == TabStoreError(.busy(path: (store.backend as! PostgresBackend).location)))
         _ = try holder.execute("ROLLBACK")
         #expect(try store.select(.index(1), in: "held").set.revision == 2)
     }

@@ -14,14 +14,14 @@ import TabStoreTestSupport
 
     @Test func aMissingLibraryIsPostgresLibraryMissingWithTheLoadersReason() {
         let error = thrownError { () throws(TabStoreError) in _ = try LibPQ.open("/nonexistent") }
-        #expect(error == .postgresLibraryMissing(reason: "/nonexistent: cannot open shared object file: No such file or directory"))
+        #expect(error == TabStoreError(.postgresLibraryMissing(reason: "/nonexistent: cannot open shared object file: No such file or directory")))
         #expect(error?.description
             == "a postgresql:// database needs libpq, which could not be loaded (/nonexistent: cannot open shared object file: No such file or directory); install it (apt-get install libpq5) or name it in TABSTORE_LIBPQ")
     }
 
     @Test func aLibraryWithoutLibpqsFunctionsNamesTheFirstMissing() {
         let error = thrownError { () throws(TabStoreError) in _ = try LibPQ.open("libsqlite3.so.0") }
-        #expect(error == .postgresLibraryMissing(reason: "libsqlite3.so.0 lacks PQconnectdb"))
+        #expect(error == TabStoreError(.postgresLibraryMissing(reason: "libsqlite3.so.0 lacks PQconnectdb")))
     }
 
     @Test(.enabled(if: PostgresServer.shouldRun, Comment(rawValue: PostgresServer.skipReason))) func theSystemLibpqHasEveryFunction() throws {
@@ -62,7 +62,7 @@ import Foundation
 
     /// What the child checks, in a process whose first load of libpq reads TABSTORE_LIBPQ.
     static func loadingFollowsTabstoreLibpq() {
-        let missing = TabStoreError.postgresLibraryMissing(reason: "/nonexistent: cannot open shared object file: No such file or directory")
+        let missing = TabStoreError(.postgresLibraryMissing(reason: "/nonexistent: cannot open shared object file: No such file or directory"))
         #expect(thrownError { () throws(TabStoreError) in _ = try LibPQ.load() } == missing)
         // Every way in reports it, and asking again gives the same answer.
         #expect(thrownError { () throws(TabStoreError) in _ = try DatabaseURL("postgresql://h/db") } == missing)

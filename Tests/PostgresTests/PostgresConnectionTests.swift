@@ -85,8 +85,8 @@ struct PostgresConnectionTests {
         #expect(failure == expected)
         #expect(failure?.isRetryable == false)
         #expect(failure?.storeError(server: connection.server, outcomeUnknown: false)
-            == .server(server: connection.server, sqlState: "23505", message: "duplicate key value violates unique constraint \"t_pkey\"",
-                       sql: "INSERT INTO t VALUES ($1)"))
+            == TabStoreError(.server(server: connection.server, sqlState: "23505", message: "duplicate key value violates unique constraint \"t_pkey\"",
+                       sql: "INSERT INTO t VALUES ($1)")))
         #expect(!connection.isBroken)
         // The transaction is aborted, not committed: the caller rolls it back.
         let aborted = thrownError { () throws(PostgresFailure) in _ = try connection.execute("SELECT 1") }
@@ -152,7 +152,7 @@ struct PostgresConnectionTests {
             return
         }
         #expect(connection.isBroken)
-        #expect(failure?.storeError(server: connection.server, outcomeUnknown: true) == .connectionLost(server: connection.server, outcomeUnknown: true))
+        #expect(failure?.storeError(server: connection.server, outcomeUnknown: true) == TabStoreError(.connectionLost(server: connection.server, outcomeUnknown: true)))
         // Every later call fails the same way, notifications too.
         let again = thrownError { () throws(PostgresFailure) in _ = try connection.pipeline([PostgresStatement("SELECT 1")]) }
         if case .connectionBroken = again?.kind {} else { Issue.record("\(String(describing: again))") }
@@ -171,11 +171,11 @@ struct PostgresConnectionTests {
         #expect(ok.server == "postgresql://\(user)@127.0.0.1:\(port)/postgres")
         let wrong = server.url(database: "postgres", user: user, password: "wrong-secret")
         let refused = thrownError { () throws(TabStoreError) in _ = try PostgresConnection(url: wrong) }
-        #expect(refused == .serverUnavailable(server: "postgresql://\(user)@127.0.0.1:\(port)/postgres",
-                                              reason: "connection to server at \"127.0.0.1\", port \(port) failed: FATAL:  password authentication failed for user \"\(user)\""))
+        #expect(refused == TabStoreError(.serverUnavailable(server: "postgresql://\(user)@127.0.0.1:\(port)/postgres",
+                                              reason: "connection to server at \"127.0.0.1\", port \(port) failed: FATAL:  password authentication failed for user \"\(user)\"")))
         let unknown = thrownError { () throws(TabStoreError) in _ = try PostgresConnection(url: server.url(database: "nope", password: "wrong-secret")) }
-        #expect(unknown == .serverUnavailable(server: "postgresql://postgres@127.0.0.1:\(port)/nope",
-                                              reason: "connection to server at \"127.0.0.1\", port \(port) failed: FATAL:  database \"nope\" does not exist"))
+        #expect(unknown == TabStoreError(.serverUnavailable(server: "postgresql://postgres@127.0.0.1:\(port)/nope",
+                                              reason: "connection to server at \"127.0.0.1\", port \(port) failed: FATAL:  database \"nope\" does not exist")))
         for error in [refused, unknown] { #expect(error?.description.contains("wrong-secret") == false) }
     }
 
@@ -184,8 +184,8 @@ struct PostgresConnectionTests {
         let error = thrownError { () throws(TabStoreError) in
             _ = try PostgresConnection(url: "postgresql://someone:hunter2@127.0.0.1:\(port.number)/db?password=hunter3")
         }
-        #expect(error == .serverUnavailable(server: "postgresql://someone@127.0.0.1:\(port.number)/db",
-                                            reason: "connection to server at \"127.0.0.1\", port \(port.number) failed: Connection refused"))
+        #expect(error == TabStoreError(.serverUnavailable(server: "postgresql://someone@127.0.0.1:\(port.number)/db",
+                                            reason: "connection to server at \"127.0.0.1\", port \(port.number) failed: Connection refused")))
         #expect(error?.description == "cannot connect to postgresql://someone@127.0.0.1:\(port.number)/db: connection to server at \"127.0.0.1\", port \(port.number) failed: Connection refused")
     }
 

@@ -26,8 +26,8 @@ struct PostgresServerTests {
         _ = try before.execute("CREATE TABLE kept (id int)")
         server.stop()
         let refused = thrownError { () throws(TabStoreError) in _ = try PostgresConnection(url: url) }
-        #expect(refused == .serverUnavailable(server: "postgresql://postgres@127.0.0.1:\(server.port)/db_1",
-                                              reason: "connection to server at \"127.0.0.1\", port \(server.port) failed: Connection refused"))
+        #expect(refused == TabStoreError(.serverUnavailable(server: "postgresql://postgres@127.0.0.1:\(server.port)/db_1",
+                                              reason: "connection to server at \"127.0.0.1\", port \(server.port) failed: Connection refused")))
         try server.restart()
         let lost = thrownError { () throws(PostgresFailure) in _ = try before.execute("SELECT 1") }
         if case .connectionBroken = lost?.kind {} else { Issue.record("expected a broken connection, got \(String(describing: lost))") }

@@ -62,15 +62,15 @@ import TabStoreKit
         let meaning = { (state: String, constraint: String?) in SQLState.meaning(state, constraint: constraint, in: context) }
         #expect(meaning("40001", nil).retry == .now && meaning("40P01", nil).retry == .now)
         #expect(meaning("23505", PostgresConstraint.setNameUnique).retry == .now && meaning("23505", "t_pkey").retry == .never)
-        #expect(meaning("55P03", nil).error == .busy(path: context.server))
-        #expect(meaning("25006", nil) == (.readOnly(path: context.server), .never))
+        #expect(meaning("55P03", nil).error == TabStoreError(.busy(path: context.server)))
+        #expect(meaning("25006", nil) == (TabStoreError(.readOnly(path: context.server)), .never))
         context.isStandby = true
         context.isMultiHost = true
-        #expect(meaning("25006", nil) == (.standby(server: context.server), .reconnect))
-        #expect(meaning("42501", nil).error == .permissionDenied(server: context.server, role: "u", privilege: "", object: ""))
-        #expect(meaning("57P01", nil) == (.connectionLost(server: context.server, outcomeUnknown: false), .reconnect))
+        #expect(meaning("25006", nil) == (TabStoreError(.standby(server: context.server)), .reconnect))
+        #expect(meaning("42501", nil).error == TabStoreError(.permissionDenied(server: context.server, role: "u", privilege: "", object: "")))
+        #expect(meaning("57P01", nil) == (TabStoreError(.connectionLost(server: context.server, outcomeUnknown: false)), .reconnect))
         context.outcomeUnknown = true
-        #expect(meaning("57P01", nil) == (.connectionLost(server: context.server, outcomeUnknown: true), .settle))
+        #expect(meaning("57P01", nil) == (TabStoreError(.connectionLost(server: context.server, outcomeUnknown: true)), .settle))
         // A standby's refusal is an answer: the write's COMMIT, sent with it, did not commit.
         #expect(meaning("25006", nil).retry == .reconnect)
         #expect(meaning("XX000", nil) == (nil, .never))

@@ -26,10 +26,10 @@ import TabStoreKit
         try store.setPayload(full, for: "C", in: "main")
         let over = ["k": String(repeating: "x", count: TabStore.payloadLimit)]
         let error = thrownError { () throws(TabStoreError) in try store.setPayload(over, for: "C", in: "main") }
-        #expect(error == .payloadTooLarge(bytes: 4097, limit: 4096))
+        #expect(error == TabStoreError(.payloadTooLarge(bytes: 4097, limit: 4096)))
         #expect(error?.description == "tab data of 4097 bytes is over the limit of 4096 bytes (keys and values, UTF-8)")
-        #expect(thrownError { () throws(TabStoreError) in try store.add(["G"], to: "main", payload: over) } == .payloadTooLarge(bytes: 4097, limit: 4096))
-        #expect(thrownError { () throws(TabStoreError) in try store.setPayload(["": "x"], for: "C", in: "main") } == .emptyPayloadKey)
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["G"], to: "main", payload: over) } == TabStoreError(.payloadTooLarge(bytes: 4097, limit: 4096)))
+        #expect(thrownError { () throws(TabStoreError) in try store.setPayload(["": "x"], for: "C", in: "main") } == TabStoreError(.emptyPayloadKey))
         #expect(try store.tabSet(named: "main").tabs[2].payload == full)
         // Any text survives the stored form: separators, digits, colons, emoji.
         let odd = ["3:a": "1:b\u{1F}", "홈": "😀", "k": ""]
@@ -63,11 +63,11 @@ import TabStoreKit
     @Test(arguments: StoreBackend.allCases)
     func addRefusesAMissingSetUnlessAsked(backend: StoreBackend) throws {
         let store = try makeStore(backend)
-        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "mian") } == .setNotFound(set: "mian"))
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "mian") } == TabStoreError(.setNotFound(set: "mian")))
         #expect(try store.tabSets().map(\.name) == ["main"])
         let created = try store.createSet("second")
         #expect(created.tabs.isEmpty && created.revision == 1)
-        #expect(thrownError { () throws(TabStoreError) in try store.createSet("second") } == .setAlreadyExists(set: "second"))
+        #expect(thrownError { () throws(TabStoreError) in try store.createSet("second") } == TabStoreError(.setAlreadyExists(set: "second")))
         #expect(try store.add(["x"], to: "second").tabs.map(\.title) == ["x"])
         #expect(try store.add(["y"], to: "third", creatingSet: true).tabs.map(\.title) == ["y"])
     }
@@ -99,19 +99,19 @@ import TabStoreKit
         let store = try makeStore(backend)
         try store.createSet("empty")
         let cases: [(offsets: [Int], destination: Int, set: String, error: TabStoreError, message: String)] = [
-            ([5], 0, "main", .offsetOutOfRange(offset: 5, count: 5, set: "main"),
+            ([5], 0, "main", TabStoreError(.offsetOutOfRange(offset: 5, count: 5, set: "main")),
              #"offset 5 is out of range for set "main" (valid: 0...4)"#),
-            ([-1], 0, "main", .offsetOutOfRange(offset: -1, count: 5, set: "main"),
+            ([-1], 0, "main", TabStoreError(.offsetOutOfRange(offset: -1, count: 5, set: "main")),
              #"offset -1 is out of range for set "main" (valid: 0...4)"#),
-            ([2, -3, 9], 0, "main", .offsetOutOfRange(offset: -3, count: 5, set: "main"),
+            ([2, -3, 9], 0, "main", TabStoreError(.offsetOutOfRange(offset: -3, count: 5, set: "main")),
              #"offset -3 is out of range for set "main" (valid: 0...4)"#),
-            ([0], 6, "main", .insertionOffsetOutOfRange(offset: 6, count: 5, set: "main"),
+            ([0], 6, "main", TabStoreError(.insertionOffsetOutOfRange(offset: 6, count: 5, set: "main")),
              #"insertion offset 6 is out of range for set "main" (valid: 0...5)"#),
-            ([0], -1, "main", .insertionOffsetOutOfRange(offset: -1, count: 5, set: "main"),
+            ([0], -1, "main", TabStoreError(.insertionOffsetOutOfRange(offset: -1, count: 5, set: "main")),
              #"insertion offset -1 is out of range for set "main" (valid: 0...5)"#),
-            ([0], 0, "empty", .offsetOutOfRange(offset: 0, count: 0, set: "empty"),
+            ([0], 0, "empty", TabStoreError(.offsetOutOfRange(offset: 0, count: 0, set: "empty")),
              #"offset 0 is out of range: set "empty" has no tabs"#),
-            ([], 1, "empty", .insertionOffsetOutOfRange(offset: 1, count: 0, set: "empty"),
+            ([], 1, "empty", TabStoreError(.insertionOffsetOutOfRange(offset: 1, count: 0, set: "empty")),
              #"insertion offset 1 is out of range: set "empty" has no tabs (valid: 0)"#),
         ]
         for (offsets, destination, set, error, message) in cases {
@@ -137,7 +137,7 @@ import TabStoreKit
         #expect(try roundTrip(store.tabSets()))
         #expect(try roundTrip(store.history(of: "main")))
         #expect(try roundTrip(TabRef.id(edit.tabs[0].id)))
-        #expect(try roundTrip(TabStoreError.payloadTooLarge(bytes: 1, limit: 0)))
+        #expect(try roundTrip(TabStoreError(.payloadTooLarge(bytes: 1, limit: 0))))
         #expect(try roundTrip(store.info()))
         // A tab id is coded as its text.
         let id = edit.tabs[0].id
@@ -158,7 +158,7 @@ import TabStoreKit
     /// On Linux the library has no Foundation: the error's sentence comes from `description`,
     /// which string interpolation uses (on Apple platforms `localizedDescription` too).
     @Test func anErrorPrintsAsTheCLISentence() {
-        let error: any Error = TabStoreError.setNotFound(set: "mian")
+        let error: any Error = TabStoreError(.setNotFound(set: "mian"))
         #expect("\(error)" == "no tab set named \"mian\"")
         #expect(String(describing: error) == "no tab set named \"mian\"")
         #if canImport(Darwin)

@@ -86,7 +86,7 @@ import Testing
     @Test func aWriteMakesItsCallsInOrderAndEndsAtTheFirstError() async throws {
         let store = try TabStore.inMemory(options: options)
         try store.add(["A", "B"], to: "main", creatingSet: true)
-        await #expect(throws: TabStoreError.setNotFound(set: "nope")) {
+        await #expect(throws: TabStoreError(.setNotFound(set: "nope"))) {
             try await store.write { store throws(TabStoreError) in
                 try store.select(.index(1), in: "main")
                 try store.select(.index(0), in: "nope")
@@ -126,9 +126,9 @@ import Testing
         case .postgres:
             // A backup is a file's: a server has its own tools for that.
             let copyPath = folder.file("copy.sqlite")
-            await #expect(throws: TabStoreError.backupNeedsFile(database: store.location)) { try await store.write { try $0.backup(to: copyPath) } }
+            await #expect(throws: TabStoreError(.backupNeedsFile(database: store.location))) { try await store.write { try $0.backup(to: copyPath) } }
         }
-        await #expect(throws: TabStoreError.setNotFound(set: "nope")) { try await store.read { try $0.tabSet(named: "nope") } }
+        await #expect(throws: TabStoreError(.setNotFound(set: "nope"))) { try await store.read { try $0.tabSet(named: "nope") } }
         #expect(try await store.read { try $0.info() }.setCount == 2)
     }
 

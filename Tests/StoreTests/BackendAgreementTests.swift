@@ -90,12 +90,12 @@ struct BackendAgreementTests {
             let store = try backend.makeStore()
             try store.add(["a"], to: "s", creatingSet: true)
             #expect(thrownError { () throws(TabStoreError) in try store.setPayload(["k\u{0}": "v"], for: .index(0), in: "s") }
-                == .payloadContainsNUL(key: "k\u{0}", inValue: false), "\(backend)")
+                == TabStoreError(.payloadContainsNUL(key: "k\u{0}", inValue: false)), "\(backend)")
             #expect(thrownError { () throws(TabStoreError) in try store.add(["b"], to: "s", payload: ["k": "v\u{0}"]) }
-                == .payloadContainsNUL(key: "k", inValue: true), "\(backend)")
+                == TabStoreError(.payloadContainsNUL(key: "k", inValue: true)), "\(backend)")
             let document = TabStoreDocument(sets: [.init(name: "t", selectedIndex: 0, tabs: ["x"], payloads: [["route": "/a\u{0}"]])])
             let refused = thrownError { () throws(TabStoreError) in try store.importDocument(document) }
-            #expect(refused == .invalidDocument(reason: #"sets[0].payloads[0]: the value of tab data key "route" contains a NUL character (U+0000), which no database of tabstore's can store"#))
+            #expect(refused == TabStoreError(.invalidDocument(reason: #"sets[0].payloads[0]: the value of tab data key "route" contains a NUL character (U+0000), which no database of tabstore's can store"#)))
             #expect(try store.export().sets.map(\.name) == ["s"])
             #expect(try store.tabSet(named: "s").tabs.map(\.payload) == [[:]])
         }

@@ -28,27 +28,27 @@ import TabStoreKit
     @Test func anErrorsDetailsAreItsFieldsAndNilWhereItHasNone() {
         let server = "postgresql://app@db:5432/tabs"
         let cases: [(TabStoreError, Details)] = [
-            (.setNotFound(set: "main"), Details(setName: "main")),
-            (.tabNotFound(title: "Map", set: "main"), Details(setName: "main", title: "Map")),
-            (.indexOutOfRange(index: 9, count: 2, set: "main"), Details(setName: "main", index: 9, tabCount: 2)),
-            (.indexTextOutOfRange(index: "99999999999999999999", count: 2, set: "main"), Details(setName: "main", tabCount: 2)),
-            (.insertionIndexOutOfRange(index: -4, count: 3, set: "s"), Details(setName: "s", index: -4, tabCount: 3)),
-            (.insertionIndexTextOutOfRange(index: "-99999999999999999999", count: 3, set: "s"), Details(setName: "s", tabCount: 3)),
-            (.offsetOutOfRange(offset: -1, count: 3, set: "s"), Details(setName: "s", index: -1, tabCount: 3)),
-            (.insertionOffsetOutOfRange(offset: 7, count: 3, set: "s"), Details(setName: "s", index: 7, tabCount: 3)),
-            (.duplicateTitle(title: "Home", set: "main"), Details(setName: "main", title: "Home")),
-            (.repeatedTitle(title: "Home"), Details(title: "Home")),
-            (.invalidTitle(title: "", problem: .empty), Details(title: "")),
-            (.invalidSetName(name: "a\u{7F}", problem: .controlCharacter(scalar: 0x7F)), Details(setName: "a\u{7F}")),
-            (.revisionMismatch(set: "main", expected: 3, actual: 4), Details(setName: "main")),
-            (.tooManyPendingEdits(set: "main", limit: 64), Details(setName: "main")),
-            (.serverUnavailable(server: server, reason: "refused"), Details(server: server)),
-            (.connectionLost(server: server, outcomeUnknown: true), Details(server: server)),
-            (.serverNotAnswering(server: server, seconds: 6, outcomeUnknown: false), Details(server: server, secondsWaited: 6)),
-            (.standby(server: server), Details(server: server)),
-            (.busy(path: "/tmp/tabs.sqlite"), Details()),
-            (.emptyPayloadKey, Details()),
-            (.syncsWithAnotherServer(path: "/tmp/tabs.sqlite", server: "elsewhere"), Details()),
+            (TabStoreError(.setNotFound(set: "main")), Details(setName: "main")),
+            (TabStoreError(.tabNotFound(title: "Map", set: "main")), Details(setName: "main", title: "Map")),
+            (TabStoreError(.indexOutOfRange(index: 9, count: 2, set: "main")), Details(setName: "main", index: 9, tabCount: 2)),
+            (TabStoreError(.indexTextOutOfRange(index: "99999999999999999999", count: 2, set: "main")), Details(setName: "main", tabCount: 2)),
+            (TabStoreError(.insertionIndexOutOfRange(index: -4, count: 3, set: "s")), Details(setName: "s", index: -4, tabCount: 3)),
+            (TabStoreError(.insertionIndexTextOutOfRange(index: "-99999999999999999999", count: 3, set: "s")), Details(setName: "s", tabCount: 3)),
+            (TabStoreError(.offsetOutOfRange(offset: -1, count: 3, set: "s")), Details(setName: "s", index: -1, tabCount: 3)),
+            (TabStoreError(.insertionOffsetOutOfRange(offset: 7, count: 3, set: "s")), Details(setName: "s", index: 7, tabCount: 3)),
+            (TabStoreError(.duplicateTitle(title: "Home", set: "main")), Details(setName: "main", title: "Home")),
+            (TabStoreError(.repeatedTitle(title: "Home")), Details(title: "Home")),
+            (TabStoreError(.invalidTitle(title: "", problem: .empty)), Details(title: "")),
+            (TabStoreError(.invalidSetName(name: "a\u{7F}", problem: .controlCharacter(scalar: 0x7F))), Details(setName: "a\u{7F}")),
+            (TabStoreError(.revisionMismatch(set: "main", expected: 3, actual: 4)), Details(setName: "main")),
+            (TabStoreError(.tooManyPendingEdits(set: "main", limit: 64)), Details(setName: "main")),
+            (TabStoreError(.serverUnavailable(server: server, reason: "refused")), Details(server: server)),
+            (TabStoreError(.connectionLost(server: server, outcomeUnknown: true)), Details(server: server)),
+            (TabStoreError(.serverNotAnswering(server: server, seconds: 6, outcomeUnknown: false)), Details(server: server, secondsWaited: 6)),
+            (TabStoreError(.standby(server: server)), Details(server: server)),
+            (TabStoreError(.busy(path: "/tmp/tabs.sqlite")), Details()),
+            (TabStoreError(.emptyPayloadKey), Details()),
+            (TabStoreError(.syncsWithAnotherServer(path: "/tmp/tabs.sqlite", server: "elsewhere")), Details()),
         ]
         for (error, expected) in cases {
             #expect(Details(error) == expected, "\(error.code)")
@@ -60,7 +60,7 @@ import TabStoreKit
         let store = try TabStore(path: folder.file())
         try store.add(["Home", "Reviews"], to: "main", creatingSet: true)
         let error = try #require(thrownError { () throws(TabStoreError) in try store.select(9, in: "main") })
-        #expect(error == .indexOutOfRange(index: 9, count: 2, set: "main"))
+        #expect(error == TabStoreError(.indexOutOfRange(index: 9, count: 2, set: "main")))
         #expect(Details(error) == Details(setName: "main", index: 9, tabCount: 2))
     }
 
@@ -93,12 +93,12 @@ import TabStoreKit
         }
         try device.startSync(server: "/srv/caf\u{E9}.sqlite")
         #expect(thrownError { () throws(TabStoreError) in try device.sync(withServerNamed: "/srv/other.sqlite", opening: opening) }
-            == .syncsWithAnotherServer(path: path, server: "/srv/caf\u{E9}.sqlite"))
+            == TabStoreError(.syncsWithAnotherServer(path: path, server: "/srv/caf\u{E9}.sqlite")))
         // Canonically equivalent to the stored name, and other bytes: another server.
         #expect(thrownError { () throws(TabStoreError) in try device.sync(withServerNamed: "/srv/cafe\u{301}.sqlite", opening: opening) }
-            == .syncsWithAnotherServer(path: path, server: "/srv/caf\u{E9}.sqlite"))
+            == TabStoreError(.syncsWithAnotherServer(path: path, server: "/srv/caf\u{E9}.sqlite")))
         #expect(thrownError { () throws(TabStoreError) in try device.startSync(server: "/srv/cafe\u{301}.sqlite") }
-            == .syncsWithAnotherServer(path: path, server: "/srv/caf\u{E9}.sqlite"))
+            == TabStoreError(.syncsWithAnotherServer(path: path, server: "/srv/caf\u{E9}.sqlite")))
         #expect(opened == 0)
         #expect(try device.syncStatus().server == "/srv/caf\u{E9}.sqlite")
     }
@@ -143,7 +143,7 @@ import TabStoreKit
         #expect(reported == expected)
         #expect(FileManager.default.contents(atPath: output).map(Array.init) == bytes)
 
-        #expect(thrownError { () throws(TabStoreError) in try store.writeFile([1], to: output) } == .fileExists(path: output))
+        #expect(thrownError { () throws(TabStoreError) in try store.writeFile([1], to: output) } == TabStoreError(.fileExists(path: output)))
         try #require(chmod(output, 0o600) == 0)
         try store.writeFile([1, 2, 3], to: output, replacing: true)
         #expect(FileManager.default.contents(atPath: output).map(Array.init) == [1, 2, 3])
@@ -151,7 +151,7 @@ import TabStoreKit
         #expect(stat(output, &status) == 0 && status.st_mode & 0o777 == 0o600)
 
         for own in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: own) {
-            #expect(thrownError { () throws(TabStoreError) in try store.writeFile([0], to: own, replacing: true) } == .fileIsTheDatabase(path: own))
+            #expect(thrownError { () throws(TabStoreError) in try store.writeFile([0], to: own, replacing: true) } == TabStoreError(.fileIsTheDatabase(path: own)))
         }
         #expect(try store.tabSet(named: "main").tabs.map(\.title) == ["Home"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") } == [])

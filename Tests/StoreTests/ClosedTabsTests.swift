@@ -25,7 +25,7 @@ import Testing
         #expect(try picture(store.reopen(in: "main")) == ["*B", "C"])
         #expect(try picture(store.reopen(in: "main")) == ["*A", "B", "C"])
         #expect(try picture(store.reopen(in: "main")) == ["*A", "B", "C", "D"])
-        #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "main") } == .noClosedTabs(set: "main"))
+        #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "main") } == TabStoreError(.noClosedTabs(set: "main")))
     }
 
     @Test(arguments: StoreBackend.allCases)
@@ -67,7 +67,7 @@ import Testing
         #expect(try store.closedTabs(in: "x") == ["A"])
         // A was selected when it was removed.
         #expect(try picture(store.reopen(in: "x")) == ["*A", "C", "B"])
-        #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "x") } == .noClosedTabs(set: "x"))
+        #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "x") } == TabStoreError(.noClosedTabs(set: "x")))
     }
 
     @Test(arguments: StoreBackend.allCases)

@@ -29,7 +29,7 @@ import Testing
         try store.add(["A", "B"], to: "main", creatingSet: true)
         let holder = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
         try holder.executeScript("BEGIN IMMEDIATE")
-        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(1), in: "main") } == .busy(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(1), in: "main") } == TabStoreError(.busy(path: path)))
         // Reads do not wait for writers in WAL mode.
         #expect(try picture(store.tabSet(named: "main")) == ["*A", "B"])
         try holder.executeScript("ROLLBACK")

@@ -295,9 +295,9 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
         for call in calls {
             let (store, database) = try heldAndDamaged(sql)
             let before = try database.dump()
-            #expect(thrownError { () throws(TabStoreError) in try call.run(store) } == .damagedSet(set: "s", damage: damage), "\(call.name)")
+            #expect(thrownError { () throws(TabStoreError) in try call.run(store) } == TabStoreError(.damagedSet(set: "s", damage: damage)), "\(call.name)")
             #expect(try database.dump() == before, "\(call.name) wrote")
-            #expect(thrownError { () throws(TabStoreError) in try store.selectedTab(in: "s") } == .damagedSet(set: "s", damage: damage))
+            #expect(thrownError { () throws(TabStoreError) in try store.selectedTab(in: "s") } == TabStoreError(.damagedSet(set: "s", damage: damage)))
         }
     }
 
@@ -312,7 +312,7 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
     func aCopyThatDoesNotFitTheRowsStandsForNothing(call: StoreCall) throws {
         let (store, database) = try heldAndDamaged("UPDATE tab SET position = 9 WHERE title = 'd'")
         let before = try database.dump()
-        #expect(thrownError { () throws(TabStoreError) in try call.run(store) } == .damagedSet(set: "s", damage: .positionsNotContiguous))
+        #expect(thrownError { () throws(TabStoreError) in try call.run(store) } == TabStoreError(.damagedSet(set: "s", damage: .positionsNotContiguous)))
         #expect(try database.dump() == before)
     }
 }

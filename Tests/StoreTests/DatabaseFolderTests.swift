@@ -23,7 +23,7 @@ import TabStoreTestSupport
     @Test func aStoreThatMayNotCreateItsFileMakesNoFolder() throws {
         let path = folder.file("missing/tabs.sqlite")
         let error = thrownError { () throws(TabStoreError) in try TabStore(path: path, options: .init(createsMissingDatabase: false)) }
-        #expect(error == .databaseNotFound(path: path))
+        #expect(error == TabStoreError(.databaseNotFound(path: path)))
         #expect(!FileManager.default.fileExists(atPath: folder.file("missing")))
     }
 
@@ -31,7 +31,7 @@ import TabStoreTestSupport
     @Test func aPathEndingInASlashMakesNothing() throws {
         let path = folder.file("new/")
         let error = thrownError { () throws(TabStoreError) in try TabStore(path: path) }
-        #expect(error == .cannotOpen(path: path, reason: "the path ends in /, so it names a folder, not a file"))
+        #expect(error == TabStoreError(.cannotOpen(path: path, reason: "the path ends in /, so it names a folder, not a file")))
         #expect(!FileManager.default.fileExists(atPath: folder.file("new")))
     }
 
@@ -40,7 +40,7 @@ import TabStoreTestSupport
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         for path in [file + "/tabs.sqlite", file + "/sub/tabs.sqlite"] {
             let error = thrownError { () throws(TabStoreError) in try TabStore(path: path) }
-            #expect(error == .cannotOpen(path: path, reason: "a part of its folder path is a file, not a folder"))
+            #expect(error == TabStoreError(.cannotOpen(path: path, reason: "a part of its folder path is a file, not a folder")))
             #expect(error?.description == "cannot open database \(path): a part of its folder path is a file, not a folder")
         }
         #expect(contents(file) == Data("x".utf8))
@@ -67,10 +67,10 @@ import TabStoreTestSupport
         let longName = String(repeating: "a", count: 256)
         let pathWithALongName = folder.file("new/" + longName + "/tabs.sqlite")
         #expect(thrownError { () throws(TabStoreError) in try TabStore(path: pathWithALongName) }
-            == .cannotOpen(path: pathWithALongName, reason: "a name in the path is 256 bytes long, more than the 255 a file or folder name can have"))
+            == TabStoreError(.cannotOpen(path: pathWithALongName, reason: "a name in the path is 256 bytes long, more than the 255 a file or folder name can have")))
         let longPath = folder.file(String(repeating: "folder/", count: 600) + "tabs.sqlite")
         #expect(thrownError { () throws(TabStoreError) in try TabStore(path: longPath) }
-            == .cannotOpen(path: longPath, reason: "the path is \(longPath.utf8.count) bytes long, more than the 4095 the system takes"))
+            == TabStoreError(.cannotOpen(path: longPath, reason: "the path is \(longPath.utf8.count) bytes long, more than the 4095 the system takes")))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 
@@ -80,6 +80,6 @@ import TabStoreTestSupport
         try #require(mount.remountReadOnly())
         let path = mount.path + "/app/tabs.sqlite"
         let error = thrownError { () throws(TabStoreError) in try TabStore(path: path) }
-        #expect(error == .cannotOpen(path: path, reason: "cannot create its folder \(mount.path)/app: Read-only file system"))
+        #expect(error == TabStoreError(.cannotOpen(path: path, reason: "cannot create its folder \(mount.path)/app: Read-only file system")))
     }
 }

@@ -65,7 +65,7 @@ import TabStoreTestSupport
         let before = try #require(contents(path))
         for createsMissingDatabase in [true, false] {
             #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path, options: .init(createsMissingDatabase: createsMissingDatabase)) }
-                == .notATabStore(path: path))
+                == TabStoreError(.notATabStore(path: path)))
         }
         #expect(contents(path) == before)
     }
@@ -82,7 +82,7 @@ import TabStoreTestSupport
             PRAGMA user_version = \(version);
             """)
         let before = try #require(contents(path))
-        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) } == .notATabStore(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) } == TabStoreError(.notATabStore(path: path)))
         #expect(contents(path) == before)
     }
 
@@ -100,7 +100,7 @@ import TabStoreTestSupport
         let path = folder.file()
         try sqlite(path, "PRAGMA application_id = 1234")
         let before = try #require(contents(path))
-        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) } == .notATabStore(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) } == TabStoreError(.notATabStore(path: path)))
         #expect(contents(path) == before)
     }
 
@@ -110,7 +110,7 @@ import TabStoreTestSupport
         let path = folder.file()
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path, options: .init(createsMissingDatabase: false)) }
-            == .databaseNotFound(path: path))
+            == TabStoreError(.databaseNotFound(path: path)))
         #expect(contents(path) == Data())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tabs.sqlite"])
     }
@@ -131,7 +131,7 @@ import TabStoreTestSupport
         #expect(try store.info() == StoreInfo(location: path, schemaVersion: 5, setCount: 1))
         // A reselection writes nothing, so it needs no write access; a change does.
         #expect(try store.select(.index(0), in: "main").updates.isEmpty)
-        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "main") } == .readOnly(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "main") } == TabStoreError(.readOnly(path: path)))
         #expect(contents(path) == before)
     }
 
@@ -276,10 +276,10 @@ import TabStoreTestSupport
                     }
                     if marked {
                         let difference = TabStoreError.SchemaDifference(kind: change.kind, objectType: change.objectType, name: change.name)
-                        #expect(error == .foreignSchema(path: path, version: version, difference: difference), "\(change) (\(journal))")
+                        #expect(error == TabStoreError(.foreignSchema(path: path, version: version, difference: difference)), "\(change) (\(journal))")
                         #expect(error?.description == refusal(path, version: version, change), "\(change)")
                     } else {
-                        #expect(error == .notATabStore(path: path), "\(change) (\(journal))")
+                        #expect(error == TabStoreError(.notATabStore(path: path)), "\(change) (\(journal))")
                     }
                 }
                 #expect(contents(path) == before, "\(change) (\(journal))")
@@ -308,7 +308,7 @@ import TabStoreTestSupport
         #expect(listing == ["tabs.sqlite", "tabs.sqlite-shm", "tabs.sqlite-wal"])
         let difference = TabStoreError.SchemaDifference(kind: .extra, objectType: "trigger", name: "late")
         #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) }
-            == .foreignSchema(path: path, version: Migration.latestVersion, difference: difference))
+            == TabStoreError(.foreignSchema(path: path, version: Migration.latestVersion, difference: difference)))
         #expect(contents(path) == before.0)
         #expect(contents(path + "-wal") == before.1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == listing)
@@ -318,9 +318,9 @@ import TabStoreTestSupport
     /// it is: the rule of every quoted name, VisibleText).
     @Test func aForeignObjectsNameIsShownEscapedOnOneLine() {
         let name = "x\ny\u{1B}[2J\""
-        #expect(TabStoreError.foreignSchema(path: "/t.sqlite", version: 9, difference: .init(kind: .extra, objectType: "trigger", name: name)).description
+        #expect(TabStoreError(.foreignSchema(path: "/t.sqlite", version: 9, difference: .init(kind: .extra, objectType: "trigger", name: name))).description
             == #"/t.sqlite holds a trigger "x\ny\u{1b}[2J"" that tabstore's schema version 9 does not have; tabstore does not open it"#)
-        #expect(TabStoreError.foreignSchema(path: "/t.sqlite", version: 3, difference: .init(kind: .missing, objectType: "index", name: "i")).description
+        #expect(TabStoreError(.foreignSchema(path: "/t.sqlite", version: 3, difference: .init(kind: .missing, objectType: "index", name: "i"))).description
             == #"/t.sqlite lacks the index "i" that tabstore's schema version 3 has; tabstore does not open it"#)
     }
 

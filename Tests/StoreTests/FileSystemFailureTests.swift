@@ -25,10 +25,10 @@ import TabStoreTestSupport
                 }
             }
             // Still full: the same write fails the same way, and reads still work.
-            #expect(thrownError { () throws(TabStoreError) in try store.add([refused], to: "big", creatingSet: true) } == .diskFull(path: path))
+            #expect(thrownError { () throws(TabStoreError) in try store.add([refused], to: "big", creatingSet: true) } == TabStoreError(.diskFull(path: path)))
             #expect(try store.tabSet(named: "big").tabs.map(\.title) == acknowledged)
         }
-        #expect(failure == .diskFull(path: path))
+        #expect(failure == TabStoreError(.diskFull(path: path)))
         #expect(!acknowledged.isEmpty)
         let reopened = try TabStore(path: path)
         #expect(try reopened.tabSet(named: "big").tabs.map(\.title) == acknowledged)
@@ -51,8 +51,8 @@ import TabStoreTestSupport
         #expect(try store.selectedTab(in: "main").index == 1)
         #expect(try store.export().sets.count == 1)
         #expect(try store.info().consistencyCheck == "ok")
-        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "main") } == .readOnly(path: path))
-        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "main", creatingSet: true) } == .readOnly(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "main") } == TabStoreError(.readOnly(path: path)))
+        #expect(thrownError { () throws(TabStoreError) in try store.add(["x"], to: "main", creatingSet: true) } == TabStoreError(.readOnly(path: path)))
         #expect(contents(path) == before)
     }
 
@@ -73,7 +73,7 @@ import TabStoreTestSupport
         }
         #expect(mount.remountReadOnly())
         let phone = try TabStore(path: path)
-        #expect(thrownError { () throws(TabStoreError) in try phone.sync(with: server) } == .readOnly(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try phone.sync(with: server) } == TabStoreError(.readOnly(path: path)))
         #expect(try picture(server.tabSet(named: "main")) == ["*Home"])
         #expect(try phone.syncStatus().pending == 1)
     }
@@ -102,9 +102,9 @@ import TabStoreTestSupport
         }
         #expect(mount.remountReadOnly())
         let store = try TabStore(path: path)
-        let unseen = TabStoreError.cannotFollowChanges(
+        let unseen = TabStoreError(.cannotFollowChanges(
             path: path, reason: "its folder \(mount.path) is not writable, and SQLite needs its -shm file there to see other processes' changes"
-        )
+        ))
         #expect(unseen.description == "cannot follow changes to database \(path): its folder \(mount.path) is not writable, and SQLite needs its -shm file there to see other processes' changes")
         var changes = store.changes(in: "s").makeAsyncIterator()
         await #expect(throws: unseen) { _ = try await changes.next() }

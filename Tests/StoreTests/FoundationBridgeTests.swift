@@ -11,10 +11,10 @@ import Testing
     let folder = TemporaryFolder()
 
     @Test(arguments: [
-        TabStoreError.setNotFound(set: "main"),
-        .indexOutOfRange(index: 9, count: 3, set: "main"),
-        .busy(path: "/data/tabs.sqlite"),
-        .payloadTooLarge(bytes: 4097, limit: 4096),
+        TabStoreError(.setNotFound(set: "main")),
+        TabStoreError(.indexOutOfRange(index: 9, count: 3, set: "main")),
+        TabStoreError(.busy(path: "/data/tabs.sqlite")),
+        TabStoreError(.payloadTooLarge(bytes: 4097, limit: 4096)),
     ])
     func localizedDescriptionIsTheStoresOwnSentence(error: TabStoreError) {
         // As an app's `catch` sees it: an `any Error`, described by Foundation.
@@ -38,7 +38,7 @@ import Testing
         #expect(store.location == folder.path + "/App Support/tabs.sqlite")
         let web = try #require(URL(string: "https://example.com/tabs.sqlite"))
         #expect(thrownError { () throws(TabStoreError) in try TabStore(url: web) }
-            == .cannotOpen(path: "https://example.com/tabs.sqlite", reason: "not a file URL"))
+            == TabStoreError(.cannotOpen(path: "https://example.com/tabs.sqlite", reason: "not a file URL")))
     }
 
     @Test func tabIDsConvertToAndFromUUID() throws {

@@ -155,17 +155,17 @@ import TabStoreTestSupport
         let limit = TabSyncLimits.largestNumber
         for number in [Int.max, Int.min, limit + 1, -1] {
             #expect(thrownError { () throws(TabStoreError) in _ = try server.pull(TabSyncPull(device: "d", cookie: 0, settled: number, sets: [])) }
-                == .invalidSyncMessage(reason: "settled \(number) is outside 0...\(limit)"))
+                == TabStoreError(.invalidSyncMessage(reason: "settled \(number) is outside 0...\(limit)")))
             #expect(thrownError { () throws(TabStoreError) in _ = try server.pull(TabSyncPull(device: "d", cookie: number, settled: 0, sets: [])) }
-                == .invalidSyncMessage(reason: "cookie \(number) is outside 0...\(limit)"))
+                == TabStoreError(.invalidSyncMessage(reason: "cookie \(number) is outside 0...\(limit)")))
         }
         for number in [Int.max, Int.min, limit + 1, -1, 0] {
             let push = TabSyncPush(device: "d", mutations: [.init(number: number, mutation: .removeSet(set: "x"))])
             #expect(thrownError { () throws(TabStoreError) in _ = try server.push(push) }
-                == .invalidSyncMessage(reason: "mutation number \(number) is outside 1...\(limit)"))
+                == TabStoreError(.invalidSyncMessage(reason: "mutation number \(number) is outside 1...\(limit)")))
         }
         let twice = TabSyncPush(device: "d", mutations: [.init(number: 1, mutation: .removeSet(set: "x")), .init(number: 1, mutation: .removeSet(set: "y"))])
-        #expect(thrownError { () throws(TabStoreError) in _ = try server.push(twice) } == .invalidSyncMessage(reason: "mutation number 1 appears twice"))
+        #expect(thrownError { () throws(TabStoreError) in _ = try server.push(twice) } == TabStoreError(.invalidSyncMessage(reason: "mutation number 1 appears twice")))
         // The largest number a server takes settles nothing out of order, and a pull of it answers.
         let far = TabSyncPush(device: "d", mutations: [.init(number: limit, mutation: .removeSet(set: "x"))])
         #expect(try server.push(far) == TabSyncPushResult(lastMutation: 0, refusals: []))
@@ -181,16 +181,16 @@ import TabStoreTestSupport
         let server = try backend.makeDatabase(in: folder).open()
         let one = TabID(), other = TabID()
         let bad: [(TabMutation, TabStoreError)] = [
-            (.add(set: "s", tabs: [SyncedTab(id: .unknown, title: "A")], before: nil, creatingSet: true), .invalidMutation(reason: "a tab id is the nil UUID")),
+            (.add(set: "s", tabs: [SyncedTab(id: .unknown, title: "A")], before: nil, creatingSet: true), TabStoreError(.invalidMutation(reason: "a tab id is the nil UUID"))),
             (.add(set: "s", tabs: [SyncedTab(id: one, title: "A"), SyncedTab(id: one, title: "B")], before: nil, creatingSet: true),
-             .invalidMutation(reason: "tab id \(one) appears twice")),
-            (.removeSet(set: "a\u{0}b"), .invalidSetName(name: "a\u{0}b", problem: .controlCharacter(scalar: 0))),
+             TabStoreError(.invalidMutation(reason: "tab id \(one) appears twice"))),
+            (.removeSet(set: "a\u{0}b"), TabStoreError(.invalidSetName(name: "a\u{0}b", problem: .controlCharacter(scalar: 0)))),
             (.rename(set: "s", id: one, title: "a" + String(repeating: "\u{301}", count: 2_000)),
-             .invalidTitle(title: "a" + String(repeating: "\u{301}", count: 2_000), problem: .tooManyBytes(bytes: 4_001))),
-            (.unreadable(kind: "pin", problem: "unknown kind"), .invalidMutation(reason: "\"pin\": unknown kind")),
-            (.put(set: "s", tabs: [SyncedTab(id: one, title: "A")], selectedIndex: 1, replacing: []), .invalidMutation(reason: "selected index 1 for 1 tabs")),
+             TabStoreError(.invalidTitle(title: "a" + String(repeating: "\u{301}", count: 2_000), problem: .tooManyBytes(bytes: 4_001)))),
+            (.unreadable(kind: "pin", problem: "unknown kind"), TabStoreError(.invalidMutation(reason: "\"pin\": unknown kind"))),
+            (.put(set: "s", tabs: [SyncedTab(id: one, title: "A")], selectedIndex: 1, replacing: []), TabStoreError(.invalidMutation(reason: "selected index 1 for 1 tabs"))),
             (.add(set: "s", tabs: (0...TabSyncLimits.tabsPerMutation).map { SyncedTab(id: TabID(), title: "t\($0)") }, before: nil, creatingSet: true),
-             .syncLimitExceeded(limit: "tabs in a mutation", maximum: TabSyncLimits.tabsPerMutation, found: TabSyncLimits.tabsPerMutation + 1)),
+             TabStoreError(.syncLimitExceeded(limit: "tabs in a mutation", maximum: TabSyncLimits.tabsPerMutation, found: TabSyncLimits.tabsPerMutation + 1))),
         ]
         var mutations = bad.enumerated().map { TabSyncPush.Numbered(number: $0.offset + 1, mutation: $0.element.0) }
         mutations.append(.init(number: bad.count + 1, mutation: .add(set: "s", tabs: [SyncedTab(id: other, title: "Fine")], before: nil, creatingSet: true)))
@@ -221,7 +221,7 @@ import TabStoreTestSupport
         _ = try phone.importDocument(TabStoreDocument(sets: [.init(name: "main", selectedIndex: 0, tabs: ["Start"])]), replace: true)
         let report = try phone.sync(with: server)
         #expect(report.refusals.map(\.code) == [.replacesUnseenTabs])
-        #expect(report.refusals.first?.reason == TabStoreError.replacesUnseenTabs(set: "main", count: 1).description)
+        #expect(report.refusals.first?.reason == TabStoreError(.replacesUnseenTabs(set: "main", count: 1)).description)
         for store in [server, phone] { #expect(try store.tabSet(named: "main").tabs.map(\.title) == ["Home", "Map", "Photos"]) }
         // Once it has seen the tab, the same import goes through.
         _ = try phone.importDocument(TabStoreDocument(sets: [.init(name: "main", selectedIndex: 0, tabs: ["Start"])]), replace: true)
@@ -270,11 +270,11 @@ import TabStoreTestSupport
         for cookie in [-1, Int.max, TabSyncLimits.largestNumber + 1] {
             let answer = TabSyncPullResult(cookie: cookie, complete: false, sets: [], removed: [], lastMutation: 1, refusals: [])
             #expect(thrownError { () throws(TabStoreError) in _ = try phone.apply(answer) }
-                == .invalidSyncMessage(reason: "cookie \(cookie) is outside 0...\(TabSyncLimits.largestNumber)"))
+                == TabStoreError(.invalidSyncMessage(reason: "cookie \(cookie) is outside 0...\(TabSyncLimits.largestNumber)")))
         }
         let negative = TabSyncPushResult(lastMutation: -5, refusals: [])
         #expect(thrownError { () throws(TabStoreError) in _ = try phone.acknowledge(negative) }
-            == .invalidSyncMessage(reason: "lastMutation -5 is outside 0...\(TabSyncLimits.largestNumber)"))
+            == TabStoreError(.invalidSyncMessage(reason: "lastMutation -5 is outside 0...\(TabSyncLimits.largestNumber)")))
         #expect(try phone.syncStatus() == before)
         // A device whose cookie is past the server's newest change gets every set.
         let ahead = try server.pull(TabSyncPull(device: before.device, cookie: TabSyncLimits.largestNumber, settled: 1, sets: []))
@@ -298,7 +298,7 @@ import TabStoreTestSupport
         let path = try deviceWithOneEdit(in: folder)
         _ = try SQLiteShell.run(path, "UPDATE sync_device SET last_mutation = 9223372036854775807")
         let phone = try TabStore(path: path)
-        #expect(thrownError { () throws(TabStoreError) in _ = try phone.sync(with: server) } == .damagedSyncLog(path: path, mutation: 0))
+        #expect(thrownError { () throws(TabStoreError) in _ = try phone.sync(with: server) } == TabStoreError(.damagedSyncLog(path: path, mutation: 0)))
         #expect(try phone.info().ruleProblems == ["the sync log's device row (its numbers or its id) is not as tabstore writes it"])
         #expect(try server.tabSets().isEmpty)
     }
@@ -341,13 +341,13 @@ import TabStoreTestSupport
         let body = Body()
         let limit = TabSyncLimits.messageBytes
         #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPush(json: body) }
-            == .syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: nil))
+            == TabStoreError(.syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: nil)))
         #expect(body.read == limit + 1)
         let sized = Data(count: 100_000_000)
         #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPush(json: sized) }
-            == .syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: 100_000_000))
+            == TabStoreError(.syncLimitExceeded(limit: "bytes in a message", maximum: limit, found: 100_000_000)))
         let newer = Data(#"{"version":2,"device":"d","changes":[]}"#.utf8)
-        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPush(json: newer) } == .syncVersionNotSupported(version: 2, readable: [1]))
+        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPush(json: newer) } == TabStoreError(.syncVersionNotSupported(version: 2, readable: [1])))
         let unknownKind = Data(#"{"version":1,"device":"d","mutations":[{"number":1,"mutation":{"pin":{"set":"main"}}}]}"#.utf8)
         #expect(try TabSyncPush(json: unknownKind).mutations.map(\.mutation) == [.unreadable(kind: "pin", problem: "unknown kind")])
         let noID = Data(#"{"version":1,"device":"d","mutations":[{"number":1,"mutation":{"select":{"set":"main"}}}]}"#.utf8)
@@ -355,13 +355,13 @@ import TabStoreTestSupport
             == [.unreadable(kind: "select", problem: "mutations[0].mutation.select.id is missing")])
         let junk = Data((#"{"version":1,"device":"d","mutations":[],"x":["# + String(repeating: "0,", count: 20_000) + "0]}").utf8)
         #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPush(json: junk) }
-            == .syncLimitExceeded(limit: "elements in one list", maximum: TabSyncLimits.tabsPerMutation, found: nil))
+            == TabStoreError(.syncLimitExceeded(limit: "elements in one list", maximum: TabSyncLimits.tabsPerMutation, found: nil)))
         let huge = Data(#"{"version":1,"device":"d","cookie":99999999999999999999,"settled":0,"sets":[]}"#.utf8)
         let unreadable = "not JSON, or a number that does not fit where it stands"
-        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: huge) } == .invalidSyncMessage(reason: unreadable))
-        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: Data("{".utf8)) } == .invalidSyncMessage(reason: unreadable))
+        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: huge) } == TabStoreError(.invalidSyncMessage(reason: unreadable)))
+        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: Data("{".utf8)) } == TabStoreError(.invalidSyncMessage(reason: unreadable)))
         let missing = Data(#"{"version":1,"cookie":0,"settled":0,"sets":[]}"#.utf8)
-        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: missing) } == .invalidSyncMessage(reason: "device is missing"))
+        #expect(thrownError { () throws(TabStoreError) in _ = try TabSyncPull(json: missing) } == TabStoreError(.invalidSyncMessage(reason: "device is missing")))
     }
 
     /// A name or title is bounded in bytes as well as characters: a few characters carrying
@@ -370,9 +370,9 @@ import TabStoreTestSupport
         let store = try TabStore(path: ":memory:")
         let heavy = "a" + String(repeating: "\u{301}", count: 50_000)
         #expect(thrownError { () throws(TabStoreError) in try store.add([heavy], to: "main", creatingSet: true) }
-            == .invalidTitle(title: heavy, problem: .tooManyBytes(bytes: 100_001)))
+            == TabStoreError(.invalidTitle(title: heavy, problem: .tooManyBytes(bytes: 100_001))))
         #expect(thrownError { () throws(TabStoreError) in try store.add(["ok"], to: heavy, creatingSet: true) }
-            == .invalidSetName(name: heavy, problem: .tooManyBytes(bytes: 100_001)))
+            == TabStoreError(.invalidSetName(name: heavy, problem: .tooManyBytes(bytes: 100_001))))
         #expect(try store.tabSets().isEmpty)
     }
 }

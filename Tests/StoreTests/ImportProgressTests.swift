@@ -26,7 +26,7 @@ import Testing
         ])
         var reports: [[Int]] = []
         let error = thrownError { () throws(TabStoreError) in try store.importDocument(document) { reports.append([$0, $1]) } }
-        #expect(error == .setAlreadyExists(set: "b"))
+        #expect(error == TabStoreError(.setAlreadyExists(set: "b")))
         #expect(reports == [])
         #expect(try store.tabSets().map(\.name) == ["b"])
     }

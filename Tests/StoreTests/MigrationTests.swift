@@ -93,7 +93,7 @@ import Testing
         // The re-created set moved above every revision its name showed.
         #expect(try store.tabSet(named: "s").revision == 2)
         #expect(thrownError { () throws(TabStoreError) in try store.remove([.index(0)], from: "s", ifRevision: 1) }
-            == .revisionMismatch(set: "s", expected: 1, actual: 2))
+            == TabStoreError(.revisionMismatch(set: "s", expected: 1, actual: 2)))
         #expect(try picture(store.tabSet(named: "s")) == ["*Bank"])
         #expect(try picture(store.tabSet(named: "kept")) == ["*K"])
         // The closed tab whose title is back is gone: A reopens.
@@ -120,7 +120,7 @@ import Testing
         // Step 5 as shipped, then a step 6 that cannot run.
         let steps = Array(Migration.all.prefix(5)) + [Migration(version: 6, name: "broken", sql: "UPDATE no_such_table SET x = 1")]
         let error = thrownError { () throws(TabStoreError) in try database.migrate(steps) }
-        #expect(error == .sqlite(path: path, code: SQLITE_ERROR, message: "no such table: no_such_table", sql: "UPDATE no_such_table SET x = 1"))
+        #expect(error == TabStoreError(.sqlite(path: path, code: SQLITE_ERROR, message: "no such table: no_such_table", sql: "UPDATE no_such_table SET x = 1")))
         #expect(try pragma("PRAGMA user_version", path) == "4")
         #expect(try pragma("SELECT count(*) FROM sqlite_master WHERE name = 'name_revision'", path) == "0")
         #expect(try pragma("SELECT group_concat(title) FROM tab", path) == "Home")
@@ -202,7 +202,7 @@ import Testing
         try sqlite(path, "PRAGMA user_version = 99")
         let before = try #require(contents(path))
         #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) }
-            == .schemaTooNew(path: path, found: 99, supported: Migration.latestVersion))
+            == TabStoreError(.schemaTooNew(path: path, found: 99, supported: Migration.latestVersion)))
         #expect(contents(path) == before)
     }
 
@@ -210,7 +210,7 @@ import Testing
         let path = folder.file()
         try sqlite(path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x')")
         let before = try #require(contents(path))
-        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) } == .notATabStore(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) } == TabStoreError(.notATabStore(path: path)))
         #expect(contents(path) == before)
     }
 
@@ -226,13 +226,13 @@ import Testing
         let path = folder.file()
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
         #expect(FileManager.default.createFile(atPath: path, contents: garbage))
-        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) } == .notADatabase(path: path))
+        #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) } == TabStoreError(.notADatabase(path: path)))
         #expect(contents(path) == garbage)
     }
 
     @Test func aDirectoryCannotBeOpened() throws {
         let error = thrownError { () throws(TabStoreError) in try TabStore(path: folder.path) }
-        #expect(error == .cannotOpen(path: folder.path, reason: "it is a directory"))
+        #expect(error == TabStoreError(.cannotOpen(path: folder.path, reason: "it is a directory")))
     }
 
     @Test func infoReportsVersionSetsAndQuickCheck() throws {

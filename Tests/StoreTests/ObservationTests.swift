@@ -149,15 +149,15 @@ import Testing
         let set = try store.add(["A", "B"], to: "main", creatingSet: true)
         try store.select(.index(1), in: "main", ifRevision: set.revision)
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "main", ifRevision: set.revision) }
-            == .revisionMismatch(set: "main", expected: 1, actual: 2))
+            == TabStoreError(.revisionMismatch(set: "main", expected: 1, actual: 2)))
         #expect(thrownError { () throws(TabStoreError) in try store.add(["C"], to: "main", ifRevision: 0, creatingSet: true) }
-            == .revisionMismatch(set: "main", expected: 0, actual: 2))
+            == TabStoreError(.revisionMismatch(set: "main", expected: 0, actual: 2)))
         #expect(try picture(store.tabSet(named: "main")) == ["A", "*B"])
         #expect(thrownError { () throws(TabStoreError) in try store.add(["N"], to: "new", ifRevision: 3, creatingSet: true) }
-            == .missingSetRevision(set: "new", expected: 3, actual: 0))
+            == TabStoreError(.missingSetRevision(set: "new", expected: 3, actual: 0)))
         #expect(try store.tabSets().map(\.name) == ["main"])
         #expect(try store.add(["N"], to: "new", ifRevision: 0, creatingSet: true).revision == 1)
-        #expect(TabStoreError.revisionMismatch(set: "main", expected: 1, actual: 2).description
+        #expect(TabStoreError(.revisionMismatch(set: "main", expected: 1, actual: 2)).description
             == #"set "main" changed since revision 1 (now 2)"#)
     }
 }

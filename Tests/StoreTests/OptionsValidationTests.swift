@@ -21,12 +21,12 @@ import TabStorePostgres
         let (name, options, reason) = Self.invalid[index]
         let path = folder.file("new/tabs.sqlite")
         let refusal = thrownError { () throws(TabStoreError) in try TabStore(path: path, options: options) }
-        #expect(refusal == .invalidOption(name: name, reason: reason))
+        #expect(refusal == TabStoreError(.invalidOption(name: name, reason: reason)))
         #expect(refusal?.description == "invalid option \(name): \(reason)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("new")))
         // A server is never reached: the URL names no host that exists.
         #expect(thrownError { () throws(TabStoreError) in try TabStore(postgresURL: "postgresql://nowhere.invalid/tabs", options: options) }
-            == .invalidOption(name: name, reason: reason))
+            == TabStoreError(.invalidOption(name: name, reason: reason)))
     }
 
     @Test func theLimitsThemselvesAreAccepted() throws {
@@ -35,6 +35,6 @@ import TabStorePostgres
         try store.add(["A", "B"], to: "main", creatingSet: true)
         try store.remove([.title("B")], from: "main")
         // closedTabLimit 0: nothing to reopen.
-        #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "main") } == .noClosedTabs(set: "main"))
+        #expect(thrownError { () throws(TabStoreError) in try store.reopen(in: "main") } == TabStoreError(.noClosedTabs(set: "main")))
     }
 }

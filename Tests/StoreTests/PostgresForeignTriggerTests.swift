@@ -39,7 +39,7 @@ struct PostgresForeignTriggerTests {
         let latest = try #require(PostgresSchema.migrations.last?.version)
         let difference = TabStoreError.SchemaDifference(kind: .extra, objectType: "trigger", name: name)
         let error = thrownError { () throws(TabStoreError) in try TabStore(postgresURL: url) }
-        #expect(error == .foreignSchema(path: location, version: latest, difference: difference))
+        #expect(error == TabStoreError(.foreignSchema(path: location, version: latest, difference: difference)))
         #expect(error?.description
             == "\(location) holds a trigger \"\(name)\" that tabstore's schema version \(latest) does not have; tabstore does not open it")
         #expect(try server.psql(database, "SELECT t.title FROM tab t JOIN tab_set s ON s.id = t.set_id ORDER BY s.name, t.position")

@@ -206,7 +206,7 @@ import TabStoreTestSupport
         #expect(stored.tabs.map(\.title) == ["c", "b"] && stored.tabs.map(\.isSelected) == [false, true])
         try store.renameSet(name, to: "clean")
         #expect(try store.tabSets().map(\.name) == ["clean"])
-        #expect(throws: TabStoreError.invalidSetName(name: name, problem: .misleadingCharacter(scalar: 0x202E))) {
+        #expect(throws: TabStoreError(.invalidSetName(name: name, problem: .misleadingCharacter(scalar: 0x202E)))) {
             try store.add(["a"], to: name, creatingSet: true)
         }
         try store.removeSet("clean")

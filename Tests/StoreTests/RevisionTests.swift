@@ -11,7 +11,7 @@ import Testing
         try store.removeSet("s")
         #expect(try store.add(["Bank", "Shop"], to: "s", creatingSet: true).revision == 3)
         #expect(thrownError { () throws(TabStoreError) in try store.remove([.index(0)], from: "s", ifRevision: 1) }
-            == .revisionMismatch(set: "s", expected: 1, actual: 3))
+            == TabStoreError(.revisionMismatch(set: "s", expected: 1, actual: 3)))
         #expect(try picture(store.tabSet(named: "s")) == ["*Bank", "Shop"])
     }
 
@@ -21,7 +21,7 @@ import Testing
         try store.add(["A"], to: "s", creatingSet: true)
         try store.removeSet("s")
         #expect(thrownError { () throws(TabStoreError) in try store.add(["B"], to: "s", ifRevision: 0, creatingSet: true) }
-            == .missingSetRevision(set: "s", expected: 0, actual: 2))
+            == TabStoreError(.missingSetRevision(set: "s", expected: 0, actual: 2)))
         #expect(try store.tabSets() == [])
         #expect(try store.add(["B"], to: "s", ifRevision: 2, creatingSet: true).revision == 3)
     }
@@ -37,7 +37,7 @@ import Testing
         try store.renameSet("a", to: "b")
         #expect(try store.tabSet(named: "b").revision == 5)
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "b", ifRevision: 1) }
-            == .revisionMismatch(set: "b", expected: 1, actual: 5))
+            == TabStoreError(.revisionMismatch(set: "b", expected: 1, actual: 5)))
         // The name left behind is at the revision of the rename too.
         #expect(try store.add(["Y"], to: "a", creatingSet: true).revision == 6)
     }
@@ -106,15 +106,15 @@ import Testing
     }
 
     @Test func messagesSayWhatIsTrue() {
-        #expect(TabStoreError.revisionMismatch(set: "s", expected: 1, actual: 3).description
+        #expect(TabStoreError(.revisionMismatch(set: "s", expected: 1, actual: 3)).description
             == #"set "s" changed since revision 1 (now 3)"#)
-        #expect(TabStoreError.revisionMismatch(set: "s", expected: 7, actual: 3).description
+        #expect(TabStoreError(.revisionMismatch(set: "s", expected: 7, actual: 3)).description
             == #"set "s" never reached revision 7 (it is at revision 3)"#)
-        #expect(TabStoreError.revisionMismatch(set: "s", expected: -5, actual: 1).description
+        #expect(TabStoreError(.revisionMismatch(set: "s", expected: -5, actual: 1)).description
             == #"set "s" was never at revision -5: revisions are not negative (it is at revision 1)"#)
-        #expect(TabStoreError.missingSetRevision(set: "s", expected: 3, actual: 0).description
+        #expect(TabStoreError(.missingSetRevision(set: "s", expected: 3, actual: 0)).description
             == #"set "s" does not exist, so it is not at revision 3"#)
-        #expect(TabStoreError.missingSetRevision(set: "s", expected: 0, actual: 2).description
+        #expect(TabStoreError(.missingSetRevision(set: "s", expected: 0, actual: 2)).description
             == #"set "s" does not exist: its name was left at revision 2, not 0"#)
     }
 
@@ -123,8 +123,8 @@ import Testing
         let store = try backend.makeStore()
         try store.add(["A"], to: "s", creatingSet: true)
         #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "s", ifRevision: 9) }
-            == .revisionMismatch(set: "s", expected: 9, actual: 1))
+            == TabStoreError(.revisionMismatch(set: "s", expected: 9, actual: 1)))
         #expect(thrownError { () throws(TabStoreError) in try store.add(["N"], to: "new", ifRevision: 3, creatingSet: true) }
-            == .missingSetRevision(set: "new", expected: 3, actual: 0))
+            == TabStoreError(.missingSetRevision(set: "new", expected: 3, actual: 0)))
     }
 }

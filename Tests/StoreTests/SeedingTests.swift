@@ -89,9 +89,9 @@ import TabStoreTestSupport
     @Test func ensureSetRefusesBadDefaultsAndWritesNothing() throws {
         let store = try TabStore.inMemory()
         #expect(thrownError { () throws(TabStoreError) in try store.ensureSet("main", defaultTabs: [NewTab("a"), NewTab("a")]) }
-            == .repeatedTitle(title: "a"))
+            == TabStoreError(.repeatedTitle(title: "a")))
         #expect(thrownError { () throws(TabStoreError) in try store.ensureSet("", defaultTabs: []) }
-            == .invalidSetName(name: "", problem: .empty))
+            == TabStoreError(.invalidSetName(name: "", problem: .empty)))
         #expect(try store.tabSets() == [])
     }
 
@@ -114,21 +114,21 @@ import TabStoreTestSupport
     @Test func aPayloadThatIsNotFlatOrDoesNotFitIsRefused() throws {
         let route = Route(path: "/", icon: .house, badge: nil, pinned: false)
         #expect(thrownError { () throws(TabStoreError) in _ = try NewTab("a", payload: Nested(route: route)) }
-            == .invalidPayload(reason: #"property "route" is not a flat value (text, number or boolean)"#))
+            == TabStoreError(.invalidPayload(reason: #"property "route" is not a flat value (text, number or boolean)"#)))
         #expect(thrownError { () throws(TabStoreError) in _ = try NewTab("a", payload: Listed(paths: ["/"])) }
-            == .invalidPayload(reason: #"property "paths" is not a flat value (text, number or boolean)"#))
+            == TabStoreError(.invalidPayload(reason: #"property "paths" is not a flat value (text, number or boolean)"#)))
         let plain = Tab(title: "a", isSelected: false, payload: ["path": "/", "icon": "moon", "pinned": "yes"])
         #expect(thrownError { () throws(TabStoreError) in _ = try plain.payload(as: Route.self) }
-            == .invalidPayload(reason: #"key "icon" holds "moon", not a value of type Icon"#))
+            == TabStoreError(.invalidPayload(reason: #"key "icon" holds "moon", not a value of type Icon"#)))
         let missing = Tab(title: "a", isSelected: false, payload: ["icon": "house", "pinned": "true"])
         #expect(thrownError { () throws(TabStoreError) in _ = try missing.payload(as: Route.self) }
-            == .invalidPayload(reason: #"the payload has no key "path""#))
+            == TabStoreError(.invalidPayload(reason: #"the payload has no key "path""#)))
         let wrongType = Tab(title: "a", isSelected: false, payload: ["path": "/", "icon": "house", "pinned": "yes"])
         #expect(thrownError { () throws(TabStoreError) in _ = try wrongType.payload(as: Route.self) }
-            == .invalidPayload(reason: #"key "pinned" holds "yes", not a value of type Bool"#))
+            == TabStoreError(.invalidPayload(reason: #"key "pinned" holds "yes", not a value of type Bool"#)))
         struct Big: Codable { var text: String }
         #expect(thrownError { () throws(TabStoreError) in _ = try NewTab("a", payload: Big(text: String(repeating: "x", count: 5000))) }
-            == .payloadTooLarge(bytes: 5004, limit: TabStore.payloadLimit))
+            == TabStoreError(.payloadTooLarge(bytes: 5004, limit: TabStore.payloadLimit)))
     }
 }
 

@@ -103,7 +103,7 @@ import Testing
         try await waitFor("the second call to wait for the lock") { lockWaitsBegun(store) > 0 }
         await store.suspend()
         // Run again after resume(), it would make its first write twice: it fails instead.
-        await #expect(throws: TabStoreError.busy(path: path)) { try await write.value }
+        await #expect(throws: TabStoreError(.busy(path: path))) { try await write.value }
         #expect(holder.withLock { $0?.isHeld } == true)
         try holder.withLock { try $0?.release() }
         store.resume()

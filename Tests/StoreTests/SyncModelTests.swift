@@ -19,7 +19,7 @@ final class FaultyTransport: TabSyncServer {
         random = SplitMix64(seed: seed)
     }
 
-    private static let lost = TabStoreError.serverUnavailable(server: "test transport", reason: "the message was lost")
+    private static let lost = TabStoreError(.serverUnavailable(server: "test transport", reason: "the message was lost"))
 
     private func fault(_ kind: String) { faults[kind, default: 0] += 1 }
 

@@ -58,7 +58,7 @@ import TabStoreTestSupport
         try tablet.add(["From tablet"], to: "main")
         try phone.sync(with: server)
         let device = try phone.syncStatus().device
-        #expect(thrownError { () throws(TabStoreError) in _ = try tablet.sync(with: server) } == .deviceCopied(device: device, number: 2))
+        #expect(thrownError { () throws(TabStoreError) in _ = try tablet.sync(with: server) } == TabStoreError(.deviceCopied(device: device, number: 2)))
         #expect(picture(try server.tabSet(named: "main")) == ["*Home", "From phone"])
         #expect(try tablet.syncStatus().pending == 1)
         #expect(picture(try tablet.tabSet(named: "main")) == ["*Home", "From tablet"])
@@ -80,7 +80,7 @@ import TabStoreTestSupport
         let device = try phone.syncStatus().device
         let putBack = try TabStore(path: folder.file("yesterday.sqlite"))
         try putBack.add(["C"], to: "main")
-        #expect(thrownError { () throws(TabStoreError) in _ = try putBack.sync(with: server) } == .deviceCopied(device: device, number: 3))
+        #expect(thrownError { () throws(TabStoreError) in _ = try putBack.sync(with: server) } == TabStoreError(.deviceCopied(device: device, number: 3)))
         #expect(picture(try server.tabSet(named: "main")) == ["*Home", "A", "B"])
         #expect(try putBack.syncStatus().pending == 1)
     }
@@ -102,7 +102,7 @@ import TabStoreTestSupport
         try phone.startSync(server: "test")
         let report = try phone.sync(with: server)
         #expect(report.refusals.map(\.code) == [.setAlreadyExists])
-        #expect(report.refusals.map(\.reason) == [TabStoreError.setAlreadyExists(set: "main").description])
+        #expect(report.refusals.map(\.reason) == [TabStoreError(.setAlreadyExists(set: "main")).description])
         #expect(report.refusals.first?.mutation?.setNames == ["main"])
         #expect(picture(try phone.tabSet(named: "main")) == ["*Home"])
         #expect(picture(try server.tabSet(named: "own")) == ["*O1"])
@@ -121,7 +121,7 @@ import TabStoreTestSupport
         let replaced = try backend.makeDatabase(in: elsewhere).open()
         try phone.add(["Map"], to: "main")
         #expect(thrownError { () throws(TabStoreError) in _ = try phone.sync(with: replaced) }
-            == .serverBehind(server: "test", device: device, serverSettled: 0, settled: 1))
+            == TabStoreError(.serverBehind(server: "test", device: device, serverSettled: 0, settled: 1)))
         #expect(try replaced.tabSets().isEmpty)
         #expect(try phone.syncStatus().pending == 1)
         #expect(picture(try phone.tabSet(named: "main")) == ["*Home", "Map"])
@@ -138,7 +138,7 @@ import TabStoreTestSupport
         let putBack = try TabStore(path: folder.file("yesterday.sqlite"))
         try phone.add(["News"], to: "main")
         let refused = thrownError { () throws(TabStoreError) in _ = try phone.sync(with: putBack) }
-        #expect(refused == .serverBehind(server: "test", device: try phone.syncStatus().device, serverSettled: 1, settled: 2))
+        #expect(refused == TabStoreError(.serverBehind(server: "test", device: try phone.syncStatus().device, serverSettled: 1, settled: 2)))
         #expect(refused?.description == "server \"test\" knows the edits of device \"\(try phone.syncStatus().device)\" through mutation 1, though it settled them through 2 (it was replaced, or put back from an older copy): the device's edits from there on would never be applied, so they stay pending")
         #expect(picture(try putBack.tabSet(named: "main")) == ["*Home"])
         #expect(try phone.syncStatus().pending == 1)
@@ -207,11 +207,11 @@ import TabStoreTestSupport
         let laptop = try TabStore(path: folder.file("laptop.sqlite"))
         try laptop.startSync(server: "the phone")
         try laptop.add(["Map"], to: "main", creatingSet: true)
-        #expect(thrownError { () throws(TabStoreError) in _ = try laptop.sync(with: phone) } == .deviceAndServer(path: phone.location))
+        #expect(thrownError { () throws(TabStoreError) in _ = try laptop.sync(with: phone) } == TabStoreError(.deviceAndServer(path: phone.location)))
         #expect(thrownError { () throws(TabStoreError) in _ = try phone.pull(TabSyncPull(device: "x", cookie: 0, settled: 0, sets: [])) }
-            == .deviceAndServer(path: phone.location))
-        #expect(thrownError { () throws(TabStoreError) in try server.checkCanSync(with: "elsewhere") } == .deviceAndServer(path: server.location))
-        #expect(thrownError { () throws(TabStoreError) in _ = try server.startSync(server: "elsewhere") } == .deviceAndServer(path: server.location))
+            == TabStoreError(.deviceAndServer(path: phone.location)))
+        #expect(thrownError { () throws(TabStoreError) in try server.checkCanSync(with: "elsewhere") } == TabStoreError(.deviceAndServer(path: server.location)))
+        #expect(thrownError { () throws(TabStoreError) in _ = try server.startSync(server: "elsewhere") } == TabStoreError(.deviceAndServer(path: server.location)))
         #expect(thrownError { () throws(TabStoreError) in _ = try server.syncStatus() }?.code == .syncNotStarted)
         #expect(picture(try phone.tabSet(named: "main")) == ["*Home"])
         #expect(try laptop.syncStatus().pending == 1)
@@ -326,7 +326,7 @@ import TabStoreTestSupport
         let second = try #require(try Self.sqlite(path, "SELECT max(id) FROM sync_mutation;"))
         #expect(try Self.sqlite(path, "UPDATE sync_mutation SET body = '{\"op\":1}' WHERE id = \(second); SELECT changes();") == 1)
         let refused = thrownError { () throws(TabStoreError) in _ = try phone.sync(with: server) }
-        #expect(refused == .damagedSyncLog(path: phone.location, mutation: second))
+        #expect(refused == TabStoreError(.damagedSyncLog(path: phone.location, mutation: second)))
         #expect(refused?.description == "database \(phone.location) is damaged: mutation \(second) of its sync log is not as tabstore writes it")
         #expect(try phone.info().ruleProblems == ["the sync log's mutation \(second) is not as tabstore writes it"])
         #expect(picture(try server.tabSet(named: "main")) == ["*Home"])
@@ -362,7 +362,7 @@ import TabStoreTestSupport
             let serverBefore = picture(try server.tabSet(named: "main"))
             let phoneBefore = picture(try phone.tabSet(named: "main"))
             if let error = thrownError({ () throws(TabStoreError) in _ = try phone.sync(with: server) }) {
-                #expect(error == .damagedSyncLog(path: phone.location, mutation: 2), "\(damaged)")
+                #expect(error == TabStoreError(.damagedSyncLog(path: phone.location, mutation: 2)), "\(damaged)")
                 #expect(try phone.info().ruleProblems == ["the sync log's mutation 2 is not as tabstore writes it"])
                 #expect(picture(try server.tabSet(named: "main")) == serverBefore)
                 #expect(picture(try phone.tabSet(named: "main")) == phoneBefore)
@@ -451,13 +451,13 @@ import TabStoreTestSupport
         #expect(byLink.failure == nil && byLink.server == serverPath)
         #expect(asked == [true, false])
         let other = thrownError { () throws(TabStoreError) in try phone.sync(withServerNamed: folder.file("other.sqlite"), opening: opening) }
-        #expect(other == .syncsWithAnotherServer(path: phone.location, server: serverPath))
+        #expect(other == TabStoreError(.syncsWithAnotherServer(path: phone.location, server: serverPath)))
         #expect(asked == [true, false])
         try FileManager.default.removeItem(atPath: serverPath)
         try phone.add(["Map"], to: "main")
         let away = try phone.sync(withServerNamed: serverPath, opening: opening)
         #expect(asked == [true, false, false])
-        #expect(away.failure == TabSyncReport.Failure(error: .databaseNotFound(path: serverPath), server: nil, deviceHadSynced: true))
+        #expect(away.failure == TabSyncReport.Failure(error: TabStoreError(.databaseNotFound(path: serverPath)), server: nil, deviceHadSynced: true))
         #expect(away.pushed == 0 && away.pending == 1 && away.roundTrips == 0)
         #expect(!FileManager.default.fileExists(atPath: serverPath))
     }

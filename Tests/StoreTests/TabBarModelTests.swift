@@ -42,19 +42,19 @@ import Testing
     @Test func anEditByIndexOfASetThatDoesNotExistSaysSo() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "ghost")
-        let ghost = TabStoreError.setNotFound(set: "ghost")
+        let ghost = TabStoreError(.setNotFound(set: "ghost"))
         await #expect(throws: ghost) { try await bar.select(0).result }
         await #expect(throws: ghost) { try await bar.close(atOffsets: [0]).result }
         await #expect(throws: ghost) { try await bar.move(fromOffsets: [0], toOffset: 0).result }
         await #expect(throws: ghost) { try await bar.move(fromOffsets: [], toOffset: 1).result }
-        #expect(bar.editError == .setNotFound(set: "ghost") && bar.pendingEdits.isEmpty)
+        #expect(bar.editError == TabStoreError(.setNotFound(set: "ghost")) && bar.pendingEdits.isEmpty)
         // A set with no tabs exists: there, the index is what is wrong.
         try await store.write { try $0.createSet("empty") }
         let empty = TabBarModel(store: store, setName: "empty")
-        await #expect(throws: TabStoreError.indexOutOfRange(index: 0, count: 0, set: "empty")) { try await empty.select(0).result }
-        await #expect(throws: TabStoreError.offsetOutOfRange(offset: 0, count: 0, set: "empty")) { try await empty.close(atOffsets: [0]).result }
+        await #expect(throws: TabStoreError(.indexOutOfRange(index: 0, count: 0, set: "empty"))) { try await empty.select(0).result }
+        await #expect(throws: TabStoreError(.offsetOutOfRange(offset: 0, count: 0, set: "empty"))) { try await empty.close(atOffsets: [0]).result }
         #expect(empty.editError?.description == #"offset 0 is out of range: set "empty" has no tabs"#)
-        await #expect(throws: TabStoreError.insertionOffsetOutOfRange(offset: 1, count: 0, set: "empty")) {
+        await #expect(throws: TabStoreError(.insertionOffsetOutOfRange(offset: 1, count: 0, set: "empty"))) {
             try await empty.move(fromOffsets: [], toOffset: 1).result
         }
     }
@@ -162,8 +162,8 @@ import Testing
         bar.cancel(try #require(second.editID))
         #expect(bar.pendingEdits.map(\.id) == [third.editID])
         #expect(shown(bar) == ["*All menu", "Reviews", "Photos"])
-        await #expect(throws: TabStoreError.editCancelled(set: "main")) { try await first.result }
-        await #expect(throws: TabStoreError.editCancelled(set: "main")) { try await second.result }
+        await #expect(throws: TabStoreError(.editCancelled(set: "main"))) { try await first.result }
+        await #expect(throws: TabStoreError(.editCancelled(set: "main"))) { try await second.result }
         #expect(bar.editError == nil)
         try lock.release()
         #expect(picture(try await third.result) == ["*All menu", "Reviews", "Photos"])
@@ -181,8 +181,8 @@ import Testing
         try rename()
         let pending = bar.select(1)
         #expect(shown(bar) == ["Home", "*All menu", "Reviews"])
-        await #expect(throws: TabStoreError.setNotFound(set: "main")) { try await pending.result }
-        #expect(bar.editError == .setNotFound(set: "main") && bar.pendingEdits.isEmpty)
+        await #expect(throws: TabStoreError(.setNotFound(set: "main"))) { try await pending.result }
+        #expect(bar.editError == TabStoreError(.setNotFound(set: "main")) && bar.pendingEdits.isEmpty)
     }
 
     @Test(.timeLimit(.minutes(5)))
@@ -193,7 +193,7 @@ import Testing
         let taps = (0..<TabBarModel.pendingEditLimit).map { bar.select($0 % 2 == 0 ? 1 : 2) }
         #expect(bar.pendingEdits.count == TabBarModel.pendingEditLimit && bar.selectedIndex == 2)
         let refused = bar.select(0)
-        await #expect(throws: TabStoreError.tooManyPendingEdits(set: "main", limit: 64)) { try await refused.result }
+        await #expect(throws: TabStoreError(.tooManyPendingEdits(set: "main", limit: 64))) { try await refused.result }
         #expect(bar.selectedIndex == 2 && bar.pendingEdits.count == 64 && refused.editID == nil)
         #expect(bar.editError?.description == "64 edits of set \"main\" are already waiting to be written; this one was not made")
         try lock.release()
@@ -212,8 +212,8 @@ import Testing
         try remove()
         let pending = bar.select(reviews)
         #expect(bar.selectedTab?.title == "Reviews")
-        await #expect(throws: TabStoreError.tabIDNotFound(id: reviews, set: "main")) { try await pending.result }
-        #expect(bar.editError == .tabIDNotFound(id: reviews, set: "main"))
+        await #expect(throws: TabStoreError(.tabIDNotFound(id: reviews, set: "main"))) { try await pending.result }
+        #expect(bar.editError == TabStoreError(.tabIDNotFound(id: reviews, set: "main")))
         #expect(shown(bar) == ["*Home", "All menu"])
     }
 
@@ -290,7 +290,7 @@ import Testing
         #expect(shown(bar) == ["Home", "*All menu", "Reviews"])
         bar.close(atOffsets: [0, 2])
         #expect(shown(bar) == ["*All menu"])
-        await #expect(throws: TabStoreError.setNotFound(set: "elsewhere")) {
+        await #expect(throws: TabStoreError(.setNotFound(set: "elsewhere"))) {
             try await TabBarModel(store: store, setName: "elsewhere").reopen().result
         }
     }
@@ -300,7 +300,7 @@ import Testing
     @Test func aNegativeIndexCountsFromTheEnd() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
-        await #expect(throws: TabStoreError.indexOutOfRange(index: -4, count: 3, set: "main")) { try await bar.select(-4).result }
+        await #expect(throws: TabStoreError(.indexOutOfRange(index: -4, count: 3, set: "main"))) { try await bar.select(-4).result }
         #expect(bar.editError?.description == #"index -4 is out of range for set "main" (valid: 0...2 or -3...-1)"#)
         #expect(try await bar.select(-1).result.selectedTab.title == "Reviews")
         #expect(bar.selectedIndex == 2)
@@ -310,22 +310,22 @@ import Testing
     @Test func offsetsOutsideTheBarAreRefusedWithoutWriting() async throws {
         let store = try makeStore()
         let bar = TabBarModel(store: store, setName: "main")
-        await #expect(throws: TabStoreError.indexOutOfRange(index: 3, count: 3, set: "main")) { try await bar.select(3).result }
-        #expect(bar.editError == .indexOutOfRange(index: 3, count: 3, set: "main"))
-        await #expect(throws: TabStoreError.offsetOutOfRange(offset: -1, count: 3, set: "main")) {
+        await #expect(throws: TabStoreError(.indexOutOfRange(index: 3, count: 3, set: "main"))) { try await bar.select(3).result }
+        #expect(bar.editError == TabStoreError(.indexOutOfRange(index: 3, count: 3, set: "main")))
+        await #expect(throws: TabStoreError(.offsetOutOfRange(offset: -1, count: 3, set: "main"))) {
             try await bar.move(fromOffsets: [-1], toOffset: 0).result
         }
         #expect(bar.editError?.description == #"offset -1 is out of range for set "main" (valid: 0...2)"#)
-        await #expect(throws: TabStoreError.insertionOffsetOutOfRange(offset: 4, count: 3, set: "main")) {
+        await #expect(throws: TabStoreError(.insertionOffsetOutOfRange(offset: 4, count: 3, set: "main"))) {
             try await bar.move(fromOffsets: [0], toOffset: 4).result
         }
         #expect(bar.editError?.description == #"insertion offset 4 is out of range for set "main" (valid: 0...3)"#)
-        await #expect(throws: TabStoreError.insertionOffsetOutOfRange(offset: -1, count: 3, set: "main")) {
+        await #expect(throws: TabStoreError(.insertionOffsetOutOfRange(offset: -1, count: 3, set: "main"))) {
             try await bar.move(fromOffsets: [0], toOffset: -1).result
         }
-        await #expect(throws: TabStoreError.offsetOutOfRange(offset: 5, count: 3, set: "main")) { try await bar.close(atOffsets: [5]).result }
+        await #expect(throws: TabStoreError(.offsetOutOfRange(offset: 5, count: 3, set: "main"))) { try await bar.close(atOffsets: [5]).result }
         #expect(bar.editError?.description == #"offset 5 is out of range for set "main" (valid: 0...2)"#)
-        await #expect(throws: TabStoreError.offsetOutOfRange(offset: -1, count: 3, set: "main")) { try await bar.close(atOffsets: [-1]).result }
+        await #expect(throws: TabStoreError(.offsetOutOfRange(offset: -1, count: 3, set: "main"))) { try await bar.close(atOffsets: [-1]).result }
         #expect(shown(bar) == ["*Home", "All menu", "Reviews"] && !bar.hasPendingEdits)
         #expect(try await store.read { try $0.tabSet(named: "main") }.revision == 1)
     }

@@ -91,7 +91,7 @@ import Testing
         #expect(try store.history(of: "main", limit: 1).first?.event == .selectionChanged(change.updates))
         let missing = TabID("0f8fad5b-d9cb-469f-a165-70867728950e")!
         let error = thrownError { () throws(TabStoreError) in try store.select(.id(missing), in: "main") }
-        #expect(error == .tabIDNotFound(id: missing, set: "main"))
+        #expect(error == TabStoreError(.tabIDNotFound(id: missing, set: "main")))
         #expect(error?.description == "no tab with id 0f8fad5b-d9cb-469f-a165-70867728950e in set \"main\"")
     }
 
@@ -120,10 +120,10 @@ import Testing
         let id = try store.add(["A"], to: "one", creatingSet: true).tabs[0].id
         let document = TabStoreDocument(sets: [.init(name: "two", selectedIndex: 0, tabs: ["Z"], ids: [id])])
         #expect(thrownError { () throws(TabStoreError) in try store.importDocument(document) }
-            == .tabIDInUse(id: id, set: "one", place: "sets[0].ids[0]"))
+            == TabStoreError(.tabIDInUse(id: id, set: "one", place: "sets[0].ids[0]")))
         #expect(try store.tabSets().map(\.name) == ["one"])
         let twice = TabStoreDocument(sets: [.init(name: "two", selectedIndex: 0, tabs: ["Y", "Z"], ids: [id, id])])
         #expect(thrownError { () throws(TabStoreError) in try twice.validate() }
-            == .invalidDocument(reason: "sets[0].ids[1]: id \(id) appears twice"))
+            == TabStoreError(.invalidDocument(reason: "sets[0].ids[1]: id \(id) appears twice")))
     }
 }

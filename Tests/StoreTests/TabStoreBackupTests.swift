@@ -22,13 +22,13 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
 
-        #expect(thrownError { () throws(TabStoreError) in try store.backup(to: pipe, replacing: true) } == .notARegularFile(path: pipe, kind: .namedPipe))
-        #expect(thrownError { () throws(TabStoreError) in try store.backup(to: link, replacing: true) } == .notARegularFile(path: link, kind: .symbolicLink))
-        #expect(thrownError { () throws(TabStoreError) in try store.backup(to: folder.path, replacing: true) } == .notARegularFile(path: folder.path, kind: .directory))
-        #expect(thrownError { () throws(TabStoreError) in try store.backup(to: link) } == .notARegularFile(path: link, kind: .symbolicLink))
-        #expect(TabStoreError.notARegularFile(path: pipe, kind: .namedPipe).description
+        #expect(thrownError { () throws(TabStoreError) in try store.backup(to: pipe, replacing: true) } == TabStoreError(.notARegularFile(path: pipe, kind: .namedPipe)))
+        #expect(thrownError { () throws(TabStoreError) in try store.backup(to: link, replacing: true) } == TabStoreError(.notARegularFile(path: link, kind: .symbolicLink)))
+        #expect(thrownError { () throws(TabStoreError) in try store.backup(to: folder.path, replacing: true) } == TabStoreError(.notARegularFile(path: folder.path, kind: .directory)))
+        #expect(thrownError { () throws(TabStoreError) in try store.backup(to: link) } == TabStoreError(.notARegularFile(path: link, kind: .symbolicLink)))
+        #expect(TabStoreError(.notARegularFile(path: pipe, kind: .namedPipe)).description
             == "cannot replace \(pipe): it is a named pipe, not a regular file")
-        #expect(!TabStoreError.notARegularFile(path: pipe, kind: .namedPipe).isDatabaseProblem)
+        #expect(!TabStoreError(.notARegularFile(path: pipe, kind: .namedPipe)).isDatabaseProblem)
 
         var status = stat()
         #expect(lstat(pipe, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)

@@ -34,7 +34,7 @@ import Testing
             .init(name: "new", selectedIndex: 0, tabs: ["n"]),
             .init(name: "existing", selectedIndex: 1, tabs: ["p", "q"]),
         ])
-        #expect(thrownError { () throws(TabStoreError) in try store.importDocument(document) } == .setAlreadyExists(set: "existing"))
+        #expect(thrownError { () throws(TabStoreError) in try store.importDocument(document) } == TabStoreError(.setAlreadyExists(set: "existing")))
         #expect(try store.tabSets().map(\.name) == ["existing"])
         try store.importDocument(document, replace: true)
         #expect(try picture(store.tabSet(named: "existing")) == ["p", "*q"])
@@ -79,7 +79,7 @@ import Testing
     @Test(arguments: StoreBackend.allCases)
     func exportOfAMissingSetFails(backend: StoreBackend) throws {
         let store = try backend.makeStore()
-        #expect(thrownError { () throws(TabStoreError) in try store.export(["nope"]) } == .setNotFound(set: "nope"))
+        #expect(thrownError { () throws(TabStoreError) in try store.export(["nope"]) } == TabStoreError(.setNotFound(set: "nope")))
     }
 
     static let sample = TabStoreDocument(sets: [
@@ -147,10 +147,10 @@ import Testing
     func importChecksTheContentAndWritesNothing(backend: StoreBackend, example: (TabStoreDocument.Entry, String)) throws {
         let (entry, reason) = example
         let document = TabStoreDocument(sets: [.init(name: "ok", selectedIndex: nil, tabs: []), entry])
-        #expect(thrownError { () throws(TabStoreError) in try document.validate() } == .invalidDocument(reason: reason))
+        #expect(thrownError { () throws(TabStoreError) in try document.validate() } == TabStoreError(.invalidDocument(reason: reason)))
         let store = try backend.makeStore()
         #expect(thrownError { () throws(TabStoreError) in try store.importDocument(document, replace: true) }
-            == .invalidDocument(reason: reason))
+            == TabStoreError(.invalidDocument(reason: reason)))
         #expect(try store.tabSets().isEmpty)
     }
 }

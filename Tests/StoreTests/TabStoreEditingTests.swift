@@ -45,20 +45,20 @@ import Testing
     }
 
     @Test(arguments: StoreBackend.allCases, [
-        (["B"], TabStoreError.duplicateTitle(title: "B", set: "main")),
-        (["X", "X"], TabStoreError.repeatedTitle(title: "X")),
-        (["   "], TabStoreError.invalidTitle(title: "   ", problem: .noVisibleCharacter)),
-        (["\u{200B}\u{3000}"], TabStoreError.invalidTitle(title: "\u{200B}\u{3000}", problem: .noVisibleCharacter)),
-        (["\u{2060}"], TabStoreError.invalidTitle(title: "\u{2060}", problem: .noVisibleCharacter)),
-        (["abc\u{202E}fed"], TabStoreError.invalidTitle(title: "abc\u{202E}fed", problem: .misleadingCharacter(scalar: 0x202E))),
-        (["\u{2066}x"], TabStoreError.invalidTitle(title: "\u{2066}x", problem: .misleadingCharacter(scalar: 0x2066))),
-        (["a\u{2028}b"], TabStoreError.invalidTitle(title: "a\u{2028}b", problem: .misleadingCharacter(scalar: 0x2028))),
-        (["a\u{2029}"], TabStoreError.invalidTitle(title: "a\u{2029}", problem: .misleadingCharacter(scalar: 0x2029))),
-        ([""], TabStoreError.invalidTitle(title: "", problem: .empty)),
-        (["a\u{0}b"], TabStoreError.invalidTitle(title: "a\u{0}b", problem: .controlCharacter(scalar: 0))),
-        (["tab\t"], TabStoreError.invalidTitle(title: "tab\t", problem: .controlCharacter(scalar: 9))),
-        ([String(repeating: "가", count: 257)], TabStoreError.invalidTitle(title: String(repeating: "가", count: 257), problem: .tooLong(characters: 257))),
-        (["ok", "bad\n"], TabStoreError.invalidTitle(title: "bad\n", problem: .controlCharacter(scalar: 10))),
+        (["B"], TabStoreError(.duplicateTitle(title: "B", set: "main"))),
+        (["X", "X"], TabStoreError(.repeatedTitle(title: "X"))),
+        (["   "], TabStoreError(.invalidTitle(title: "   ", problem: .noVisibleCharacter))),
+        (["\u{200B}\u{3000}"], TabStoreError(.invalidTitle(title: "\u{200B}\u{3000}", problem: .noVisibleCharacter))),
+        (["\u{2060}"], TabStoreError(.invalidTitle(title: "\u{2060}", problem: .noVisibleCharacter))),
+        (["abc\u{202E}fed"], TabStoreError(.invalidTitle(title: "abc\u{202E}fed", problem: .misleadingCharacter(scalar: 0x202E)))),
+        (["\u{2066}x"], TabStoreError(.invalidTitle(title: "\u{2066}x", problem: .misleadingCharacter(scalar: 0x2066)))),
+        (["a\u{2028}b"], TabStoreError(.invalidTitle(title: "a\u{2028}b", problem: .misleadingCharacter(scalar: 0x2028)))),
+        (["a\u{2029}"], TabStoreError(.invalidTitle(title: "a\u{2029}", problem: .misleadingCharacter(scalar: 0x2029)))),
+        ([""], TabStoreError(.invalidTitle(title: "", problem: .empty))),
+        (["a\u{0}b"], TabStoreError(.invalidTitle(title: "a\u{0}b", problem: .controlCharacter(scalar: 0)))),
+        (["tab\t"], TabStoreError(.invalidTitle(title: "tab\t", problem: .controlCharacter(scalar: 9)))),
+        ([String(repeating: "가", count: 257)], TabStoreError(.invalidTitle(title: String(repeating: "가", count: 257), problem: .tooLong(characters: 257)))),
+        (["ok", "bad\n"], TabStoreError(.invalidTitle(title: "bad\n", problem: .controlCharacter(scalar: 10)))),
     ])
     func addRefusesBadTitlesAndWritesNothing(backend: StoreBackend, example: ([String], TabStoreError)) throws {
         let (titles, expected) = example
@@ -79,20 +79,20 @@ import Testing
     func misleadingSetNamesAreRefused(backend: StoreBackend) throws {
         let store = try makeStore(backend)
         #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "\u{202D}s", creatingSet: true) }
-            == .invalidSetName(name: "\u{202D}s", problem: .misleadingCharacter(scalar: 0x202D)))
+            == TabStoreError(.invalidSetName(name: "\u{202D}s", problem: .misleadingCharacter(scalar: 0x202D))))
         #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "\t") }
-            == .invalidSetName(name: "\t", problem: .controlCharacter(scalar: 9)))
+            == TabStoreError(.invalidSetName(name: "\t", problem: .controlCharacter(scalar: 9))))
         #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: " \u{FEFF}") }
-            == .invalidSetName(name: " \u{FEFF}", problem: .noVisibleCharacter))
+            == TabStoreError(.invalidSetName(name: " \u{FEFF}", problem: .noVisibleCharacter)))
         #expect(try store.tabSets().map(\.name) == ["main"])
     }
 
     @Test func messagesForTheNewProblems() {
-        #expect(TabStoreError.repeatedTitle(title: "A").description == #"title "A" is given twice"#)
-        #expect(TabStoreError.invalidTitle(title: "  ", problem: .noVisibleCharacter).description
+        #expect(TabStoreError(.repeatedTitle(title: "A")).description == #"title "A" is given twice"#)
+        #expect(TabStoreError(.invalidTitle(title: "  ", problem: .noVisibleCharacter)).description
             == #"invalid title "  ": it has no visible character"#)
         // The escape keeps the message from being reordered on the screen.
-        #expect(TabStoreError.invalidTitle(title: "a\u{202E}b", problem: .misleadingCharacter(scalar: 0x202E)).description
+        #expect(TabStoreError(.invalidTitle(title: "a\u{202E}b", problem: .misleadingCharacter(scalar: 0x202E))).description
             == #"invalid title "a\u{202e}b": it contains U+202E, a bidirectional control or line separator that can make a display misleading"#)
     }
 
@@ -107,11 +107,11 @@ import Testing
     func addOutsideTheInsertionRangeFails(backend: StoreBackend) throws {
         let store = try makeStore(backend)
         #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: 6, creatingSet: true) }
-            == .insertionIndexOutOfRange(index: 6, count: 5, set: "main"))
+            == TabStoreError(.insertionIndexOutOfRange(index: 6, count: 5, set: "main")))
         #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "main", at: -7, creatingSet: true) }
-            == .insertionIndexOutOfRange(index: -7, count: 5, set: "main"))
+            == TabStoreError(.insertionIndexOutOfRange(index: -7, count: 5, set: "main")))
         #expect(failure { () throws(TabStoreError) in try store.add(["X"], to: "new", at: 1, creatingSet: true) }
-            == .insertionIndexOutOfRange(index: 1, count: 0, set: "new"))
+            == TabStoreError(.insertionIndexOutOfRange(index: 1, count: 0, set: "new")))
         #expect(try store.tabSets().map(\.name) == ["main"])
     }
 
@@ -171,7 +171,7 @@ import Testing
         let store = try makeStore(backend)
         let before = try store.tabSet(named: "main")
         #expect(failure { () throws(TabStoreError) in try store.remove([.index(0), .index(9)], from: "main") }
-            == .indexOutOfRange(index: 9, count: 5, set: "main"))
+            == TabStoreError(.indexOutOfRange(index: 9, count: 5, set: "main")))
         #expect(try store.tabSet(named: "main") == before)
     }
 
@@ -189,7 +189,7 @@ import Testing
     func moveOutOfRangeFails(backend: StoreBackend) throws {
         let store = try makeStore(backend)
         #expect(failure { () throws(TabStoreError) in try store.move(.index(0), to: 5, in: "main") }
-            == .indexOutOfRange(index: 5, count: 5, set: "main"))
+            == TabStoreError(.indexOutOfRange(index: 5, count: 5, set: "main")))
         #expect(try state(store) == ["*A", "B", "C", "D", "E"])
     }
 
@@ -221,9 +221,9 @@ import Testing
         let store = try makeStore(backend)
         #expect(try picture(store.rename(.index(0), to: "Home", in: "main")) == ["*Home", "B", "C", "D", "E"])
         #expect(failure { () throws(TabStoreError) in try store.rename(.index(1), to: "C", in: "main") }
-            == .duplicateTitle(title: "C", set: "main"))
+            == TabStoreError(.duplicateTitle(title: "C", set: "main")))
         #expect(failure { () throws(TabStoreError) in try store.rename(.index(1), to: "", in: "main") }
-            == .invalidTitle(title: "", problem: .empty))
+            == TabStoreError(.invalidTitle(title: "", problem: .empty)))
     }
 
     @Test(arguments: StoreBackend.allCases)
@@ -260,13 +260,13 @@ import Testing
     func setsCanBeRenamedAndRemoved(backend: StoreBackend) throws {
         let store = try makeStore(backend)
         try store.add(["x"], to: "second", creatingSet: true)
-        #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "second") } == .setAlreadyExists(set: "second"))
+        #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "second") } == TabStoreError(.setAlreadyExists(set: "second")))
         try store.renameSet("main", to: "first")
         #expect(try store.tabSets().map(\.name) == ["first", "second"])
         try store.removeSet("first")
         #expect(try store.tabSets().map(\.name) == ["second"])
-        #expect(failure { () throws(TabStoreError) in try store.removeSet("first") } == .setNotFound(set: "first"))
-        #expect(failure { () throws(TabStoreError) in try store.tabSet(named: "first") } == .setNotFound(set: "first"))
+        #expect(failure { () throws(TabStoreError) in try store.removeSet("first") } == TabStoreError(.setNotFound(set: "first")))
+        #expect(failure { () throws(TabStoreError) in try store.tabSet(named: "first") } == TabStoreError(.setNotFound(set: "first")))
     }
 
     @Test(arguments: StoreBackend.allCases)
@@ -283,9 +283,9 @@ import Testing
     @Test(arguments: StoreBackend.allCases)
     func invalidSetNamesAreRefused(backend: StoreBackend) throws {
         let store = try makeStore(backend)
-        #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "", creatingSet: true) } == .invalidSetName(name: "", problem: .empty))
+        #expect(failure { () throws(TabStoreError) in try store.add(["x"], to: "", creatingSet: true) } == TabStoreError(.invalidSetName(name: "", problem: .empty)))
         #expect(failure { () throws(TabStoreError) in try store.renameSet("main", to: "a\u{7F}") }
-            == .invalidSetName(name: "a\u{7F}", problem: .controlCharacter(scalar: 0x7F)))
+            == TabStoreError(.invalidSetName(name: "a\u{7F}", problem: .controlCharacter(scalar: 0x7F))))
         #expect(try store.tabSets().map(\.name) == ["main"])
     }
 

@@ -195,7 +195,7 @@ import TabStoreTestSupport
                 }
             case (_, nil):
                 outcome = thrownError { () throws(TabStoreError) in try store.reopen(in: name, ifRevision: expected) }
-                #expect(outcome == .setNotFound(set: name), "step \(step)")
+                #expect(outcome == TabStoreError(.setNotFound(set: name)), "step \(step)")
                 outcomeChecked = true
             case (1, .some(var set)), (2, .some(var set)):
                 let indices = Set((0...random.below(3)).map { _ in random.below(count) })
@@ -213,7 +213,7 @@ import TabStoreTestSupport
                         model.set = set
                         model.revision += 1
                     } else {
-                        #expect(outcome == .noClosedTabs(set: name), "step \(step)")
+                        #expect(outcome == TabStoreError(.noClosedTabs(set: name)), "step \(step)")
                         outcomeChecked = true
                     }
                 }
@@ -243,7 +243,7 @@ import TabStoreTestSupport
                 outcome = thrownError { () throws(TabStoreError) in try store.renameSet(name, to: other, ifRevision: expected) }
                 if accepted {
                     if names[other]!.set != nil {
-                        #expect(outcome == .setAlreadyExists(set: other), "step \(step)")
+                        #expect(outcome == TabStoreError(.setAlreadyExists(set: other)), "step \(step)")
                         outcomeChecked = true
                     } else {
                         let revision = max(model.revision, names[other]!.revision) + 1
@@ -259,8 +259,8 @@ import TabStoreTestSupport
             } else if accepted {
                 #expect(outcome == nil, "step \(step)")
             } else {
-                #expect(outcome == .revisionMismatch(set: name, expected: expected!, actual: model.revision)
-                    || outcome == .missingSetRevision(set: name, expected: expected!, actual: model.revision), "step \(step)")
+                #expect(outcome == TabStoreError(.revisionMismatch(set: name, expected: expected!, actual: model.revision))
+                    || outcome == TabStoreError(.missingSetRevision(set: name, expected: expected!, actual: model.revision)), "step \(step)")
             }
             names[name] = model
             // Reopening a whole batch, one by one, puts the set back as it was.

@@ -80,10 +80,10 @@ import Testing
     }
 
     @Test(arguments: StoreBackend.allCases, [
-        (TabRef.index(3), TabStoreError.indexOutOfRange(index: 3, count: 3, set: "store-detail")),
-        (TabRef.index(-4), TabStoreError.indexOutOfRange(index: -4, count: 3, set: "store-detail")),
-        (TabRef.title("Nope"), TabStoreError.tabNotFound(title: "Nope", set: "store-detail")),
-        (TabRef.title("home"), TabStoreError.tabNotFound(title: "home", set: "store-detail")),
+        (TabRef.index(3), TabStoreError(.indexOutOfRange(index: 3, count: 3, set: "store-detail"))),
+        (TabRef.index(-4), TabStoreError(.indexOutOfRange(index: -4, count: 3, set: "store-detail"))),
+        (TabRef.title("Nope"), TabStoreError(.tabNotFound(title: "Nope", set: "store-detail"))),
+        (TabRef.title("home"), TabStoreError(.tabNotFound(title: "home", set: "store-detail"))),
     ])
     func selectingAMissingTabFailsAndChangesNothing(backend: StoreBackend, example: (TabRef, TabStoreError)) throws {
         let (ref, expected) = example
@@ -96,24 +96,24 @@ import Testing
     @Test(arguments: StoreBackend.allCases)
     func selectInAMissingOrEmptySetFails(backend: StoreBackend) throws {
         let store = try makeStore(backend)
-        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "nope") } == .setNotFound(set: "nope"))
+        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "nope") } == TabStoreError(.setNotFound(set: "nope")))
         try store.add([], to: "empty", creatingSet: true)
-        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "empty") } == .emptySet(set: "empty"))
-        #expect(thrownError { () throws(TabStoreError) in try store.selectedTab(in: "empty") } == .emptySet(set: "empty"))
+        #expect(thrownError { () throws(TabStoreError) in try store.select(.index(0), in: "empty") } == TabStoreError(.emptySet(set: "empty")))
+        #expect(thrownError { () throws(TabStoreError) in try store.selectedTab(in: "empty") } == TabStoreError(.emptySet(set: "empty")))
     }
 
     @Test func errorsReadAsSentences() {
-        #expect(TabStoreError.indexOutOfRange(index: 7, count: 3, set: "main").description
+        #expect(TabStoreError(.indexOutOfRange(index: 7, count: 3, set: "main")).description
             == #"index 7 is out of range for set "main" (valid: 0...2 or -3...-1)"#)
-        #expect(TabStoreError.insertionIndexOutOfRange(index: 7, count: 3, set: "main").description
+        #expect(TabStoreError(.insertionIndexOutOfRange(index: 7, count: 3, set: "main")).description
             == #"insertion index 7 is out of range for set "main" (valid: 0...3 or -4...-1)"#)
-        #expect(TabStoreError.offsetOutOfRange(offset: 7, count: 3, set: "main").description
+        #expect(TabStoreError(.offsetOutOfRange(offset: 7, count: 3, set: "main")).description
             == #"offset 7 is out of range for set "main" (valid: 0...2)"#)
-        #expect(TabStoreError.insertionOffsetOutOfRange(offset: 7, count: 3, set: "main").description
+        #expect(TabStoreError(.insertionOffsetOutOfRange(offset: 7, count: 3, set: "main")).description
             == #"insertion offset 7 is out of range for set "main" (valid: 0...3)"#)
-        #expect(TabStoreError.invalidTitle(title: "a\nb", problem: .controlCharacter(scalar: 10)).description
+        #expect(TabStoreError(.invalidTitle(title: "a\nb", problem: .controlCharacter(scalar: 10))).description
             == #"invalid title "a\nb": it contains the control character U+000A"#)
-        #expect(TabStoreError.schemaTooNew(path: "/t.sqlite", found: 9, supported: 2).description
+        #expect(TabStoreError(.schemaTooNew(path: "/t.sqlite", found: 9, supported: 2)).description
             == "database /t.sqlite has schema version 9, newer than this tabstore supports (2); upgrade tabstore")
     }
 

@@ -27,12 +27,12 @@ import TabStoreKit
 
     @Test func openingIsRefused() throws {
         #expect(thrownError { () throws(TabStoreError) in try TabStore(path: "") }
-            == .cannotOpen(path: "", reason: "the path is empty"))
+            == TabStoreError(.cannotOpen(path: "", reason: "the path is empty")))
         #expect(thrownError { () throws(TabStoreError) in try TabStore(path: "") }?.description
             == "cannot open a database: the path is empty")
         for path in pathsWithANul {
             #expect(thrownError { () throws(TabStoreError) in try TabStore(path: path) }
-                == .cannotOpen(path: path, reason: "the path holds a NUL character, which no file name can"))
+                == TabStoreError(.cannotOpen(path: path, reason: "the path holds a NUL character, which no file name can")))
         }
         #expect(try madeFiles() == [])
     }
@@ -43,8 +43,8 @@ import TabStoreKit
         let before = try madeFiles()
         for path in [""] + pathsWithANul {
             let reason = path.isEmpty ? "the path is empty" : "the path holds a NUL character, which no file name can"
-            #expect(thrownError { () throws(TabStoreError) in try store.backup(to: path) } == .cannotWrite(path: path, reason: reason))
-            #expect(thrownError { () throws(TabStoreError) in try store.writeFile([1, 2], to: path) } == .cannotWrite(path: path, reason: reason))
+            #expect(thrownError { () throws(TabStoreError) in try store.backup(to: path) } == TabStoreError(.cannotWrite(path: path, reason: reason)))
+            #expect(thrownError { () throws(TabStoreError) in try store.writeFile([1, 2], to: path) } == TabStoreError(.cannotWrite(path: path, reason: reason)))
         }
         #expect(thrownError { () throws(TabStoreError) in try store.backup(to: "") }?.description == "cannot write a file: the path is empty")
         #expect(thrownError { () throws(TabStoreError) in try store.writeFile([1, 2], to: "") }?.description

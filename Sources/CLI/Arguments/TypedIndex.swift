@@ -21,8 +21,8 @@ struct TypedIndex: Sendable, Equatable {
             // Only a refusal of the nearest `Int` is about the typed digits.
             guard Int(text) == nil, error.index == value, let count = error.tabCount, let set = error.setName else { throw error }
             switch error.code {
-            case .indexOutOfRange: throw .indexTextOutOfRange(index: text, count: count, set: set)
-            case .insertionIndexOutOfRange: throw .insertionIndexTextOutOfRange(index: text, count: count, set: set)
+            case .indexOutOfRange: throw TabStoreError(.indexTextOutOfRange(index: text, count: count, set: set))
+            case .insertionIndexOutOfRange: throw TabStoreError(.insertionIndexTextOutOfRange(index: text, count: count, set: set))
             default: throw error
             }
         }

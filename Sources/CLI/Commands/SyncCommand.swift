@@ -63,7 +63,7 @@ enum SyncCommand: TabstoreCommand {
         } catch .store(.databaseNotFound) {
             // A server without tabstore's tables: making them only to refuse it would change it.
             if DatabasePath.isServerURL(deviceLocation) {
-                throw .store(.syncNeedsAFile(database: context.shownLocation(deviceLocation)))
+                throw .store(TabStoreError(.syncNeedsAFile(database: context.shownLocation(deviceLocation))))
             }
             // A new device is made once its server has opened: a server that cannot be
             // reached leaves no file behind.

@@ -13,7 +13,7 @@ extension TabStoreDocument {
     /// - Throws: `TabStoreError.Code.invalidDocument` naming the first problem and where it is.
     package init(json bytes: [UInt8]) throws(TabStoreError) {
         if let encoding = wideEncoding(of: bytes) {
-            throw .invalidDocument(reason: "it is \(encoding) text; tabstore reads UTF-8 (convert it, for example with iconv -f \(encoding) -t UTF-8)")
+            throw TabStoreError(.invalidDocument(reason: "it is \(encoding) text; tabstore reads UTF-8 (convert it, for example with iconv -f \(encoding) -t UTF-8)"))
         }
         let root: JSONValue
         do {
@@ -21,20 +21,20 @@ extension TabStoreDocument {
             let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
             root = try JSONValue.parse(bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes)
         } catch {
-            throw .invalidDocument(reason: "not valid JSON at \(error)")
+            throw TabStoreError(.invalidDocument(reason: "not valid JSON at \(error)"))
         }
         let members = try DocumentReader.object(root, at: "the document", keys: ["format", "version", "sets"])
         guard case .string(Self.format)? = members["format"] else {
-            throw .invalidDocument(reason: "\"format\" must be \"\(Self.format)\"")
+            throw TabStoreError(.invalidDocument(reason: "\"format\" must be \"\(Self.format)\""))
         }
         guard case let .int(version)? = members["version"], Self.readableVersions.contains(version) else {
             if case let .int(version)? = members["version"], version > Self.readableVersions.upperBound {
-                throw .invalidDocument(reason: "\"version\" \(version) is from a newer tabstore (this one reads 1 or 2); upgrade tabstore")
+                throw TabStoreError(.invalidDocument(reason: "\"version\" \(version) is from a newer tabstore (this one reads 1 or 2); upgrade tabstore"))
             }
-            throw .invalidDocument(reason: "\"version\" must be 1 or 2")
+            throw TabStoreError(.invalidDocument(reason: "\"version\" must be 1 or 2"))
         }
         guard case let .array(sets)? = members["sets"] else {
-            throw .invalidDocument(reason: "\"sets\" must be an array")
+            throw TabStoreError(.invalidDocument(reason: "\"sets\" must be an array"))
         }
         var entries: [Entry] = []
         for (index, value) in sets.enumerated() {
@@ -76,19 +76,19 @@ private enum DocumentReader {
         _ value: JSONValue, at place: String, keys: [String], optionalKeys: [String] = []
     ) throws(TabStoreError) -> [String: JSONValue] {
         guard case let .object(members) = value else {
-            throw .invalidDocument(reason: "\(place) must be an object, not \(value.typeName)")
+            throw TabStoreError(.invalidDocument(reason: "\(place) must be an object, not \(value.typeName)"))
         }
         var result: [String: JSONValue] = [:]
         for (key, member) in members {
             guard keys.contains(key) || optionalKeys.contains(key) else {
-                throw .invalidDocument(reason: "\(place): unknown key \(quoted(key))")
+                throw TabStoreError(.invalidDocument(reason: "\(place): unknown key \(quoted(key))"))
             }
             guard result.updateValue(member, forKey: key) == nil else {
-                throw .invalidDocument(reason: "\(place): key \(quoted(key)) appears twice")
+                throw TabStoreError(.invalidDocument(reason: "\(place): key \(quoted(key)) appears twice"))
             }
         }
         for key in keys where result[key] == nil {
-            throw .invalidDocument(reason: "\(place): missing \(quoted(key))")
+            throw TabStoreError(.invalidDocument(reason: "\(place): missing \(quoted(key))"))
         }
         return result
     }
@@ -99,15 +99,15 @@ private enum DocumentReader {
         let keys = ["name", "selectedIndex", "tabs"]
         let members = try object(value, at: place, keys: keys, optionalKeys: version == 1 ? [] : ["ids", "payloads"])
         guard case let .string(name)? = members["name"] else {
-            throw .invalidDocument(reason: "\(place).name must be a string")
+            throw TabStoreError(.invalidDocument(reason: "\(place).name must be a string"))
         }
         guard case let .array(tabValues)? = members["tabs"] else {
-            throw .invalidDocument(reason: "\(place).tabs must be an array of titles")
+            throw TabStoreError(.invalidDocument(reason: "\(place).tabs must be an array of titles"))
         }
         var tabs: [String] = []
         for (index, tabValue) in tabValues.enumerated() {
             guard case let .string(title) = tabValue else {
-                throw .invalidDocument(reason: "\(place).tabs[\(index)] must be a string, not \(tabValue.typeName)")
+                throw TabStoreError(.invalidDocument(reason: "\(place).tabs[\(index)] must be a string, not \(tabValue.typeName)"))
             }
             tabs.append(title)
         }
@@ -119,34 +119,34 @@ private enum DocumentReader {
         // the check of the index then says.
         case let .double(value)? where value.magnitude >= 0x1p63: selectedIndex = value < 0 ? .min : .max
         default:
-            throw .invalidDocument(reason: "\(place).selectedIndex must be an integer or null, not \(members["selectedIndex"]?.typeName ?? "missing")")
+            throw TabStoreError(.invalidDocument(reason: "\(place).selectedIndex must be an integer or null, not \(members["selectedIndex"]?.typeName ?? "missing")"))
         }
         var ids: [TabID]?
         if let idValues = members["ids"] {
-            guard case let .array(values) = idValues else { throw .invalidDocument(reason: "\(place).ids must be an array of tab ids") }
+            guard case let .array(values) = idValues else { throw TabStoreError(.invalidDocument(reason: "\(place).ids must be an array of tab ids")) }
             ids = []
             for (index, value) in values.enumerated() {
                 guard case let .string(text) = value, let id = TabID(text) else {
-                    throw .invalidDocument(reason: "\(place).ids[\(index)] must be a tab id (a UUID string)")
+                    throw TabStoreError(.invalidDocument(reason: "\(place).ids[\(index)] must be a tab id (a UUID string)"))
                 }
                 ids?.append(id)
             }
         }
         var payloads: [[String: String]]?
         if let payloadValues = members["payloads"] {
-            guard case let .array(values) = payloadValues else { throw .invalidDocument(reason: "\(place).payloads must be an array of objects") }
+            guard case let .array(values) = payloadValues else { throw TabStoreError(.invalidDocument(reason: "\(place).payloads must be an array of objects")) }
             payloads = []
             for (index, value) in values.enumerated() {
                 guard case let .object(pairs) = value else {
-                    throw .invalidDocument(reason: "\(place).payloads[\(index)] must be an object, not \(value.typeName)")
+                    throw TabStoreError(.invalidDocument(reason: "\(place).payloads[\(index)] must be an object, not \(value.typeName)"))
                 }
                 var payload: [String: String] = [:]
                 for (key, member) in pairs {
                     guard case let .string(text) = member else {
-                        throw .invalidDocument(reason: "\(place).payloads[\(index)].\(quoted(key)) must be a string, not \(member.typeName)")
+                        throw TabStoreError(.invalidDocument(reason: "\(place).payloads[\(index)].\(quoted(key)) must be a string, not \(member.typeName)"))
                     }
                     guard payload.updateValue(text, forKey: key) == nil else {
-                        throw .invalidDocument(reason: "\(place).payloads[\(index)]: key \(quoted(key)) appears twice")
+                        throw TabStoreError(.invalidDocument(reason: "\(place).payloads[\(index)]: key \(quoted(key)) appears twice"))
                     }
                 }
                 payloads?.append(payload)

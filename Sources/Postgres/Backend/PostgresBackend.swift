@@ -158,7 +158,7 @@ final class PostgresBackend: TabStoreBackend {
                             return plan
                         case false?:
                             // Not applied: nothing changed, so it runs again while the window lasts.
-                            let notSaved = TabStoreError.connectionLost(server: location, outcomeUnknown: false)
+                            let notSaved = TabStoreError(.connectionLost(server: location, outcomeUnknown: false))
                             guard window.allowsAnotherTry() else { throw notSaved }
                             lost = notSaved
                         case nil:

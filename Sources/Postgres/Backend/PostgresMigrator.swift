@@ -16,14 +16,14 @@ struct PostgresMigrator {
         let server = connection.server
         // Reported when connecting: checked before any step, so no raw error from step 1's check.
         if let encoding = connection.parameter("server_encoding"), encoding != "UTF8" {
-            throw .notUTF8(server: server, encoding: encoding)
+            throw TabStoreError(.notUTF8(server: server, encoding: encoding))
         }
         let latest = PostgresSchema.migrations.last?.version ?? 0
         // Most opens find the schema current: one read, no lock.
         let state = try Self.state(connection, server: server)
         try state.check(connection, latest: latest)
         if state.version == latest { return }
-        if state.version == 0, !creating { throw .databaseNotFound(path: server) }
+        if state.version == 0, !creating { throw TabStoreError(.databaseNotFound(path: server)) }
         // Two round trips a step: the transaction begun, the lock taken and the version read
         // in one pipeline (each statement with its own snapshot, as READ COMMITTED gives),
         // then the step, its version and the COMMIT as one script.
@@ -96,15 +96,15 @@ struct PostgresMigrator {
         /// table, a table with a name the migrations would create (someone else's `change`)
         /// is refused before any step runs, so no half-made schema is ever left behind.
         func check(_ connection: PostgresConnection, latest: Int) throws(TabStoreError) {
-            if !hasSchema { throw .schemaNotFound(server: connection.server, schema: connection.schema) }
+            if !hasSchema { throw TabStoreError(.schemaNotFound(server: connection.server, schema: connection.schema)) }
             let isTabStore = hasVersionTable ? hasTabStoreTables : !hasTableNamedLikeOurs
-            if !isTabStore { throw .notATabStore(path: connection.server) }
-            if version > latest { throw .schemaTooNew(path: connection.server, found: version, supported: latest) }
+            if !isTabStore { throw TabStoreError(.notATabStore(path: connection.server)) }
+            if version > latest { throw TabStoreError(.schemaTooNew(path: connection.server, found: version, supported: latest)) }
             // It would run on tabstore's writes, with the writing role's rights when its
             // function is not SECURITY DEFINER: another role's SQL run as this one.
             if let foreignTrigger, hasVersionTable {
-                throw .foreignSchema(path: connection.server, version: version,
-                                     difference: .init(kind: .extra, objectType: "trigger", name: foreignTrigger))
+                throw TabStoreError(.foreignSchema(path: connection.server, version: version,
+                                     difference: .init(kind: .extra, objectType: "trigger", name: foreignTrigger)))
             }
         }
     }

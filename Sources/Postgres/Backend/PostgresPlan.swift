@@ -117,7 +117,7 @@ extension PostgresRecords {
                 for statement in Self.settle(device: device, number: number, body: body, refusal: refusal) { add(statement.sql, statement.parameters) }
             case .recordMutations, .updateSyncDevice:
                 // A server's store is never a device (`keepsSyncDevice`).
-                throw .syncNeedsAFile(database: server)
+                throw TabStoreError(.syncNeedsAFile(database: server))
             }
         }
         if !journaledSets.isEmpty {

@@ -26,7 +26,7 @@ enum PostgresPrivileges {
         guard let rows = try? connection.execute(query(migrating: migrating), [connection.schema]), rows.count > 0 else {
             return error
         }
-        return .permissionDenied(server: server, role: rows.value(0, 0) ?? role, privilege: rows.text(0, 2), object: rows.text(0, 1))
+        return TabStoreError(.permissionDenied(server: server, role: rows.value(0, 0) ?? role, privilege: rows.text(0, 2), object: rows.text(0, 1)))
     }
 
     /// The role, then each missing privilege as (object, privilege) in the order they

@@ -144,15 +144,15 @@ extension PostgresRecords: TabRecords {
     }
 
     func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape {
-        guard let shape = Self.setShape(try query(Self.shapeOfSet, [set.name]), name: set.name) else { throw .setNotFound(set: set.name) }
+        guard let shape = Self.setShape(try query(Self.shapeOfSet, [set.name]), name: set.name) else { throw TabStoreError(.setNotFound(set: set.name)) }
         return shape
     }
 
     /// Both reads in one pipeline: one round trip.
     func tabsWithShape(of set: SetRecord) throws(TabStoreError) -> (tabs: [TabRecord], shape: SetShape) {
-        guard let setID = set.id else { throw .setNotFound(set: set.name) }
+        guard let setID = set.id else { throw TabStoreError(.setNotFound(set: set.name)) }
         let rows = try send([PostgresStatement(Self.shapeOfSet, [set.name]), PostgresStatement(Self.tabsOfSet, [setID.text])])
-        guard let shape = Self.setShape(rows[0], name: set.name) else { throw .setNotFound(set: set.name) }
+        guard let shape = Self.setShape(rows[0], name: set.name) else { throw TabStoreError(.setNotFound(set: set.name)) }
         return (Self.tabs(rows[1]), shape)
     }
 }

@@ -98,7 +98,7 @@ struct FailoverWindow {
         guard end != nil, length > .zero, case let .serverUnavailable(server, reason) = error.reason else { return error }
         let seconds = Double(length.milliseconds) / 1000
         let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-        return .serverUnavailable(server: server, reason: reason + " (tried again until the \(shown) s failover window closed)")
+        return TabStoreError(.serverUnavailable(server: server, reason: reason + " (tried again until the \(shown) s failover window closed)"))
     }
 }
 

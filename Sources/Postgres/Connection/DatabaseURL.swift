@@ -49,11 +49,11 @@ package struct DatabaseURL: Sendable, Hashable {
     ///   `.invalidDatabaseURL` (URL shown without its password) when libpq refuses it.
     package init(_ original: String) throws(TabStoreError) {
         guard let text = Self.normalizedScheme(original) else {
-            throw .invalidDatabaseURL(url: Self.withoutPassword(original), reason: "it does not start with postgresql:// or postgres://")
+            throw TabStoreError(.invalidDatabaseURL(url: Self.withoutPassword(original), reason: "it does not start with postgresql:// or postgres://"))
         }
         let shown = Self.withoutPassword(text)
         guard !text.utf8.contains(0) else {
-            throw .invalidDatabaseURL(url: shown, reason: "it contains a NUL character")
+            throw TabStoreError(.invalidDatabaseURL(url: shown, reason: "it contains a NUL character"))
         }
         let pq = try LibPQ.load().functions
         let secrets = Self.passwords(in: text)
@@ -61,7 +61,7 @@ package struct DatabaseURL: Sendable, Hashable {
         guard let parsed = pq.PQconninfoParse(text, &message) else {
             let reason = message.map { String(cString: $0) } ?? "libpq could not parse it"
             if let message { pq.PQfreemem(message) }
-            throw .invalidDatabaseURL(url: shown, reason: hidingSecrets(firstLine(reason), secrets))
+            throw TabStoreError(.invalidDatabaseURL(url: shown, reason: hidingSecrets(firstLine(reason), secrets)))
         }
         var values = Self.values(of: parsed)
         pq.PQconninfoFree(parsed)
@@ -69,12 +69,12 @@ package struct DatabaseURL: Sendable, Hashable {
         // would quote that port back. Refuse it without showing the URL.
         if let port = values["port"], !port.split(separator: ",").allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) {
             guard URLParts(text).hasUserInfo else {
-                throw .invalidDatabaseURL(
+                throw TabStoreError(.invalidDatabaseURL(
                     url: text.hasPrefix("postgres://") ? "postgres://…" : "postgresql://…",
                     reason: "its port is not a number (a password goes in user:password@host)"
-                )
+                ))
             }
-            throw .invalidDatabaseURL(url: shown, reason: "its port \"\(hidingSecrets(port, secrets))\" is not a number")
+            throw TabStoreError(.invalidDatabaseURL(url: shown, reason: "its port \"\(hidingSecrets(port, secrets))\" is not a number"))
         }
         if let defaults = pq.PQconndefaults() {
             for (keyword, value) in Self.values(of: defaults) where values[keyword] == nil {

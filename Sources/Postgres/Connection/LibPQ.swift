@@ -18,7 +18,7 @@ package struct LibPQ: @unchecked Sendable {
 
     private static let loaded: Result<LibPQ, TabStoreError> = {
         if let message = tabstore_pq_load() {
-            return .failure(.postgresLibraryMissing(reason: String(cString: message)))
+            return .failure(TabStoreError(.postgresLibraryMissing(reason: String(cString: message))))
         }
         return .success(LibPQ(functions: tabstore_pq_loaded().pointee))
     }()
@@ -36,7 +36,7 @@ package struct LibPQ: @unchecked Sendable {
             functions = table.pointee
             return nil
         }
-        guard let functions else { throw .postgresLibraryMissing(reason: reason ?? "dlopen failed") }
+        guard let functions else { throw TabStoreError(.postgresLibraryMissing(reason: reason ?? "dlopen failed")) }
         return LibPQ(functions: functions)
     }
 

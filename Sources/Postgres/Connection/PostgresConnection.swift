@@ -61,7 +61,7 @@ package final class PostgresConnection {
             withCStringArray(pairs.map(\.1)) { values in pq.PQconnectStartParams(keywords, values, 1) }
         }
         guard let connection else {
-            throw .serverUnavailable(server: url.server, reason: "libpq could not allocate a connection")
+            throw TabStoreError(.serverUnavailable(server: url.server, reason: "libpq could not allocate a connection"))
         }
         _ = pq.PQsetNoticeProcessor(connection, tabstore_pq_ignore_notice, nil)
         if pq.PQstatus(connection) != TABSTORE_PQ_CONNECTION_BAD { pq.PQreset(connection) }
@@ -73,7 +73,7 @@ package final class PostgresConnection {
             var reason = hidingSecrets(ConnectFailure.reasons(text(pq.PQerrorMessage(connection))), secrets)
             if let refused = url.refusedPasswordFile, reason.contains("no password supplied") { reason += "; " + refused.reason }
             pq.PQfinish(connection)
-            throw .serverUnavailable(server: server, reason: reason)
+            throw TabStoreError(.serverUnavailable(server: server, reason: reason))
         }
         role = text(pq.PQuser(connection))
         // Every wait is ours (poll with a deadline), never one inside libpq.

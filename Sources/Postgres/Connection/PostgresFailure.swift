@@ -37,7 +37,7 @@ package struct PostgresFailure: Error, Sendable, Hashable {
         let again: PostgresRetry = context.outcomeUnknown ? .settle : .reconnect
         switch kind {
         case .connectionBroken:
-            return (.connectionLost(server: context.server, outcomeUnknown: context.outcomeUnknown), again)
+            return (TabStoreError(.connectionLost(server: context.server, outcomeUnknown: context.outcomeUnknown)), again)
         case let .noAnswer(after):
             // The time waited to the nearest second: a wait ends a few milliseconds past
             // its deadline, which is not one second more.
@@ -45,10 +45,10 @@ package struct PostgresFailure: Error, Sendable, Hashable {
             // Never again within the call, not even to look up a COMMIT's outcome: the
             // request's deadline is the longest a call waits for a server that is silent,
             // and a new connection to it would only wait longer.
-            return (.serverNotAnswering(server: context.server, seconds: seconds, outcomeUnknown: context.outcomeUnknown), .never)
+            return (TabStoreError(.serverNotAnswering(server: context.server, seconds: seconds, outcomeUnknown: context.outcomeUnknown)), .never)
         case let .server(sqlState, message, constraint):
             var meaning = SQLState.meaning(sqlState, constraint: constraint, in: context)
-            if meaning.error == nil { meaning.error = .server(server: context.server, sqlState: sqlState, message: message, sql: sql) }
+            if meaning.error == nil { meaning.error = TabStoreError(.server(server: context.server, sqlState: sqlState, message: message, sql: sql)) }
             return (meaning.error!, meaning.retry)
         }
     }
@@ -112,28 +112,28 @@ package enum SQLState {
             return (nil, .now)
         // lock_not_available: `lock_timeout` (the busy timeout) ran out.
         case "55P03":
-            return (.busy(path: server), .never)
+            return (TabStoreError(.busy(path: server)), .never)
         // disk_full.
         case "53100":
-            return (.diskFull(path: server), .never)
+            return (TabStoreError(.diskFull(path: server)), .never)
         // read_only_sql_transaction: a standby, or a database set read-only. Through several
         // hosts a new connection reaches the primary (target_session_attrs=read-write).
         case "25006":
             // The server answered with an error: the transaction did not commit, even when
             // its COMMIT was sent in the same pipeline (a write is refused at its first write).
-            let error: TabStoreError = context.isStandby ? .standby(server: server) : .readOnly(path: server)
+            let error: TabStoreError = context.isStandby ? TabStoreError(.standby(server: server)) : TabStoreError(.readOnly(path: server))
             return (error, context.isMultiHost ? .reconnect : .never)
         // object_not_in_prerequisite_state from a standby: a write's lock, which a server
         // in recovery refuses ("while recovery is in progress"); the same as 25006 there.
         case "55000" where context.isStandby:
-            return (.standby(server: server), context.isMultiHost ? .reconnect : .never)
+            return (TabStoreError(.standby(server: server)), context.isMultiHost ? .reconnect : .never)
         // insufficient_privilege: the backend names the privilege (PostgresPrivileges).
         case "42501":
-            return (.permissionDenied(server: server, role: context.role, privilege: "", object: ""), .never)
+            return (TabStoreError(.permissionDenied(server: server, role: context.role, privilege: "", object: "")), .never)
         // admin_shutdown, crash_shutdown, cannot_connect_now: the server is going away or
         // not yet back; the connection ends with it.
         case "57P01", "57P02", "57P03":
-            return (.connectionLost(server: server, outcomeUnknown: context.outcomeUnknown),
+            return (TabStoreError(.connectionLost(server: server, outcomeUnknown: context.outcomeUnknown)),
                     context.outcomeUnknown ? .settle : .reconnect)
         default:
             return (nil, .never)

@@ -35,12 +35,12 @@ package struct AddRule: SetRule {
 
     /// The `.added` event, or nil when nothing changed (no titles, into a set that exists).
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
-        if !creatingSet, snapshot.record == nil { throw .setNotFound(set: setName) }
+        if !creatingSet, snapshot.record == nil { throw TabStoreError(.setNotFound(set: setName)) }
         var (set, isNew) = try plan.setOrNew(snapshot, ifRevision: ifRevision)
         try requireDistinct(tabs.map(\.title), in: snapshot)
         let count = snapshot.tabCount
         guard let position = insertionPosition(index, count: count) else {
-            throw .insertionIndexOutOfRange(index: index, count: count, set: setName)
+            throw TabStoreError(.insertionIndexOutOfRange(index: index, count: count, set: setName))
         }
         if tabs.isEmpty && !isNew { return nil }
         let keys = plan.insertTabs(tabs, at: position, in: &set, count: count)
@@ -70,7 +70,7 @@ package struct CreateSetRule: SetRule {
     package var request: SnapshotRequest { SnapshotRequest(setName: setName) }
 
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
-        if snapshot.record != nil { throw .setAlreadyExists(set: setName) }
+        if snapshot.record != nil { throw TabStoreError(.setAlreadyExists(set: setName)) }
         let set = try plan.createSet(snapshot)
         let event = TabEvent.added(titles: [], index: 0)
         plan.commitChange(to: set, selecting: nil, event: event)
@@ -86,7 +86,7 @@ extension WritePlan {
     ) throws(TabStoreError) -> (set: SetRecord, isNew: Bool) {
         if snapshot.record != nil { return (try snapshot.requireSet(ifRevision: revision), false) }
         if let revision, revision != snapshot.nameRevision {
-            throw .missingSetRevision(set: snapshot.name, expected: revision, actual: snapshot.nameRevision)
+            throw TabStoreError(.missingSetRevision(set: snapshot.name, expected: revision, actual: snapshot.nameRevision))
         }
         return (try createSet(snapshot), true)
     }

@@ -27,7 +27,7 @@ package struct ImportRule: TabRule {
             request.holdersOf = entry.ids ?? []
             let snapshot = try context.snapshot(request, from: reader, into: &plan)
             if let existing = snapshot.record {
-                guard replace else { throw .setAlreadyExists(set: entry.name) }
+                guard replace else { throw TabStoreError(.setAlreadyExists(set: entry.name)) }
                 if snapshot.holds(entry) {
                     plan.append(.skipTabs(entry.tabs.count))
                     continue
@@ -71,7 +71,7 @@ extension WritePlan {
         guard let ids = entry.ids else { return }
         for (index, id) in ids.enumerated() {
             if let holder = holders[id], !freed.contains(id) {
-                throw .tabIDInUse(id: id, set: holder, place: "sets[\(place)].ids[\(index)]")
+                throw TabStoreError(.tabIDInUse(id: id, set: holder, place: "sets[\(place)].ids[\(index)]"))
             }
         }
         if !ids.isEmpty { append(.forgetClosedTabs(withIDs: ids)) }

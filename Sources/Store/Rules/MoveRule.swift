@@ -29,7 +29,7 @@ package struct MoveRule: SetRule {
         let count = snapshot.tabCount
         let target = destination < 0 ? destination + count : destination
         guard (0..<count).contains(target) else {
-            throw .indexOutOfRange(index: destination, count: count, set: setName)
+            throw TabStoreError(.indexOutOfRange(index: destination, count: count, set: setName))
         }
         guard target != tab.index else { return nil }
         plan.moveTab(tab, from: tab.index, to: target, in: &set, count: count)
@@ -115,10 +115,10 @@ extension WritePlan {
         var set = set
         let count = snapshot.tabCount
         if let bad = sources.first(where: { !(0..<count).contains($0) }) {
-            throw .offsetOutOfRange(offset: bad, count: count, set: set.name)
+            throw TabStoreError(.offsetOutOfRange(offset: bad, count: count, set: set.name))
         }
         guard (0...count).contains(destination) else {
-            throw .insertionOffsetOutOfRange(offset: destination, count: count, set: set.name)
+            throw TabStoreError(.insertionOffsetOutOfRange(offset: destination, count: count, set: set.name))
         }
         // Tabs left of the destination move right, the last first; those right of it move
         // left, the first first: no move disturbs a tab already in its place, so the tab

@@ -21,7 +21,7 @@ package struct ReopenRule: SetRule {
 
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> TabEvent? {
         var set = try snapshot.requireSet(ifRevision: ifRevision)
-        guard let closed = snapshot.lastClosed else { throw .noClosedTabs(set: setName) }
+        guard let closed = snapshot.lastClosed else { throw TabStoreError(.noClosedTabs(set: setName)) }
         let count = snapshot.tabCount
         let position = min(closed.position, count)
         let keys = plan.insertTabs(

@@ -220,7 +220,7 @@ package struct SetShape: Sendable, Equatable {
 
     /// The first thing wrong with the set, as a write or read of it refuses it.
     package func requireSound() throws(TabStoreError) {
-        if let damage = RuleCheck.damage(of: self).first { throw .damagedSet(set: name, damage: damage) }
+        if let damage = RuleCheck.damage(of: self).first { throw TabStoreError(.damagedSet(set: name, damage: damage)) }
     }
 }
 

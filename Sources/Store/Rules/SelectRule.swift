@@ -22,7 +22,7 @@ package struct SelectRule: SetRule {
 
     package func plan(_ snapshot: SetSnapshot, into plan: inout WritePlan, context: RuleContext) throws(TabStoreError) -> Selection {
         let set = try snapshot.requireSet(ifRevision: ifRevision)
-        guard let old = set.selected else { throw .emptySet(set: setName) }
+        guard let old = set.selected else { throw TabStoreError(.emptySet(set: setName)) }
         let new = try snapshot.resolve(ref)
         func selection(revision: Int, updates: [TabUpdate]) -> Selection {
             Selection(

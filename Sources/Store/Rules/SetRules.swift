@@ -32,7 +32,7 @@ package struct RenameSetRule: SetRule {
         let set = try snapshot.requireSet(ifRevision: ifRevision)
         guard !sameBytes(setName, newName) else { return nil }
         let other = snapshot.other ?? OtherName(name: newName, record: nil, nameRevision: 0)
-        if other.record != nil { throw .setAlreadyExists(set: newName) }
+        if other.record != nil { throw TabStoreError(.setAlreadyExists(set: newName)) }
         let revision = max(set.revision, other.nameRevision) + 1
         let event = TabEvent.setRenamed(from: setName, to: newName)
         plan.append(.renameSet(set.ref, to: newName))

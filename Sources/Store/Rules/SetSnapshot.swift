@@ -192,15 +192,15 @@ package struct SetSnapshot: Sendable {
         if let shape {
             try shape.requireSound()
         } else if record != nil {
-            throw .internalFailure(database: "set \(quoted(name))", reason: "its snapshot came without its shape")
+            throw TabStoreError(.internalFailure(database: "set \(quoted(name))", reason: "its snapshot came without its shape"))
         } else if let damage = RuleCheck.nameRevisionDamage(nameRevision) {
-            throw .damagedSet(set: name, damage: damage)
+            throw TabStoreError(.damagedSet(set: name, damage: damage))
         }
         if let lastClosed, !RuleCheck.countRange.contains(lastClosed.position) {
-            throw .damagedSet(set: name, damage: .removedTabPositionOutOfRange(lastClosed.position))
+            throw TabStoreError(.damagedSet(set: name, damage: .removedTabPositionOutOfRange(lastClosed.position)))
         }
         if let other, let damage = RuleCheck.nameRevisionDamage(other.nameRevision) {
-            throw .damagedSet(set: other.name, damage: damage)
+            throw TabStoreError(.damagedSet(set: other.name, damage: damage))
         }
     }
 
@@ -211,9 +211,9 @@ package struct SetSnapshot: Sendable {
 
     /// The set, which must exist and, when `revision` is given, be at that revision.
     func requireSet(ifRevision revision: Int? = nil) throws(TabStoreError) -> SetRecord {
-        guard let record else { throw .setNotFound(set: name) }
+        guard let record else { throw TabStoreError(.setNotFound(set: name)) }
         if let revision, revision != record.revision {
-            throw .revisionMismatch(set: name, expected: revision, actual: record.revision)
+            throw TabStoreError(.revisionMismatch(set: name, expected: revision, actual: record.revision))
         }
         return record
     }
@@ -241,13 +241,13 @@ package struct SetSnapshot: Sendable {
     func resolve(_ ref: TabRef) throws(TabStoreError) -> TabRecord {
         switch ref {
         case let .title(title):
-            guard let tab = tab(titled: title) else { throw .tabNotFound(title: title, set: name) }
+            guard let tab = tab(titled: title) else { throw TabStoreError(.tabNotFound(title: title, set: name)) }
             return tab
         case let .index(index):
-            guard let tab = tab(at: index) else { throw .indexOutOfRange(index: index, count: tabCount, set: name) }
+            guard let tab = tab(at: index) else { throw TabStoreError(.indexOutOfRange(index: index, count: tabCount, set: name)) }
             return tab
         case let .id(id):
-            guard let tab = tab(withID: id) else { throw .tabIDNotFound(id: id, set: name) }
+            guard let tab = tab(withID: id) else { throw TabStoreError(.tabIDNotFound(id: id, set: name)) }
             return tab
         case let .typed(text, asIndex):
             return try resolveTyped(text, asIndex: asIndex)
@@ -258,7 +258,7 @@ package struct SetSnapshot: Sendable {
     private func resolveTyped(_ text: String, asIndex: Bool) throws(TabStoreError) -> TabRecord {
         guard TabRef.readsAsIndex(text) else {
             // Not an integer: a title, unless only an index was meant.
-            guard !asIndex, let tab = tab(titled: text) else { throw .tabNotFound(title: text, set: name) }
+            guard !asIndex, let tab = tab(titled: text) else { throw TabStoreError(.tabNotFound(title: text, set: name)) }
             return tab
         }
         let index = Int(text)
@@ -266,9 +266,9 @@ package struct SetSnapshot: Sendable {
             let indexed = index.flatMap(tab(at:))
             // Both readings naming the same tab ("0" at index 0) is no ambiguity.
             if indexed?.id == titled.id { return titled }
-            throw .ambiguousTab(text: text, indexedTitle: indexed?.title, titledIndex: titled.index, set: name)
+            throw TabStoreError(.ambiguousTab(text: text, indexedTitle: indexed?.title, titledIndex: titled.index, set: name))
         }
-        guard let index else { throw .indexTextOutOfRange(index: text, count: tabCount, set: name) }
+        guard let index else { throw TabStoreError(.indexTextOutOfRange(index: text, count: tabCount, set: name)) }
         return try resolve(.index(index))
     }
 }

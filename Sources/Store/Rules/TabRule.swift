@@ -204,9 +204,9 @@ extension WritePlan {
 func requireDistinct(_ titles: [String], in snapshot: SetSnapshot?) throws(TabStoreError) {
     var seen = Set<ExactName>(minimumCapacity: titles.count)
     for title in titles {
-        guard seen.insert(ExactName(title)).inserted else { throw .repeatedTitle(title: title) }
+        guard seen.insert(ExactName(title)).inserted else { throw TabStoreError(.repeatedTitle(title: title)) }
         if let snapshot, snapshot.tab(titled: title) != nil {
-            throw .duplicateTitle(title: title, set: snapshot.name)
+            throw TabStoreError(.duplicateTitle(title: title, set: snapshot.name))
         }
     }
 }

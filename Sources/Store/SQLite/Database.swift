@@ -35,7 +35,7 @@ final class Database {
         sqlite3_extended_result_codes(handle, 1)
         if defensive, let refused = Self.distrustSchema(handle) {
             sqlite3_close_v2(handle)
-            throw .cannotOpen(path: path, reason: refused)
+            throw TabStoreError(.cannotOpen(path: path, reason: refused))
         }
         self.handle = handle
         self.path = path
@@ -215,24 +215,24 @@ final class Database {
     /// opened".
     private static func openError(_ error: SQLiteError, systemError: Int32, path: String, creating: Bool) -> TabStoreError {
         guard error.primaryCode == SQLITE_CANTOPEN, !error.ranOutOfDescriptors else { return error.storeError(path: path) }
-        if systemError == ENOENT, !creating { return .databaseNotFound(path: path) }
+        if systemError == ENOENT, !creating { return TabStoreError(.databaseNotFound(path: path)) }
         var status = stat()
         if stat(path, &status) == 0 {
-            if status.st_mode & S_IFMT == S_IFDIR { return .cannotOpen(path: path, reason: "it is a directory") }
+            if status.st_mode & S_IFMT == S_IFDIR { return TabStoreError(.cannotOpen(path: path, reason: "it is a directory")) }
         } else if errno == ENOENT, !creating {
-            return .databaseNotFound(path: path)
+            return TabStoreError(.databaseNotFound(path: path))
         } else if errno == ENOTDIR {
-            return .cannotOpen(path: path, reason: "a part of its folder path is a file, not a folder")
+            return TabStoreError(.cannotOpen(path: path, reason: "a part of its folder path is a file, not a folder"))
         } else if errno == ENOENT, creating {
             // The file is not there, so its folder may have refused to take it (SQLite's
             // last try, read-only, leaves ENOENT as the open's own error: ask the folder).
             let folder = folder(of: path)
             if access(folder, W_OK | X_OK) != 0, errno == EACCES || errno == EROFS {
-                return .cannotOpen(path: path, reason: errno == EROFS
-                    ? "its folder \(folder) is on a read-only file system" : "its folder \(folder) is not writable")
+                return TabStoreError(.cannotOpen(path: path, reason: errno == EROFS
+                    ? "its folder \(folder) is on a read-only file system" : "its folder \(folder) is not writable"))
             }
         }
-        return .cannotOpen(path: path, reason: "the file or its folder cannot be opened or created")
+        return TabStoreError(.cannotOpen(path: path, reason: "the file or its folder cannot be opened or created"))
     }
 }
 

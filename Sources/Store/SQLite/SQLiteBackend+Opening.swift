@@ -27,7 +27,7 @@ extension SQLiteBackend {
     /// Opens the file, recognises it as tabstore's (or empty) before anything is written
     /// to it, then brings its schema up to date.
     private static func openOnce(path: String, options: TabStore.Options) throws(TabStoreError) -> OpenedFile {
-        if let problem = notAFile(path) { throw .cannotOpen(path: path, reason: problem) }
+        if let problem = notAFile(path) { throw TabStoreError(.cannotOpen(path: path, reason: problem)) }
         let create = options.createsMissingDatabase ? SQLITE_OPEN_CREATE : 0
         var database = try Database(path: path, flags: SQLITE_OPEN_READWRITE | create)
         if database.isReadOnly && access(path, W_OK) == 0 {
@@ -55,10 +55,10 @@ extension SQLiteBackend {
             // folder is not writable (a read-only mount, another user's folder).
             (database, writeRefusal) = try openWithoutSideFiles(path: path, fileIsWritable: !database.isReadOnly)
             schema = try database.schemaState()
-            changesUnseen = .cannotFollowChanges(
+            changesUnseen = TabStoreError(.cannotFollowChanges(
                 path: path,
                 reason: "its folder \(folder(of: path)) is not writable, and SQLite needs its -shm file there to see other processes' changes"
-            )
+            ))
         }
         let found: Recognition
         do {
@@ -70,7 +70,7 @@ extension SQLiteBackend {
             throw error
         }
         // Reading never writes: an empty file is no database yet, as a missing one.
-        if found == .empty && !options.createsMissingDatabase { throw .databaseNotFound(path: path) }
+        if found == .empty && !options.createsMissingDatabase { throw TabStoreError(.databaseNotFound(path: path)) }
         if writeRefusal == nil && database.isReadOnly { writeRefusal = readOnlyReason(path) }
         if writeRefusal == nil {
             try database.useWriteAheadLog()
@@ -87,9 +87,9 @@ extension SQLiteBackend {
             return OpenedFile(
                 database: try upgradedCopy(of: database),
                 writeRefusal: writeRefusal, fileVersion: version,
-                changesUnseen: changesUnseen ?? .cannotFollowChanges(
+                changesUnseen: changesUnseen ?? TabStoreError(.cannotFollowChanges(
                     path: path, reason: "it is older than this tabstore and cannot be upgraded where it is, so a copy upgraded in memory is read"
-                )
+                ))
             )
         }
         try database.migrate()
@@ -107,11 +107,11 @@ extension SQLiteBackend {
     ) throws(TabStoreError) -> (Database, writeRefusal: TabStoreError) {
         let folder = folder(of: path)
         if fileSize(path + "-wal") ?? 0 > 0 {
-            throw .folderNotWritable(path: path, folder: folder, forWriting: false)
+            throw TabStoreError(.folderNotWritable(path: path, folder: folder, forWriting: false))
         }
         let database = try Database(path: path, uri: immutableURI(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
         let refusal: TabStoreError = fileIsWritable
-            ? .folderNotWritable(path: path, folder: folder, forWriting: true) : .readOnly(path: path)
+            ? TabStoreError(.folderNotWritable(path: path, folder: folder, forWriting: true)) : TabStoreError(.readOnly(path: path))
         return (database, refusal)
     }
 

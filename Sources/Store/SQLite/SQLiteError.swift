@@ -45,19 +45,19 @@ struct SQLiteError: Error, CustomStringConvertible {
     func storeError(path: String) -> TabStoreError {
         if ranOutOfDescriptors {
             let holder = systemErrno == EMFILE ? "this process has" : "the system has"
-            return .cannotOpen(path: path, reason: "no file descriptor is free (\(holder) too many files open)")
+            return TabStoreError(.cannotOpen(path: path, reason: "no file descriptor is free (\(holder) too many files open)"))
         }
         switch primaryCode {
-        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
-        case SQLITE_FULL: return .diskFull(path: path)
+        case SQLITE_BUSY, SQLITE_LOCKED: return TabStoreError(.busy(path: path))
+        case SQLITE_FULL: return TabStoreError(.diskFull(path: path))
         // SQLite reports a full disk as SQLITE_FULL only for the database and its journal;
         // sizing the shared-memory (-shm) file on a full disk is an I/O error with ENOSPC.
-        case SQLITE_IOERR where systemErrno == ENOSPC: return .diskFull(path: path)
+        case SQLITE_IOERR where systemErrno == ENOSPC: return TabStoreError(.diskFull(path: path))
         case SQLITE_READONLY: return readOnlyReason(path)
-        case SQLITE_NOTADB: return .notADatabase(path: path)
-        case SQLITE_CORRUPT: return .corrupt(path: path)
-        case SQLITE_CANTOPEN: return .cannotOpen(path: path, reason: message)
-        default: return .sqlite(path: path, code: code, message: message, sql: sql)
+        case SQLITE_NOTADB: return TabStoreError(.notADatabase(path: path))
+        case SQLITE_CORRUPT: return TabStoreError(.corrupt(path: path))
+        case SQLITE_CANTOPEN: return TabStoreError(.cannotOpen(path: path, reason: message))
+        default: return TabStoreError(.sqlite(path: path, code: code, message: message, sql: sql))
         }
     }
 }
@@ -66,6 +66,6 @@ struct SQLiteError: Error, CustomStringConvertible {
 /// writable) a `-wal` or `-shm` file another user's read left behind.
 func readOnlyReason(_ path: String) -> TabStoreError {
     let sideFiles: [String] = [path + "-wal", path + "-shm"].filter { (file: String) in access(file, F_OK) == 0 }
-    guard access(path, W_OK) == 0, sideFiles.contains(where: { (file: String) in access(file, W_OK) != 0 }) else { return .readOnly(path: path) }
-    return .sideFilesNotWritable(path: path, walIsEmpty: (fileSize(path + "-wal") ?? 0) == 0)
+    guard access(path, W_OK) == 0, sideFiles.contains(where: { (file: String) in access(file, W_OK) != 0 }) else { return TabStoreError(.readOnly(path: path)) }
+    return TabStoreError(.sideFilesNotWritable(path: path, walIsEmpty: (fileSize(path + "-wal") ?? 0) == 0))
 }

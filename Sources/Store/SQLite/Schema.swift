@@ -30,7 +30,7 @@ extension Database {
         try inOneSnapshot { () throws(TabStoreError) in
             let version = try firstRow("PRAGMA user_version") { $0.int(0) }
             let applicationID = try firstRow("PRAGMA application_id") { $0.int(0) }
-            guard let version, let applicationID else { throw .corrupt(path: path) }
+            guard let version, let applicationID else { throw TabStoreError(.corrupt(path: path)) }
             return SchemaState(version: version, applicationID: applicationID, objects: try schemaObjects())
         }
     }
@@ -48,18 +48,18 @@ extension Database {
     func recognise(_ state: SchemaState) throws(TabStoreError) -> Recognition {
         if state.applicationID == SQLiteSchema.applicationID {
             if state.version > Migration.latestVersion {
-                throw .schemaTooNew(path: path, found: state.version, supported: Migration.latestVersion)
+                throw TabStoreError(.schemaTooNew(path: path, found: state.version, supported: Migration.latestVersion))
             }
             if let difference = SQLiteSchema.difference(state.objects, version: state.version) {
-                throw .foreignSchema(path: path, version: state.version, difference: difference)
+                throw TabStoreError(.foreignSchema(path: path, version: state.version, difference: difference))
             }
             return .tabStore(version: state.version)
         }
-        guard state.applicationID == 0 else { throw .notATabStore(path: path) }
+        guard state.applicationID == 0 else { throw TabStoreError(.notATabStore(path: path)) }
         if state.version == 0 && state.objects.isEmpty { return .empty }
         guard (1..<SQLiteSchema.stampedSince).contains(state.version),
               SQLiteSchema.difference(state.objects, version: state.version) == nil
-        else { throw .notATabStore(path: path) }
+        else { throw TabStoreError(.notATabStore(path: path)) }
         return .tabStore(version: state.version)
     }
 
@@ -169,5 +169,31 @@ extension Database {
             objects.append(SchemaObject(type: row.text(0), name: row.text(1), table: row.text(2), sql: row.isNull(3) ? nil : row.text(3)))
         }
         return objects
+    }
+}
+
+extension TabStoreError {
+    /// What in a file's schema is not tabstore's (the code `foreignSchema`).
+    package struct SchemaDifference: Sendable, Hashable, Codable {
+        package enum Kind: Sendable, Hashable, Codable {
+            /// The file holds the object; tabstore's schema does not.
+            case extra
+            /// tabstore's schema has the object; the file does not.
+            case missing
+            /// Both have it, defined otherwise (a column more or less, another type,
+            /// constraint or default, another table for an index).
+            case changed
+        }
+
+        package let kind: Kind
+        /// What SQLite calls the object: `table`, `index`, `view` or `trigger`.
+        package let objectType: String
+        package let name: String
+
+        package init(kind: Kind, objectType: String, name: String) {
+            self.kind = kind
+            self.objectType = objectType
+            self.name = name
+        }
     }
 }

@@ -16,7 +16,7 @@ extension Database: SyncReader {
     /// and sends (mutation 0 in the error: the row, not a mutation).
     func syncDevice() throws(TabStoreError) -> SyncDeviceRow? {
         guard let (device, sound) = try syncDeviceRow() else { return nil }
-        guard sound else { throw .damagedSyncLog(path: path, mutation: 0) }
+        guard sound else { throw TabStoreError(.damagedSyncLog(path: path, mutation: 0)) }
         return device
     }
 
@@ -39,7 +39,7 @@ extension Database: SyncReader {
             }
             pending.append(TabSyncPush.Numbered(number: row.int(0), mutation: mutation))
         }
-        if let unreadable { throw .damagedSyncLog(path: path, mutation: unreadable) }
+        if let unreadable { throw TabStoreError(.damagedSyncLog(path: path, mutation: unreadable)) }
         return pending
     }
 

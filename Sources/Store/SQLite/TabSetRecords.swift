@@ -311,7 +311,7 @@ extension Database: TabRecords, SnapshotReader {
     /// its index entries in order, where count(DISTINCT) would sort them again. Only a set's
     /// first read, or a write without a copy of it, pays it.
     func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape {
-        guard let setID = set.id else { throw .setNotFound(set: set.name) }
+        guard let setID = set.id else { throw TabStoreError(.setNotFound(set: set.name)) }
         return try inOneSnapshot { () throws(TabStoreError) in
             var positions = PositionCount()
             try forEachRow("SELECT position FROM tab WHERE set_id = ? ORDER BY position", [.int(setID)]) { row in
@@ -324,7 +324,7 @@ extension Database: TabRecords, SnapshotReader {
     /// The shape of `set`, whose tabs' positions are `positions`: the rest is read from the
     /// set's row, in the caller's snapshot.
     private func setShape(of set: SetRecord, positions: PositionCount) throws(TabStoreError) -> SetShape {
-        guard let setID = set.id else { throw .setNotFound(set: set.name) }
+        guard let setID = set.id else { throw TabStoreError(.setNotFound(set: set.name)) }
         let shape = try firstRow(
             """
             SELECT s.base, s.revision, s.selected_tab_id IS NOT NULL,
@@ -341,7 +341,7 @@ extension Database: TabRecords, SnapshotReader {
                 lowestClosedPosition: row.optionalInt(4), highestClosedPosition: row.optionalInt(5)
             )
         }
-        guard let shape else { throw .setNotFound(set: set.name) }
+        guard let shape else { throw TabStoreError(.setNotFound(set: set.name)) }
         return shape
     }
 }

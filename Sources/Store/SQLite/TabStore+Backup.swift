@@ -35,7 +35,7 @@ extension TabStore {
     public func backup(
         to path: String, replacing: Bool = false, progress: (BackupProgress) -> Void = { _ in }
     ) throws(TabStoreError) {
-        guard let file = backend as? SQLiteBackend else { throw .backupNeedsFile(database: location) }
+        guard let file = backend as? SQLiteBackend else { throw TabStoreError(.backupNeedsFile(database: location)) }
         try file.withWriter { source throws(TabStoreError) in
             do throws(AtomicFile.Failure) {
                 try AtomicFile.create(path, replacing: replacing, sparing: location) { temporary, _ throws(AtomicFile.Failure) in
@@ -80,11 +80,11 @@ extension AtomicFile.Failure {
     /// The failure told in terms of the file being written.
     func storeError(path: String) -> TabStoreError {
         switch self {
-        case .exists: .fileExists(path: path)
-        case let .notARegularFile(kind): .notARegularFile(path: path, kind: kind)
-        case .isTheDatabase: .fileIsTheDatabase(path: path)
-        case let .unusableName(reason): .cannotWrite(path: path, reason: reason)
-        case let .system(code): .cannotWrite(path: path, reason: String(cString: strerror(code)))
+        case .exists: TabStoreError(.fileExists(path: path))
+        case let .notARegularFile(kind): TabStoreError(.notARegularFile(path: path, kind: kind))
+        case .isTheDatabase: TabStoreError(.fileIsTheDatabase(path: path))
+        case let .unusableName(reason): TabStoreError(.cannotWrite(path: path, reason: reason))
+        case let .system(code): TabStoreError(.cannotWrite(path: path, reason: String(cString: strerror(code))))
         case let .content(error): error
         }
     }
@@ -94,9 +94,9 @@ private extension TabStoreError {
     /// A failure of the temporary copy, told about the file the user named.
     func aboutWriting(_ path: String) -> TabStoreError {
         switch reason {
-        case .diskFull: .cannotWrite(path: path, reason: String(cString: strerror(ENOSPC)))
-        case .readOnly: .cannotWrite(path: path, reason: String(cString: strerror(EROFS)))
-        case let .cannotOpen(_, reason), let .sqlite(_, _, reason, _): .cannotWrite(path: path, reason: reason)
+        case .diskFull: TabStoreError(.cannotWrite(path: path, reason: String(cString: strerror(ENOSPC))))
+        case .readOnly: TabStoreError(.cannotWrite(path: path, reason: String(cString: strerror(EROFS))))
+        case let .cannotOpen(_, reason), let .sqlite(_, _, reason, _): TabStoreError(.cannotWrite(path: path, reason: reason))
         default: self
         }
     }

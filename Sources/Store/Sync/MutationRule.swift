@@ -57,7 +57,7 @@ package struct MutationRule: TabRule {
                 // Made already, as another device made it (the same titles): nothing to do.
                 // Other tabs are refused, so that the device says its own were not kept.
                 guard let here = snapshot.tabs, here.map(\.title).elementsEqual(tabs.map(\.title), by: sameBytes) else {
-                    throw .setAlreadyExists(set: set)
+                    throw TabStoreError(.setAlreadyExists(set: set))
                 }
                 return
             }
@@ -75,7 +75,7 @@ package struct MutationRule: TabRule {
             // Tabs another device added, which this device never saw, are not erased.
             let seen = Set(replacing).union(tabs.map(\.id))
             let unseen = (snapshot.tabs ?? []).filter { !seen.contains($0.uuid) }.count
-            if unseen > 0 { throw .replacesUnseenTabs(set: set, count: unseen) }
+            if unseen > 0 { throw TabStoreError(.replacesUnseenTabs(set: set, count: unseen)) }
             _ = try ImportRule(document, replace: true).plan(reading: reader, into: &plan, context: context)
         case let .renameSet(set, to):
             _ = try RenameSetRule(set, to: to).plan(reading: reader, into: &plan, context: context)
@@ -93,7 +93,7 @@ package struct MutationRule: TabRule {
         for tab in tabs {
             if let holder = snapshot.holders[tab.id] ?? snapshot.tab(withID: tab.id).map({ _ in snapshot.name }) {
                 // No place: a mutation is no document whose ids a person could leave out.
-                throw .tabIDInUse(id: tab.id, set: holder, place: "")
+                throw TabStoreError(.tabIDInUse(id: tab.id, set: holder, place: ""))
             }
         }
     }

@@ -67,14 +67,14 @@ extension TabStore {
     ///   file that has served devices, or a database error.
     @discardableResult
     func checkCanSync(with server: String) throws(TabStoreError) -> Bool {
-        guard canBeADevice else { throw .syncNeedsAFile(database: location) }
+        guard canBeADevice else { throw TabStoreError(.syncNeedsAFile(database: location)) }
         let (current, serves) = try backend.read { records throws(TabStoreError) in (try records.syncDevice(), try records.servesDevices()) }
         guard let current else {
-            if serves { throw .deviceAndServer(path: location) }
+            if serves { throw TabStoreError(.deviceAndServer(path: location)) }
             return false
         }
         // Byte for byte, as the server's name is stored: a name that only looks the same is another.
-        guard sameBytes(current.server, server) else { throw .syncsWithAnotherServer(path: location, server: current.server) }
+        guard sameBytes(current.server, server) else { throw TabStoreError(.syncsWithAnotherServer(path: location, server: current.server)) }
         return true
     }
 
@@ -86,7 +86,7 @@ extension TabStore {
     ///
     /// - Throws: `TabStoreError.Code.syncNotStarted` when the file does not sync.
     public func syncStatus() throws(TabStoreError) -> TabSyncStatus {
-        guard let status = try syncStatusIfStarted() else { throw .syncNotStarted(path: location) }
+        guard let status = try syncStatusIfStarted() else { throw TabStoreError(.syncNotStarted(path: location)) }
         return status
     }
 
@@ -224,7 +224,7 @@ extension TabStore {
     public func pushRequest() throws(TabStoreError) -> TabSyncPush? {
         try backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
-                guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
+                guard let device = try records.syncDevice() else { throw TabStoreError(.syncNotStarted(path: location)) }
                 let pending = try records.pendingMutations(limit: TabSyncLimits.mutationsPerPush)
                 var bytes = 0, count = 0
                 for numbered in pending {
@@ -269,7 +269,7 @@ extension TabStore {
     public func pullRequest() throws(TabStoreError) -> TabSyncPull {
         try backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
-                guard let device = try records.syncDevice() else { throw .syncNotStarted(path: location) }
+                guard let device = try records.syncDevice() else { throw TabStoreError(.syncNotStarted(path: location)) }
                 // A name no set can have (a mutation written by other means) is refused by
                 // every server, and no server has its set: not asked for.
                 let sets = try records.setsAwaitingTheServer().filter { nameProblem($0) == nil }
@@ -294,14 +294,14 @@ extension TabStore {
         let localNames = result.complete ? try backend.read { records throws(TabStoreError) in try records.setNames() } : []
         let pulled = Set((result.sets.map(\.name) + result.removed).map(ExactName.init))
         if pulled.count != result.sets.count + result.removed.count {
-            throw .invalidSyncMessage(reason: "a set is named twice in a pull's answer")
+            throw TabStoreError(.invalidSyncMessage(reason: "a set is named twice in a pull's answer"))
         }
         do {
             try TabStoreDocument(sets: result.sets).validate()
         } catch {
             // The server's fault, not the device's: said so, with what the server sent.
             let reason = if case let .invalidDocument(reason) = error.reason { reason } else { error.description }
-            throw .invalidSyncMessage(reason: "the server's answer holds a set no store can hold: \(reason)")
+            throw TabStoreError(.invalidSyncMessage(reason: "the server's answer holds a set no store can hold: \(reason)"))
         }
         let context = RuleContext(options: options, wantsResults: true)
         var done = true
@@ -367,9 +367,9 @@ extension TabStore {
     /// put back from an older copy): it would wait for them before taking any later one.
     private func requireAgreement(through number: Int, _ records: any TabRecords) throws(TabStoreError) {
         guard let device = try records.syncDevice() else { return }
-        if number > (try records.lastMutationNumber()) { throw .deviceCopied(device: device.id, number: number) }
+        if number > (try records.lastMutationNumber()) { throw TabStoreError(.deviceCopied(device: device.id, number: number)) }
         let settled = try records.settledThrough()
-        if number < settled { throw .serverBehind(server: device.server, device: device.id, serverSettled: number, settled: settled) }
+        if number < settled { throw TabStoreError(.serverBehind(server: device.server, device: device.id, serverSettled: number, settled: settled)) }
     }
 
     /// The refusals no sync's report has told yet, marked as told.
@@ -403,7 +403,7 @@ extension TabStore {
         // A server's store can never be a device.
         guard canBeADevice else { return }
         if try backend.read({ records throws(TabStoreError) in try records.syncDevice() }) != nil {
-            throw .deviceAndServer(path: location)
+            throw TabStoreError(.deviceAndServer(path: location))
         }
     }
 
@@ -459,7 +459,7 @@ extension TabStore {
             var plan = WritePlan()
             let last = try reader.lastSettledMutation(of: device)
             if numbered.number == last.number, let settled = last.body, !sameBytes(settled, body) {
-                throw .deviceCopied(device: device, number: numbered.number)
+                throw TabStoreError(.deviceCopied(device: device, number: numbered.number))
             }
             // Numbers are checked positive, so this cannot overflow whatever the store holds.
             guard numbered.number - 1 == last.number else { return plan }

@@ -36,10 +36,10 @@ extension TabSyncPush {
         var numbers = Set<Int>()
         for numbered in mutations {
             guard (1...TabSyncLimits.largestNumber).contains(numbered.number) else {
-                throw .invalidSyncMessage(reason: "mutation number \(numbered.number) is outside 1...\(TabSyncLimits.largestNumber)")
+                throw TabStoreError(.invalidSyncMessage(reason: "mutation number \(numbered.number) is outside 1...\(TabSyncLimits.largestNumber)"))
             }
             guard numbers.insert(numbered.number).inserted else {
-                throw .invalidSyncMessage(reason: "mutation number \(numbered.number) appears twice")
+                throw TabStoreError(.invalidSyncMessage(reason: "mutation number \(numbered.number) appears twice"))
             }
         }
     }
@@ -54,7 +54,7 @@ extension TabSyncPull {
         try requireNumber(settled, "settled")
         try requireAtMost(sets.count, TabSyncLimits.setsPerPull, "sets asked for in a pull")
         for name in sets {
-            if let problem = nameProblem(name) { throw .invalidSyncMessage(reason: "set name \(quoted(name)) asked for: \(problem)") }
+            if let problem = nameProblem(name) { throw TabStoreError(.invalidSyncMessage(reason: "set name \(quoted(name)) asked for: \(problem)")) }
         }
     }
 }
@@ -116,12 +116,12 @@ extension TabMutation {
             try requireAtMost(replacing.count, TabSyncLimits.tabsPerMutation, "tab ids in a mutation")
             try Self.requireIDs(replacing)
             guard selectedIndex.map(tabs.indices.contains) ?? tabs.isEmpty else {
-                throw .invalidMutation(reason: "selected index \(selectedIndex.map(String.init) ?? "null") for \(tabs.count) tabs")
+                throw TabStoreError(.invalidMutation(reason: "selected index \(selectedIndex.map(String.init) ?? "null") for \(tabs.count) tabs"))
             }
         case .renameSet, .removeSet:
             break
         case let .unreadable(kind, problem):
-            throw .invalidMutation(reason: "\(quoted(kind)): \(problem)")
+            throw TabStoreError(.invalidMutation(reason: "\(quoted(kind)): \(problem)"))
         }
         let bytes = stored.utf8.count
         try requireAtMost(bytes, TabSyncLimits.mutationBytes, "bytes in a mutation")
@@ -134,7 +134,7 @@ extension TabMutation {
         for tab in tabs {
             try validTitle(tab.title)
             try validPayload(tab.payload)
-            guard titles.insert(ExactName(tab.title)).inserted else { throw .repeatedTitle(title: tab.title) }
+            guard titles.insert(ExactName(tab.title)).inserted else { throw TabStoreError(.repeatedTitle(title: tab.title)) }
         }
     }
 
@@ -142,32 +142,32 @@ extension TabMutation {
     private static func requireIDs(_ ids: [TabID]) throws(TabStoreError) {
         var seen = Set<TabID>()
         for id in ids {
-            if id == .unknown { throw .invalidMutation(reason: "a tab id is the nil UUID") }
-            guard seen.insert(id).inserted else { throw .invalidMutation(reason: "tab id \(id) appears twice") }
+            if id == .unknown { throw TabStoreError(.invalidMutation(reason: "a tab id is the nil UUID")) }
+            guard seen.insert(id).inserted else { throw TabStoreError(.invalidMutation(reason: "tab id \(id) appears twice")) }
         }
     }
 }
 
 func requireVersion(_ version: Int) throws(TabStoreError) {
     guard TabSyncFormat.readableVersions.contains(version) else {
-        throw .syncVersionNotSupported(version: version, readable: TabSyncFormat.readableVersions)
+        throw TabStoreError(.syncVersionNotSupported(version: version, readable: TabSyncFormat.readableVersions))
     }
 }
 
 /// A device id is a name a server keys on: 1 to 200 bytes, no control characters.
 func validDeviceID(_ id: String) throws(TabStoreError) {
     guard !id.isEmpty, id.utf8.count <= 200, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-        throw .invalidSyncMessage(reason: "a device id is 1 to 200 bytes without control characters")
+        throw TabStoreError(.invalidSyncMessage(reason: "a device id is 1 to 200 bytes without control characters"))
     }
 }
 
 /// A mutation number or cookie, from a message, a device's file or a server's answer.
 func requireNumber(_ value: Int, _ what: String) throws(TabStoreError) {
     guard TabSyncLimits.numbers.contains(value) else {
-        throw .invalidSyncMessage(reason: "\(what) \(value) is outside 0...\(TabSyncLimits.largestNumber)")
+        throw TabStoreError(.invalidSyncMessage(reason: "\(what) \(value) is outside 0...\(TabSyncLimits.largestNumber)"))
     }
 }
 
 func requireAtMost(_ count: Int, _ limit: Int, _ what: String) throws(TabStoreError) {
-    if count > limit { throw .syncLimitExceeded(limit: what, maximum: limit, found: count) }
+    if count > limit { throw TabStoreError(.syncLimitExceeded(limit: what, maximum: limit, found: count)) }
 }

@@ -210,7 +210,7 @@ public final class TabBarModel {
     public func select(_ index: Int) -> Pending<SelectionChange> {
         let position = index < 0 ? tabs.count + index : index
         guard tabs.indices.contains(position) else {
-            return state.refuse(unlessTheSetIsMissing(.indexOutOfRange(index: index, count: tabs.count, set: setName)))
+            return state.refuse(unlessTheSetIsMissing(TabStoreError(.indexOutOfRange(index: index, count: tabs.count, set: setName))))
         }
         return select(tabs[position].id)
     }
@@ -226,10 +226,10 @@ public final class TabBarModel {
         let tabs = self.tabs
         let sources = Set(offsets)
         if let bad = sources.sorted().first(where: { !tabs.indices.contains($0) }) {
-            return state.refuse(unlessTheSetIsMissing(.offsetOutOfRange(offset: bad, count: tabs.count, set: setName)))
+            return state.refuse(unlessTheSetIsMissing(TabStoreError(.offsetOutOfRange(offset: bad, count: tabs.count, set: setName))))
         }
         guard (0...tabs.count).contains(destination) else {
-            return state.refuse(unlessTheSetIsMissing(.insertionOffsetOutOfRange(offset: destination, count: tabs.count, set: setName)))
+            return state.refuse(unlessTheSetIsMissing(TabStoreError(.insertionOffsetOutOfRange(offset: destination, count: tabs.count, set: setName))))
         }
         let ids = tabs.indices.filter(sources.contains).map { tabs[$0].id }
         // The first tab at or after the destination that stays: the moved tabs go before it.
@@ -254,7 +254,7 @@ public final class TabBarModel {
     public func close(atOffsets offsets: some Sequence<Int>) -> Pending<TabSetEdit> {
         let sources = Set(offsets)
         if let bad = sources.sorted().first(where: { !tabs.indices.contains($0) }) {
-            return state.refuse(unlessTheSetIsMissing(.offsetOutOfRange(offset: bad, count: tabs.count, set: setName)))
+            return state.refuse(unlessTheSetIsMissing(TabStoreError(.offsetOutOfRange(offset: bad, count: tabs.count, set: setName))))
         }
         return close(tabs.indices.filter(sources.contains).map { tabs[$0].id })
     }
@@ -262,7 +262,7 @@ public final class TabBarModel {
     /// `outOfRange`, the refusal of an index or offset the bar has no tab at, or
     /// `.setNotFound` when the reason is that the set does not exist.
     private func unlessTheSetIsMissing(_ outOfRange: TabStoreError) -> TabStoreError {
-        state.showsASet ? outOfRange : .setNotFound(set: setName)
+        state.showsASet ? outOfRange : TabStoreError(.setNotFound(set: setName))
     }
 
     private func close(_ ids: [TabID]) -> Pending<TabSetEdit> {

@@ -80,7 +80,7 @@ final class TabBarState {
         _ write: @escaping @Sendable (TabStore, String) throws(TabStoreError) -> (Value, TabSet)
     ) -> TabBarModel.Pending<Value> {
         guard queue.count < TabBarModel.pendingEditLimit else {
-            return refuse(.tooManyPendingEdits(set: setName, limit: TabBarModel.pendingEditLimit))
+            return refuse(TabStoreError(.tooManyPendingEdits(set: setName, limit: TabBarModel.pendingEditLimit)))
         }
         editCount += 1
         let changes = TabBarModel.Change.between(shown, kind.applied(to: shown))
@@ -115,7 +115,7 @@ final class TabBarState {
         if edit !== queue.first {
             // Not begun: it never will be.
             queue.removeAll { $0 === edit }
-            edit.finish(.editCancelled(set: setName))
+            edit.finish(TabStoreError(.editCancelled(set: setName)))
         }
         refresh()
     }
@@ -167,12 +167,12 @@ final class TabBarState {
             let result: Result<TabSet, TabStoreError>
             do throws(TabStoreError) {
                 result = .success(try await store.onWriteQueue { () throws(TabStoreError) -> TabSet in
-                    guard control.begin() else { throw .editCancelled(set: setName) }
+                    guard control.begin() else { throw TabStoreError(.editCancelled(set: setName)) }
                     defer { control.end(backend) }
                     do throws(TabStoreError) {
                         return try write(store, setName)
                     } catch .busy where control.isCancelled {
-                        throw .editCancelled(set: setName)
+                        throw TabStoreError(.editCancelled(set: setName))
                     }
                 })
             } catch {
@@ -195,7 +195,7 @@ final class TabBarState {
             edit.finish(nil)
         case let .failure(error):
             if edit.isCancelled {
-                edit.finish(.editCancelled(set: setName))
+                edit.finish(TabStoreError(.editCancelled(set: setName)))
             } else {
                 editError = error
                 edit.finish(error)
@@ -349,7 +349,7 @@ final class EditOutcome<Value: Sendable>: Sendable {
             } else if let value = state.prepared {
                 .success(value)
             } else {
-                .failure(.internalFailure(database: "", reason: "an edit was answered without a value"))
+                .failure(TabStoreError(.internalFailure(database: "", reason: "an edit was answered without a value")))
             }
             state.result = result
             defer { state.waiting = [] }
