@@ -19,7 +19,7 @@ enum RawSQL {
         FROM tab_set s LEFT JOIN tab t ON t.id = s.selected_tab_id LEFT JOIN tab n ON n.set_id = s.id AND n.position = s.base + ?2
         WHERE s.name = ?1
         """
-    /// `TabSetRecords.swift`, `heldShape`: the removed tabs' indices, which no copy holds.
+    /// `TabSetRecords.swift`, `rowsSummary(of:fromCopy:lookups:found:)`: the removed tabs' indices, which no copy holds.
     static let closedPositions = "SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?"
     /// The floor's set lookup: `TabSetRecords.swift`, `SetSQL.setNamed`, with only the
     /// selected tab's id, index and title.

@@ -252,15 +252,15 @@ package protocol TabRecords: AnyObject {
     /// The id of the newest change, 0 when there is none.
     func lastChangeID() throws(TabStoreError) -> Int
     /// Each set's shape, for the rules' check: see `RuleCheck`.
-    func setShapes() throws(TabStoreError) -> [SetShape]
+    func rowsSummaries() throws(TabStoreError) -> [SetRowsSummary]
     /// Calls `body` with every tab's set name, title and stored data (the payload column as
     /// it is), in no order: what the rule check reads to check titles and data.
     func forEachTabText(_ body: (_ setName: String, _ title: String, _ payload: String?) -> Void) throws(TabStoreError)
     /// One set's shape, without what only `info` looks at (the journal, the tabs' ids).
-    func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape
-    /// All tabs of a set, in order, and its shape as `setShape(of:)` gives it, from one
+    func rowsSummary(of set: SetRecord) throws(TabStoreError) -> SetRowsSummary
+    /// All tabs of a set, in order, and its shape as `rowsSummary(of:)` gives it, from one
     /// snapshot: what a read of the whole set checks before it answers.
-    func tabsWithShape(of set: SetRecord) throws(TabStoreError) -> (tabs: [TabRecord], shape: SetShape)
+    func tabsWithRowsSummary(of set: SetRecord) throws(TabStoreError) -> (tabs: [TabRecord], shape: SetRowsSummary)
     /// The names left at a revision outside `range` (by a set removed or renamed away), by
     /// name: what the rule check finds of names no set has.
     func nameRevisions(outside range: ClosedRange<Int>) throws(TabStoreError) -> [(name: String, revision: Int)]

@@ -8,7 +8,7 @@ import Darwin
 
 /// Calls its handler on `queue` when another connection may have committed: when the file
 /// system reports a write to the database or its `-wal` file (inotify on Linux, a dispatch
-/// source on Apple platforms), then a few more times soon after (see `FollowUpLooks`).
+/// source on Apple platforms), then a few more times soon after (see `RecheckTimer`).
 /// While nothing is written, nothing wakes: no timer runs beside the notifications. Where
 /// no notification can be had (no inotify instance or watch left, a `-wal` file that cannot
 /// be opened), a timer polls every `pollInterval` instead. A wake-up is a hint: the handler
@@ -26,10 +26,10 @@ final class ChangeWakeup: Wakeup, @unchecked Sendable {
     /// Whether nothing wakes until the next notification: notifications are in use and the
     /// looks after the last one have ended. For tests.
     var isIdle: Bool { watcher != nil && !looks.isScheduled }
-    private let looks: FollowUpLooks
+    private let looks: RecheckTimer
 
     init(path: String?, pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
-        let looks = FollowUpLooks(queue: queue, handler: handler)
+        let looks = RecheckTimer(queue: queue, handler: handler)
         watcher = path.flatMap { path in
             Self.watch(path, queue: queue) {
                 handler()
@@ -148,7 +148,7 @@ struct NoWakeup: Wakeup {
 /// surely ended, then never until the next notification, which starts the schedule again.
 /// Each look that finds nothing new is one `PRAGMA data_version` read.
 /// `@unchecked`: `nextLook` is touched only on the queue, the timer from any thread.
-final class FollowUpLooks: @unchecked Sendable {
+final class RecheckTimer: @unchecked Sendable {
     /// Microseconds from the notification: with `synchronous=NORMAL` the commit is
     /// published microseconds after its write, with `FULL` after the sync.
     static let schedule: [Int] = [250, 500] + (1...16).map { $0 * 1_000 } + [32, 64, 128, 256, 512].map { $0 * 1_000 }

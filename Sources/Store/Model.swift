@@ -122,7 +122,7 @@ public enum TabRef: Sendable, Hashable, Codable, ExpressibleByIntegerLiteral, Ex
     /// an integer (`-1`, `007`) is an index and anything else an exact title. An integer
     /// that is also a tab's title is refused (`.ambiguousTab`) rather than guessed, and one
     /// too large for `Int` is out of range. With `asIndex`, the text is only an index.
-    case typed(String, asIndex: Bool = false)
+    case userInput(String, asIndex: Bool = false)
     /// The tab with this id, wherever it stands.
     case id(TabID)
 
@@ -132,7 +132,7 @@ public enum TabRef: Sendable, Hashable, Codable, ExpressibleByIntegerLiteral, Ex
     /// `"Home"` is `.title("Home")`.
     public init(stringLiteral value: String) { self = .title(value) }
 
-    /// Whether ``typed(_:asIndex:)`` reads `text` as an index: an optional `-` and one or
+    /// Whether ``userInput(_:asIndex:)`` reads `text` as an index: an optional `-` and one or
     /// more ASCII digits (`-1`, `007`), whether or not it fits `Int`. A command line that
     /// takes `-1` as a value, not an option, asks this.
     package static func readsAsIndex(_ text: String) -> Bool {

@@ -162,7 +162,7 @@ extension TabStore {
     ) throws(TabStoreError) -> (outcome: R.Outcome, plan: WritePlan) {
         // Moved into the plan, not shared: the write changes its tabs in place. A write
         // run again (a server's retry) finds none and reads the tabs.
-        var known = wantsResult ? rule.editedSet.flatMap { name in knownSets.withLock { $0.take(name) } } : nil
+        var known = wantsResult ? rule.editedSet.flatMap { name in setCache.withLock { $0.take(name) } } : nil
         var outcome: R.Outcome?
         let plan = try transaction(progress: progress) { reader throws(TabStoreError) in
             var plan = WritePlan()
@@ -175,7 +175,7 @@ extension TabStore {
             if recording { try plan.recordMutations(of: rule) }
             return plan
         }
-        knownSets.withLock { $0.update(from: plan) }
+        setCache.withLock { $0.update(from: plan) }
         hub.publish()
         // A backend returns only after planning, so the outcome is there.
         guard let outcome else { throw TabStoreError(.internalFailure(database: location, reason: "a write returned without running its rule")) }

@@ -4,7 +4,7 @@ extension TabStore {
     /// - Throws: `TabStoreError.Code.setNotFound`, `.damagedSet` (its rows break the tab rules:
     ///   every index read from them could be wrong), or a database error.
     public func tabSet(named setName: String) throws(TabStoreError) -> TabSet {
-        let known = knownSets.withLock { $0.peek(setName) }
+        let known = setCache.withLock { $0.peek(setName) }
         let set = try reading { database throws(TabStoreError) in
             try database.readTransaction { () throws(TabStoreError) in
                 let record = try database.requireSet(named: setName)
@@ -13,7 +13,7 @@ extension TabStore {
                 return try database.tabSet(of: record)
             }
         }
-        knownSets.withLock { $0.remember(set) }
+        setCache.withLock { $0.remember(set) }
         return set
     }
 
@@ -34,9 +34,9 @@ extension TabStore {
     /// - Throws: `TabStoreError.Code.setNotFound`, `.emptySet`, `.damagedSet` (its rows break
     ///   the tab rules: its selected tab's index could be any, even outside the set).
     public func selectedTab(in setName: String) throws(TabStoreError) -> TabUpdate {
-        let known = knownSets.withLock { $0.peek(setName) }
+        let known = setCache.withLock { $0.peek(setName) }
         return try reading { database throws(TabStoreError) in
-            // A copy at the set's revision stands for its rows (see `KnownSets`): when it has
+            // A copy at the set's revision stands for its rows (see `SetCache`): when it has
             // the tab the row selects at the same index, the rows were checked.
             if let known, let record = try database.setRecord(named: setName), known.revision == record.revision,
                let selected = record.selected, let index = known.selectedIndex, index == selected.index,
@@ -45,7 +45,7 @@ extension TabStore {
             }
             return try database.readTransaction { () throws(TabStoreError) in
                 let record = try database.requireSet(named: setName)
-                try database.setShape(of: record).requireSound()
+                try database.rowsSummary(of: record).requireSound()
                 guard let selected = record.selected else { throw TabStoreError(.emptySet(set: setName)) }
                 return TabUpdate(index: selected.index, tab: selected.tab(selected: true))
             }
@@ -64,7 +64,7 @@ extension TabStore {
                     var tabTexts = RuleCheck.TabTextCheck()
                     try database.forEachTabText { tabTexts.check(setName: $0, title: $1, payload: $2) }
                     return RuleCheck.problems(
-                        in: try database.setShapes(), tabTexts: tabTexts,
+                        in: try database.rowsSummaries(), tabTexts: tabTexts,
                         nameRevisions: try database.nameRevisions(outside: RuleCheck.countRange)
                     ) + RuleCheck.syncLogProblems(unreadable: try database.unreadableMutations())
                 }
@@ -105,7 +105,7 @@ extension TabRecords {
     ///
     /// - Throws: `TabStoreError.Code.damagedSet`, or a database error.
     package func tabSet(of record: SetRecord) throws(TabStoreError) -> TabSet {
-        let (tabs, shape) = try tabsWithShape(of: record)
+        let (tabs, shape) = try tabsWithRowsSummary(of: record)
         try shape.requireSound()
         let selected = record.selected?.id
         return TabSet(name: record.name, tabs: tabs.map { $0.tab(selected: $0.id == selected) }, revision: record.revision)

@@ -109,8 +109,8 @@ public final class TabStore: Sendable {
     let readQueue = DispatchQueue(label: "tabstore.read")
     /// Holds `write(_:)`'s closures back while the app is suspended (TabStore+Suspension).
     let suspension: SuspensionGate
-    /// The sets this store last wrote or read, at their revisions (see `KnownSets`).
-    let knownSets = Mutex(KnownSets())
+    /// The sets this store last wrote or read, at their revisions (see `SetCache`).
+    let setCache = Mutex(SetCache())
 
     /// Opens the database at `path`, creating it and its missing folders (mode 0700) unless
     /// `options.createsMissingDatabase` is false, and brings its schema up to date. Nothing is

@@ -51,7 +51,7 @@ extension TabStoreError.Code {
     public static let tabIDNotFound = Self(rawValue: "tabIDNotFound")
     /// Valid indices are `0..<count` and `-count...-1`, for a set of ``TabStoreError/tabCount`` tabs.
     public static let indexOutOfRange = Self(rawValue: "indexOutOfRange")
-    /// An index typed as text (`TabRef.typed`) too large for any set, even for `Int`.
+    /// An index typed as text (`TabRef.userInput`) too large for any set, even for `Int`.
     public static let indexTextOutOfRange = Self(rawValue: "indexTextOutOfRange")
     /// A typed integer that is an index (of a tab, or out of range) and another tab's title.
     public static let ambiguousTab = Self(rawValue: "ambiguousTab")

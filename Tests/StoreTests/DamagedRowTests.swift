@@ -82,7 +82,7 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
         StoreCall(name: "select the selected") { store throws(TabStoreError) in _ = try store.select(.title("b"), in: "s") },
         StoreCall(name: "select from the end") { store throws(TabStoreError) in _ = try store.select(.index(-1), in: "s") },
         StoreCall(name: "select without the set back (the CLI's)") { store throws(TabStoreError) in
-            _ = try store.selectOnly(.typed("3", asIndex: false), in: "s")
+            _ = try store.selectOnly(.userInput("3", asIndex: false), in: "s")
         },
         StoreCall(name: "add at 1") { store throws(TabStoreError) in _ = try store.add(["n"], to: "s", at: 1) },
         StoreCall(name: "add at the end") { store throws(TabStoreError) in _ = try store.add(["n"], to: "s") },
@@ -173,8 +173,8 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
         let (counted, alone, tabs, read) = try store.backend.read { records throws(TabStoreError) in
             try records.readTransaction { () throws(TabStoreError) in
                 let record = try records.requireSet(named: "s")
-                let read = try records.tabsWithShape(of: record)
-                return (read.shape, try records.setShape(of: record), read.tabs, try records.tabs(in: record))
+                let read = try records.tabsWithRowsSummary(of: record)
+                return (read.shape, try records.rowsSummary(of: record), read.tabs, try records.tabs(in: record))
             }
         }
         #expect(counted == alone, "\(damage)")
@@ -246,7 +246,7 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
     /// whatever the shape: a shape at every extreme is judged without a trap.
     @Test(arguments: DamagedRows.extremes)
     func theRuleCheckJudgesEveryExtremeWithoutATrap(value: Int) {
-        let shape = SetShape(
+        let shape = SetRowsSummary(
             name: "s", base: value, revision: value, tabCount: Int.max, distinctPositions: value, lowestPosition: value,
             highestPosition: value, selection: .ownTab, journaledRevision: value, tabsWithoutValidID: value,
             lowestClosedPosition: value, highestClosedPosition: value
@@ -265,7 +265,7 @@ struct StoreCall: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// A store's copy of a set at the revision read stands for its rows (see `KnownSets`), so a
+/// A store's copy of a set at the revision read stands for its rows (see `SetCache`), so a
 /// write of a set the store holds does not count its rows again; what the copy cannot stand
 /// for is read and checked every time.
 @Suite struct HeldCopyDamageTests {

@@ -22,7 +22,7 @@ import Testing
         // until the next notification; with a timer beside the watch (the 10 ms poll
         // interval), one always would be.
         try await waitFor("the looks after the write to end") { store.hub.wakeupIsIdle }
-        #expect(store.hub.looks >= FollowUpLooks.schedule.count)
+        #expect(store.hub.looks >= RecheckTimer.schedule.count)
         #expect(store.hub.isWatchingFiles)
         withExtendedLifetime(values) {}
     }

@@ -135,7 +135,7 @@ import TabStoreTestSupport
                 return NewTab(title: "t\(made)")
             }
         }
-        var image = SetImage(name: "s", tabs: [], revision: 0)
+        var image = PlannedSet(name: "s", tabs: [], revision: 0)
         var model: [Tab] = []
         func selectInModel(_ index: Int) {
             model = model.enumerated().map { $0.element.with(selected: $0.offset == index) }

@@ -7,8 +7,8 @@ import Testing
 @Suite struct SnapshotRequestTests {
     static let refs: [TabRef] = [
         .index(0), .index(2), .index(-1), .title("2"), .title("Home"), .id(TabID()),
-        .typed("2", asIndex: true), .typed("2", asIndex: false), .typed("-1", asIndex: true),
-        .typed("99999999999999999999", asIndex: true), .typed("Home", asIndex: true), .typed("0", asIndex: false),
+        .userInput("2", asIndex: true), .userInput("2", asIndex: false), .userInput("-1", asIndex: true),
+        .userInput("99999999999999999999", asIndex: true), .userInput("Home", asIndex: true), .userInput("0", asIndex: false),
     ]
 
     @Test(arguments: refs)
@@ -38,7 +38,7 @@ import Testing
 
     @Test func theIndexesACallerTypesReadWithTheSet() {
         var request = SnapshotRequest(setName: "s")
-        request.refs = [.typed("3", asIndex: true)]
+        request.refs = [.userInput("3", asIndex: true)]
         #expect(request.onlyIndex == 3)
         request.refs = [.index(3)]
         #expect(request.onlyIndex == 3)

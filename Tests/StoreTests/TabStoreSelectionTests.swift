@@ -128,7 +128,7 @@ import Testing
         let store = try makeStore(.sqlite)
         let outcome: String
         do {
-            outcome = "selected \(try store.select(.typed(text), in: "store-detail").selectedIndex)"
+            outcome = "selected \(try store.select(.userInput(text), in: "store-detail").selectedIndex)"
         } catch {
             outcome = error.code.rawValue
         }

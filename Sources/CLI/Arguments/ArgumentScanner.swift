@@ -243,9 +243,9 @@ struct ArgumentScanner {
             // tab also has it as a title, out of range there when too large for `Int`.
             switch positional.reading {
             case .title: return .tab(.title(text))
-            case .index: return .tab(.typed(text, asIndex: true))
+            case .index: return .tab(.userInput(text, asIndex: true))
             case let .id(id): return .tab(.id(id))
-            case .asTyped: return .tab(isIntegerLiteral(text) ? .typed(text) : .title(text))
+            case .asTyped: return .tab(isIntegerLiteral(text) ? .userInput(text) : .title(text))
             }
         case .index:
             guard isIntegerLiteral(text) else {

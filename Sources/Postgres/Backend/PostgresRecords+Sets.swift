@@ -80,7 +80,7 @@ extension PostgresRecords: TabRecords {
         for row in 0..<rows.count { body(rows.text(row, 0), rows.text(row, 1), rows.value(row, 2)) }
     }
 
-    func setShapes() throws(TabStoreError) -> [SetShape] {
+    func rowsSummaries() throws(TabStoreError) -> [SetRowsSummary] {
         let rows = try query(
             """
             SELECT s.name, s.base, s.revision, count(t.id), count(DISTINCT t.position), min(t.position), max(t.position),
@@ -101,11 +101,11 @@ extension PostgresRecords: TabRecords {
             """, ["^" + TabID.textPattern + "$", TabID.unknown.uuidString]
         )
         return (0..<rows.count).map { row in
-            SetShape(
+            SetRowsSummary(
                 name: rows.text(row, 0), base: rows.requiredInt(row, 1), revision: rows.requiredInt(row, 2),
                 tabCount: rows.requiredInt(row, 3), distinctPositions: rows.requiredInt(row, 4),
                 lowestPosition: rows.int(row, 5), highestPosition: rows.int(row, 6),
-                selection: SetShape.selection(hasSelection: rows.value(row, 7) == "t", ownSelection: rows.value(row, 8) == "t"),
+                selection: SetRowsSummary.selection(hasSelection: rows.value(row, 7) == "t", ownSelection: rows.value(row, 8) == "t"),
                 journaledRevision: rows.int(row, 9), tabsWithoutValidID: rows.requiredInt(row, 10),
                 lowestClosedPosition: rows.int(row, 11), highestClosedPosition: rows.int(row, 12)
             )
@@ -125,12 +125,12 @@ extension PostgresRecords: TabRecords {
         """
 
     /// The shape of a `shapeOfSet` row; nil when no set has the name.
-    static func setShape(_ rows: PostgresRows, name: String) -> SetShape? {
+    static func rowsSummary(_ rows: PostgresRows, name: String) -> SetRowsSummary? {
         guard rows.count > 0 else { return nil }
-        return SetShape(
+        return SetRowsSummary(
             name: name, base: rows.requiredInt(0, 0), revision: rows.requiredInt(0, 1), tabCount: rows.requiredInt(0, 2),
             distinctPositions: rows.requiredInt(0, 3), lowestPosition: rows.int(0, 4), highestPosition: rows.int(0, 5),
-            selection: SetShape.selection(hasSelection: rows.value(0, 6) == "t", ownSelection: rows.value(0, 7) == "t"),
+            selection: SetRowsSummary.selection(hasSelection: rows.value(0, 6) == "t", ownSelection: rows.value(0, 7) == "t"),
             journaledRevision: nil, tabsWithoutValidID: nil, lowestClosedPosition: rows.int(0, 8), highestClosedPosition: rows.int(0, 9)
         )
     }
@@ -143,16 +143,16 @@ extension PostgresRecords: TabRecords {
         return (0..<rows.count).map { (rows.text($0, 0), rows.requiredInt($0, 1)) }
     }
 
-    func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape {
-        guard let shape = Self.setShape(try query(Self.shapeOfSet, [set.name]), name: set.name) else { throw TabStoreError(.setNotFound(set: set.name)) }
+    func rowsSummary(of set: SetRecord) throws(TabStoreError) -> SetRowsSummary {
+        guard let shape = Self.rowsSummary(try query(Self.shapeOfSet, [set.name]), name: set.name) else { throw TabStoreError(.setNotFound(set: set.name)) }
         return shape
     }
 
     /// Both reads in one pipeline: one round trip.
-    func tabsWithShape(of set: SetRecord) throws(TabStoreError) -> (tabs: [TabRecord], shape: SetShape) {
+    func tabsWithRowsSummary(of set: SetRecord) throws(TabStoreError) -> (tabs: [TabRecord], shape: SetRowsSummary) {
         guard let setID = set.id else { throw TabStoreError(.setNotFound(set: set.name)) }
         let rows = try send([PostgresStatement(Self.shapeOfSet, [set.name]), PostgresStatement(Self.tabsOfSet, [setID.text])])
-        guard let shape = Self.setShape(rows[0], name: set.name) else { throw TabStoreError(.setNotFound(set: set.name)) }
+        guard let shape = Self.rowsSummary(rows[0], name: set.name) else { throw TabStoreError(.setNotFound(set: set.name)) }
         return (Self.tabs(rows[1]), shape)
     }
 }

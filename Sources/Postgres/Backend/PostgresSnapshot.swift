@@ -96,7 +96,7 @@ extension PostgresRecords: SnapshotReader {
             }
         }
         return SetSnapshot(
-            name: name, record: record, shape: record == nil ? nil : Self.setShape(rows[3], name: name), tabCount: count,
+            name: name, record: record, shape: record == nil ? nil : Self.rowsSummary(rows[3], name: name), tabCount: count,
             nameRevision: rows[2].int(0, 0) ?? 0, tabs: tabs, found: found,
             lastClosed: closedAt.flatMap { Self.closedTab(rows[$0]) },
             other: request.otherName.map { otherName in

@@ -16,7 +16,7 @@ package enum RuleCheck {
     /// out of range (`nameRevisions`, which a set that takes the name would go on from);
     /// none for a sound database.
     package static func problems(
-        in shapes: [SetShape], tabTexts: TabTextCheck = TabTextCheck(), nameRevisions: [(name: String, revision: Int)] = []
+        in shapes: [SetRowsSummary], tabTexts: TabTextCheck = TabTextCheck(), nameRevisions: [(name: String, revision: Int)] = []
     ) -> [String] {
         shapes.flatMap { shape in
             (damage(of: shape) + tabTexts.damage(of: shape.name)).map { "set \(quoted(shape.name)): \($0)" }
@@ -59,7 +59,7 @@ package enum RuleCheck {
 
     /// What is wrong with one set, in the order `info` lists it; empty for a sound set.
     /// Facts the shape did not read (nil) are not checked.
-    package static func damage(of shape: SetShape) -> [SetDamage] {
+    package static func damage(of shape: SetRowsSummary) -> [SetDamage] {
         var damage: [SetDamage] = []
         if !countRange.contains(shape.revision) { damage.append(.revisionOutOfRange(shape.revision)) }
         if !positionRange.contains(shape.base) { damage.append(.baseOutOfRange(shape.base)) }
@@ -166,7 +166,7 @@ public enum SetDamage: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// What the rule check needs of one set, read in one statement by each backend.
-package struct SetShape: Sendable, Equatable {
+package struct SetRowsSummary: Sendable, Equatable {
     package enum Selection: Sendable, Equatable {
         case none
         case ownTab

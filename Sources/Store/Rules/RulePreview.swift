@@ -37,7 +37,7 @@ final class SetPreview: SnapshotReader {
         // Positions are the indices here, and the selection is the tabs' own (a rule finds
         // none as an empty set): of a set in memory, only its revision can be one that
         // arithmetic would overflow (an app's `TabSet` at `Int.max`), and is checked.
-        let shape = SetShape(
+        let shape = SetRowsSummary(
             name: set.name, base: 0, revision: set.revision, tabCount: tabs.count, distinctPositions: tabs.count,
             lowestPosition: tabs.isEmpty ? nil : 0, highestPosition: tabs.isEmpty ? nil : tabs.count - 1,
             selection: tabs.isEmpty ? .none : .ownTab,

@@ -65,7 +65,7 @@ package struct SnapshotRequest: Sendable {
         tabCount || allTabs || refs.contains { ref in
             switch ref {
             case let .index(index): index < 0
-            case let .typed(text, _): TabRef.readsAsIndex(text) && (Int(text).map { $0 < 0 } ?? true)
+            case let .userInput(text, _): TabRef.readsAsIndex(text) && (Int(text).map { $0 < 0 } ?? true)
             case .title, .id: false
             }
         }
@@ -78,8 +78,8 @@ package struct SnapshotRequest: Sendable {
         guard refs.count == 1, let ref = refs.first, titles.isEmpty, !needsTabCount else { return nil }
         switch ref {
         case let .index(index): return index
-        case let .typed(text, asIndex: true) where TabRef.readsAsIndex(text): return Int(text)
-        case .typed, .title, .id: return nil
+        case let .userInput(text, asIndex: true) where TabRef.readsAsIndex(text): return Int(text)
+        case .userInput, .title, .id: return nil
         }
     }
 
@@ -93,7 +93,7 @@ package struct SnapshotRequest: Sendable {
             case let .index(index): add(.index(index))
             case let .title(title): add(.title(title))
             case let .id(id): add(.id(id))
-            case let .typed(text, asIndex):
+            case let .userInput(text, asIndex):
                 if TabRef.readsAsIndex(text), let index = Int(text) { add(.index(index)) }
                 if !asIndex { add(.title(text)) }
             }
@@ -144,7 +144,7 @@ package struct SetSnapshot: Sendable {
     package let record: SetRecord?
     /// What the rule check needs of the set (nil when there is no set): the rules refuse a
     /// set it finds damaged before any rule reads the rest (see `requireSound`).
-    package let shape: SetShape?
+    package let shape: SetRowsSummary?
     /// How many tabs the set has (0 when there is no set). A backend may leave it 0 unless
     /// the request `needsTabCount`, or a lookup by index found no tab.
     package let tabCount: Int
@@ -164,7 +164,7 @@ package struct SetSnapshot: Sendable {
     package let holders: [TabID: String]
 
     package init(
-        name: String, record: SetRecord?, shape: SetShape?, tabCount: Int, nameRevision: Int, tabs: [TabRecord]?,
+        name: String, record: SetRecord?, shape: SetRowsSummary?, tabCount: Int, nameRevision: Int, tabs: [TabRecord]?,
         found: [FoundTab], lastClosed: ClosedTabRecord?, other: OtherName?, holders: [TabID: String]
     ) {
         self.name = name
@@ -249,7 +249,7 @@ package struct SetSnapshot: Sendable {
         case let .id(id):
             guard let tab = tab(withID: id) else { throw TabStoreError(.tabIDNotFound(id: id, set: name)) }
             return tab
-        case let .typed(text, asIndex):
+        case let .userInput(text, asIndex):
             return try resolveTyped(text, asIndex: asIndex)
         }
     }

@@ -83,14 +83,14 @@ extension SetSnapshot {
 
     /// The set as it stands, from the tabs read or from a copy at the same revision. A
     /// missing set is an empty one at its name's revision, which a rule may create.
-    func image(known: TabSet?) -> SetImage? {
-        guard let record else { return SetImage(name: name, tabs: [], revision: nameRevision) }
+    func image(known: TabSet?) -> PlannedSet? {
+        guard let record else { return PlannedSet(name: name, tabs: [], revision: nameRevision) }
         if let tabs {
             let selected = record.selected
-            return SetImage(name: name, tabs: tabs.map { $0.tab(selected: $0.id == selected?.id) }, revision: record.revision)
+            return PlannedSet(name: name, tabs: tabs.map { $0.tab(selected: $0.id == selected?.id) }, revision: record.revision)
         }
         guard let known, known.revision == record.revision else { return nil }
-        return SetImage(known)
+        return PlannedSet(known)
     }
 }
 

@@ -42,7 +42,7 @@ package struct WritePlan: Sendable {
     }
 
     /// Starts tracking `set` as it will stand, from `image` (nil: not known).
-    mutating func start(_ name: String, from image: SetImage?) {
+    mutating func start(_ name: String, from image: PlannedSet?) {
         let key = ExactName(name)
         guard place(of: key) == nil, !unknownResults.contains(key) else { return }
         if let image { results.append(SetResult(name: key, image: image)) } else { unknownResults.append(key) }
@@ -55,7 +55,7 @@ package struct WritePlan: Sendable {
     }
 
     /// Applies `change` to the set's known image, if there is one.
-    mutating func edit(_ name: String, _ change: (inout SetImage) -> Void) {
+    mutating func edit(_ name: String, _ change: (inout PlannedSet) -> Void) {
         guard let place = place(of: ExactName(name)), results[place].image != nil else { return }
         change(&results[place].image!)
     }
@@ -93,7 +93,7 @@ package struct WritePlan: Sendable {
 /// A set a plan touched, as the plan leaves it (nil: no set has the name now).
 package struct SetResult: Sendable {
     package let name: ExactName
-    package var image: SetImage?
+    package var image: PlannedSet?
 }
 
 /// A set that a plan writes to: one read (by row id) or one the plan creates (by name).
@@ -129,7 +129,7 @@ package struct JournalEntry: Sendable {
 }
 
 /// A set as a plan leaves it, computed in memory from the set as it was.
-package struct SetImage: Sendable {
+package struct PlannedSet: Sendable {
     package var name: String
     package var tabs: [Tab]
     package var revision: Int

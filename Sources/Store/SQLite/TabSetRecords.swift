@@ -78,14 +78,14 @@ extension Database: TabRecords, SnapshotReader {
         var found: [FoundTab] = []
         var tabs: [TabRecord]?
         // The shape, counted as all tabs are read when they are.
-        var counted: SetShape?
+        var counted: SetRowsSummary?
         let lookups = request.lookups
         if let index = request.onlyIndex {
             // One tab at an index (a select): read with the set, in one statement.
             let current = try setRecordAndTab(named: name, at: index)
             record = current?.record
             if let tab = current?.tab { found = [FoundTab(lookup: .index(index), tab: tab)] }
-            if let record, request.readsAllTabs(atRevision: record.revision) { (tabs, counted) = try tabsWithShape(of: record) }
+            if let record, request.readsAllTabs(atRevision: record.revision) { (tabs, counted) = try tabsWithRowsSummary(of: record) }
         } else {
             if request.needsTabCount {
                 let current = try setRecordAndCount(named: name)
@@ -93,7 +93,7 @@ extension Database: TabRecords, SnapshotReader {
             } else {
                 record = try setRecord(named: name)
             }
-            if let record, request.readsAllTabs(atRevision: record.revision) { (tabs, counted) = try tabsWithShape(of: record) }
+            if let record, request.readsAllTabs(atRevision: record.revision) { (tabs, counted) = try tabsWithRowsSummary(of: record) }
             if let tabs {
                 found = tabs.answering(lookups)
             } else if let record {
@@ -112,9 +112,9 @@ extension Database: TabRecords, SnapshotReader {
         }
         var shape = counted
         if shape == nil, let record, let held = request.tabsForResult.held {
-            shape = try heldShape(of: record, standingFor: held, lookups: lookups, found: found)
+            shape = try rowsSummary(of: record, fromCopy: held, lookups: lookups, found: found)
         }
-        if shape == nil, let record { shape = try setShape(of: record) }
+        if shape == nil, let record { shape = try rowsSummary(of: record) }
         var lastClosed: ClosedTabRecord?
         if request.lastClosed, let record { lastClosed = try lastClosedTab(of: record) }
         var other: OtherName?
@@ -129,13 +129,13 @@ extension Database: TabRecords, SnapshotReader {
     }
 
     /// The shape of a set the store holds a copy of at the revision read: the copy stands for
-    /// its rows (see `KnownSets`) when it has the tab the row selects, each tab the rows gave
+    /// its rows (see `SetCache`) when it has the tab the row selects, each tab the rows gave
     /// the lookups at the same index, and a tab at each index looked up exactly when the rows
     /// have one; its removed tabs' indices, which no copy holds, are read. Nil when the copy cannot stand for the rows
     /// (then they are counted).
-    private func heldShape(
-        of record: SetRecord, standingFor held: TabSet, lookups: [TabLookup], found: [FoundTab]
-    ) throws(TabStoreError) -> SetShape? {
+    private func rowsSummary(
+        of record: SetRecord, fromCopy held: TabSet, lookups: [TabLookup], found: [FoundTab]
+    ) throws(TabStoreError) -> SetRowsSummary? {
         let tabs = held.tabs
         func fits(_ tab: TabRecord) -> Bool { tabs.indices.contains(tab.index) && tabs[tab.index].id == tab.uuid }
         // The rows have a tab at an index the request names exactly when the copy has one.
@@ -153,7 +153,7 @@ extension Database: TabRecords, SnapshotReader {
         let closed = try firstRow("SELECT min(position), max(position) FROM closed_tab WHERE set_id = ?", [.int(setID)]) { row in
             (lowest: row.optionalInt(0), highest: row.optionalInt(1))
         }
-        return SetShape(
+        return SetRowsSummary(
             name: record.name, base: record.base, revision: record.revision, tabCount: tabs.count, distinctPositions: tabs.count,
             lowestPosition: record.base, highestPosition: record.base + tabs.count - 1, selection: .ownTab,
             journaledRevision: nil, tabsWithoutValidID: nil, lowestClosedPosition: closed?.lowest, highestClosedPosition: closed?.highest
@@ -223,11 +223,11 @@ extension Database: TabRecords, SnapshotReader {
 
     /// The tabs and the shape from one pass over the set's rows: the positions are counted
     /// as the tabs are read, not read again.
-    func tabsWithShape(of set: SetRecord) throws(TabStoreError) -> (tabs: [TabRecord], shape: SetShape) {
+    func tabsWithRowsSummary(of set: SetRecord) throws(TabStoreError) -> (tabs: [TabRecord], shape: SetRowsSummary) {
         try inOneSnapshot { () throws(TabStoreError) in
             var positions = PositionCount()
             let tabs = try tabs(in: set, counting: &positions)
-            return (tabs, try setShape(of: set, positions: positions))
+            return (tabs, try rowsSummary(of: set, positions: positions))
         }
     }
 
@@ -261,8 +261,8 @@ extension Database: TabRecords, SnapshotReader {
         return summaries
     }
 
-    func setShapes() throws(TabStoreError) -> [SetShape] {
-        var shapes: [SetShape] = []
+    func rowsSummaries() throws(TabStoreError) -> [SetRowsSummary] {
+        var shapes: [SetRowsSummary] = []
         try forEachRow(
             """
             SELECT s.name, s.base, s.revision, count(t.id), count(DISTINCT t.position), min(t.position), max(t.position),
@@ -281,10 +281,10 @@ extension Database: TabRecords, SnapshotReader {
             GROUP BY s.id ORDER BY s.name
             """, [.text(TabID.textPattern), .text(TabID.unknown.uuidString)]
         ) { row in
-            shapes.append(SetShape(
+            shapes.append(SetRowsSummary(
                 name: row.text(0), base: row.int(1), revision: row.int(2), tabCount: row.int(3),
                 distinctPositions: row.int(4), lowestPosition: row.optionalInt(5), highestPosition: row.optionalInt(6),
-                selection: SetShape.selection(hasSelection: row.int(7) != 0, ownSelection: row.int(8) != 0),
+                selection: SetRowsSummary.selection(hasSelection: row.int(7) != 0, ownSelection: row.int(8) != 0),
                 journaledRevision: row.optionalInt(9), tabsWithoutValidID: row.int(10),
                 lowestClosedPosition: row.optionalInt(11), highestClosedPosition: row.optionalInt(12)
             ))
@@ -307,23 +307,23 @@ extension Database: TabRecords, SnapshotReader {
         return names
     }
 
-    /// The columns of `setShapes` for one set, but its positions counted in one pass over
+    /// The columns of `rowsSummaries` for one set, but its positions counted in one pass over
     /// its index entries in order, where count(DISTINCT) would sort them again. Only a set's
     /// first read, or a write without a copy of it, pays it.
-    func setShape(of set: SetRecord) throws(TabStoreError) -> SetShape {
+    func rowsSummary(of set: SetRecord) throws(TabStoreError) -> SetRowsSummary {
         guard let setID = set.id else { throw TabStoreError(.setNotFound(set: set.name)) }
         return try inOneSnapshot { () throws(TabStoreError) in
             var positions = PositionCount()
             try forEachRow("SELECT position FROM tab WHERE set_id = ? ORDER BY position", [.int(setID)]) { row in
                 positions.add(row.int(0))
             }
-            return try setShape(of: set, positions: positions)
+            return try rowsSummary(of: set, positions: positions)
         }
     }
 
     /// The shape of `set`, whose tabs' positions are `positions`: the rest is read from the
     /// set's row, in the caller's snapshot.
-    private func setShape(of set: SetRecord, positions: PositionCount) throws(TabStoreError) -> SetShape {
+    private func rowsSummary(of set: SetRecord, positions: PositionCount) throws(TabStoreError) -> SetRowsSummary {
         guard let setID = set.id else { throw TabStoreError(.setNotFound(set: set.name)) }
         let shape = try firstRow(
             """
@@ -333,10 +333,10 @@ extension Database: TabRecords, SnapshotReader {
             FROM tab_set s WHERE s.id = ?
             """, [.int(setID)]
         ) { row in
-            SetShape(
+            SetRowsSummary(
                 name: set.name, base: row.int(0), revision: row.int(1), tabCount: positions.count,
                 distinctPositions: positions.distinct, lowestPosition: positions.lowest, highestPosition: positions.highest,
-                selection: SetShape.selection(hasSelection: row.int(2) != 0, ownSelection: row.int(3) != 0),
+                selection: SetRowsSummary.selection(hasSelection: row.int(2) != 0, ownSelection: row.int(3) != 0),
                 journaledRevision: nil, tabsWithoutValidID: nil,
                 lowestClosedPosition: row.optionalInt(4), highestClosedPosition: row.optionalInt(5)
             )

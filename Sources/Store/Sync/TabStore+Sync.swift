@@ -153,7 +153,7 @@ extension TabStore {
         try checkCanSync(with: name)
         let hadSynced = status?.lastSynced != nil
         var progress = SyncProgress()
-        var answering: AnsweringServer?
+        var answering: ServerAnswering?
         var settledBefore: Int?
         do throws(TabStoreError) {
             let server = try openServer(!hadSynced)
@@ -161,7 +161,7 @@ extension TabStore {
             try server.checkCanServe()
             if status == nil { try startSync(server: name) }
             settledBefore = try settledThrough()
-            let answer = AnsweringServer(server)
+            let answer = ServerAnswering(server)
             answering = answer
             return try exchange(with: answer, progress: &progress)
         } catch {
@@ -355,7 +355,7 @@ extension TabStore {
             })
         }
         guard done else { return (false, heard) }
-        knownSets.withLock { known in for plan in plans { known.update(from: plan) } }
+        setCache.withLock { known in for plan in plans { known.update(from: plan) } }
         hub.publish()
         return (true, heard)
     }
@@ -439,7 +439,7 @@ extension TabStore {
                 // that the device's later edits are not held behind it for ever.
                 plan = try settle(numbered, body: body, of: device, refusal: error, context: context)
             }
-            knownSets.withLock { $0.update(from: plan) }
+            setCache.withLock { $0.update(from: plan) }
             if !plan.isEmpty { hub.publish() }
         }
         let first = mutations.first?.number ?? TabSyncLimits.largestNumber
@@ -535,7 +535,7 @@ extension TabStore {
 extension TabStore: TabSyncServer {}
 
 /// A server store answering a device's sync, noting whether an error came from it.
-private final class AnsweringServer: TabSyncServer {
+private final class ServerAnswering: TabSyncServer {
     let store: TabStore
     private(set) var failed = false
 

@@ -4,7 +4,7 @@
 /// whatever removes or renames its set), so a copy at the revision a write finds is that
 /// set: the write need not read its tabs back to return the set it leaves, and a select on
 /// a set of 10,000 tabs costs what one on 10 tabs does.
-struct KnownSets {
+struct SetCache {
     /// Sets kept, at most; the least recently used goes first.
     static let limit = 16
     /// Least recently used first. Few: a list, searched by name.
