@@ -4,7 +4,10 @@ import Dispatch
 // written once: each reads a `SetSnapshot` and returns a `WritePlan` of typed writes.
 // A backend reads snapshots and executes plans with its own statements: SQLite in
 // Sources/Store/SQLite, PostgreSQL in the TabStorePostgres module. Reads outside a
-// write go through `TabRecords`.
+// write go through `StoreRecords`: the sets and the rule check's rows (`TabRecords`) and
+// what a server answers a device (`SyncServerRecords`). A backend that can be a device
+// that syncs (a file) gives its log through `syncDevice` (Sources/Store/Sync/SyncRecords.swift);
+// one that cannot (a server) has none.
 
 /// A database that keeps tab sets: it runs the rules' plans and reads, and tells the
 /// change hub about commits. `package`: apps get one through `TabStore`'s initializers.
@@ -24,7 +27,7 @@ package protocol TabStoreBackend: AnyObject, Sendable {
 
     /// Runs `body` on a connection that never waits behind this store's writes; several
     /// reads that must agree go in `records.readTransaction`.
-    func read<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T
+    func read<T: Sendable>(_ body: (any StoreRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T
 
     /// The changes after journal id `id`; none when `version` is given and nothing was
     /// committed since the read that returned it.
@@ -50,40 +53,26 @@ package protocol TabStoreBackend: AnyObject, Sendable {
 
     /// Between `true` and the same caller's `false`, a write waiting for another connection's
     /// lock stops waiting at once and fails with `.busy`, having changed nothing: a
-    /// suspending app's (see `SuspensionGate`), a cancelled ``TabBarModel`` edit's.
+    /// suspending app's (see `SuspensionGate`), a cancelled ``TabBarModel`` edit's. A
+    /// backend whose waits cannot be cut short says so in its own empty answer.
     func holdBackLockWaits(_ on: Bool)
 
-    /// Whether a store of this backend can be a device that syncs (a file can).
-    var keepsSyncDevice: Bool { get }
+    /// The backend as a device that syncs (a file can be one); nil for one that can only
+    /// serve devices (a server).
+    var syncDevice: (any SyncDeviceBackend)? { get }
 
-    /// Why no write can be made here (a file this process may only read), when none can.
-    var writeRefusal: TabStoreError? { get }
-
-    /// One write transaction in which `body` runs plans one after another (`run` plans one
-    /// on the state the plans before it left, and executes it), reading through `records`
-    /// in between: what a device's pull does, replaying its mutations on the server's sets.
-    func writeSeries(
-        _ body: (_ records: any TabRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
-    ) throws(TabStoreError)
-}
-
-extension TabStoreBackend {
-    /// A server's lock waits are not cut short: a suspended app holds no lock of a server.
-    package func holdBackLockWaits(_ on: Bool) {}
-
-    package var keepsSyncDevice: Bool { false }
-
-    package var writeRefusal: TabStoreError? { nil }
-
-    package func writeSeries(
-        _ body: (_ records: any TabRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
-    ) throws(TabStoreError) {
-        throw TabStoreError(.syncNeedsAFile(database: location))
-    }
+    /// Writes a consistent copy of the whole database to `path` (see
+    /// `TabStore.backup(to:replacing:progress:)`); a backend with no file to copy throws
+    /// `.backupNeedsFile`.
+    func backup(to path: String, replacing: Bool, progress: (BackupProgress) -> Void) throws(TabStoreError)
 }
 
 /// What a plan reads in a write: the rules' snapshots, and sync's tables.
 package typealias WriteReader = SnapshotReader & SyncReader
+
+/// What a read outside a write reads: the sets and the rule check's rows, and what a
+/// server answers a device.
+package typealias StoreRecords = TabRecords & SyncServerRecords
 
 /// Something that calls the change hub back until cancelled.
 package protocol Wakeup: Sendable {
@@ -232,17 +221,14 @@ package struct ClosedTabRecord: Sendable {
     }
 }
 
-/// The reads of a backend outside a write: what `TabStore`'s reading calls and the
-/// observers use.
+/// The reads of sets outside a write: what `TabStore`'s reading calls and the observers
+/// use, and what the rules' check reads of the rows.
 package protocol TabRecords: AnyObject {
     /// Runs `body` so that its reads see one snapshot.
     func readTransaction<T>(_ body: () throws(TabStoreError) -> T) throws(TabStoreError) -> T
     func setRecord(named name: String) throws(TabStoreError) -> SetRecord?
-    /// All tabs of a set, in order.
-    func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord]
     /// Every set's name, sorted byte for byte.
     func setNames() throws(TabStoreError) -> [String]
-    func setCount() throws(TabStoreError) -> Int
     /// Every set without its tabs, sorted byte for byte by name.
     func setSummaries() throws(TabStoreError) -> [TabSetSummary]
     /// Titles of the set's removed tabs, newest first.
@@ -251,7 +237,9 @@ package protocol TabRecords: AnyObject {
     func history(ofSet setName: String, limit: Int) throws(TabStoreError) -> [TabChange]
     /// The id of the newest change, 0 when there is none.
     func lastChangeID() throws(TabStoreError) -> Int
-    /// Each set's shape, for the rules' check: see `RuleCheck`.
+
+    // The rules' check (`RuleCheck`).
+    /// Each set's shape.
     func rowsSummaries() throws(TabStoreError) -> [SetRowsSummary]
     /// Calls `body` with every tab's set name, title and stored data (the payload column as
     /// it is), in no order: what the rule check reads to check titles and data.
@@ -264,32 +252,4 @@ package protocol TabRecords: AnyObject {
     /// The names left at a revision outside `range` (by a set removed or renamed away), by
     /// name: what the rule check finds of names no set has.
     func nameRevisions(outside range: ClosedRange<Int>) throws(TabStoreError) -> [(name: String, revision: Int)]
-
-    // Sync (Sources/Store/Sync): a device's side, which only a file has.
-    /// The device's row; nil when the file does not sync.
-    func syncDevice() throws(TabStoreError) -> SyncDeviceRow?
-    /// The oldest pending mutations, at most `limit`.
-    func pendingMutations(limit: Int) throws(TabStoreError) -> [TabSyncPush.Numbered]
-    func pendingMutationCount() throws(TabStoreError) -> Int
-    /// The numbers of the pending mutations whose stored text is not as tabstore writes it.
-    func unreadableMutations() throws(TabStoreError) -> [Int]
-    /// Every refusal the device heard of (or those no sync's report has told yet), oldest first.
-    func refusedMutations(unreportedOnly: Bool) throws(TabStoreError) -> [TabSyncRefusal]
-    /// The device's last mutation the server settled, as far as the device knows.
-    func settledThrough() throws(TabStoreError) -> Int
-    /// The highest number the device has given a mutation, settled or not (0: none).
-    func lastMutationNumber() throws(TabStoreError) -> Int
-    /// Whether this file has served devices (settled a mutation of one).
-    func servesDevices() throws(TabStoreError) -> Bool
-    /// The sets of pending mutations, and of refused ones whose sets no pull has brought
-    /// back since: what a pull asks for whole.
-    func setsAwaitingTheServer() throws(TabStoreError) -> [String]
-    /// Those of `refusals` through `number` whose mutations are still pending here, with them.
-    func newRefusals(_ refusals: [TabSyncRefusal], through number: Int) throws(TabStoreError) -> [TabSyncRefusal]
-
-    // A server's side, which every store has.
-    /// The last settled mutation of `device` (0: none), and its refusals from `number` on.
-    func settledMutations(of device: String, refusedFrom number: Int) throws(TabStoreError) -> (last: Int, refusals: [TabSyncRefusal])
-    /// The journal position of the oldest change kept; nil when there is none.
-    func oldestJournalPosition() throws(TabStoreError) -> Int?
 }

@@ -66,9 +66,9 @@ extension TabStore {
                     return RuleCheck.problems(
                         in: try database.rowsSummaries(), tabTexts: tabTexts,
                         nameRevisions: try database.nameRevisions(outside: RuleCheck.countRange)
-                    ) + RuleCheck.syncLogProblems(unreadable: try database.unreadableMutations())
+                    )
                 }
-            }
+            } + RuleCheck.syncLogProblems(unreadable: try backend.syncDevice?.readLog { log throws(TabStoreError) in try log.unreadableMutations() } ?? [])
         } catch .corrupt {
             // The rule check reads every tab row: damage the storage check reports can stop
             // it. Said as a finding, as the storage check says its own stop.

@@ -187,15 +187,6 @@ public final class TabStore: Sendable {
         suspension.noteCommit()
         return plan
     }
-
-    /// One write transaction of several plans (`TabStoreBackend.writeSeries`), told to the
-    /// suspension gate once committed.
-    func transactionSeries(
-        _ body: (_ records: any TabRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
-    ) throws(TabStoreError) {
-        try backend.writeSeries(body)
-        suspension.noteCommit()
-    }
 }
 
 extension Duration {

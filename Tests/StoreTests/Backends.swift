@@ -53,6 +53,13 @@ struct StoreDatabase {
 }
 
 extension TabStore {
+    /// Runs `body` with a file store's writer connection, to look at SQLite itself; only
+    /// ever called on a store opened on a file.
+    func withDatabase<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        guard let file = backend as? SQLiteBackend else { preconditionFailure("withDatabase on a server store") }
+        return try file.withWriter(body)
+    }
+
     /// How many round trips this store's PostgreSQL writer connection has made so far.
     /// Read inside a write of its own, which then costs one round trip more (BEGIN and
     /// COMMIT, sent together): `roundTripsOfEdit` subtracts it.

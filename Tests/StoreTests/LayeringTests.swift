@@ -58,6 +58,19 @@ import Testing
         #expect(offending == [])
     }
 
+    /// What a backend can do is asked of the backend boundary (a device's log, a backup),
+    /// never found by casting the backend to the one that can: no file of the library,
+    /// SQLite's included, casts a backend.
+    @Test func noFileCastsTheBackend() throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: Self.storeFolder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        #expect(files.contains("SQLite/SQLiteBackend.swift"))
+        var offending: [String] = []
+        for file in files {
+            offending += try Self.lines(of: file, containing: ["as? SQLiteBackend", "as! SQLiteBackend", "is SQLiteBackend", "backend as?", "backend as!"])
+        }
+        #expect(offending == [])
+    }
+
     @Test func recordFilesCallNoSQLiteFunctions() throws {
         var offending: [String] = []
         for file in Self.recordFiles.sorted() {

@@ -132,7 +132,8 @@ final class FaultyTransport: TabSyncServer {
     }
 
     static func settledThrough(_ store: TabStore) throws(TabStoreError) -> Int {
-        try store.backend.read { records throws(TabStoreError) in try records.settledThrough() }
+        guard let device = store.backend.syncDevice else { throw TabStoreError(.syncNeedsAFile(database: store.location)) }
+        return try device.readLog { log throws(TabStoreError) in try log.settledThrough() }
     }
 
     /// One step of one device: an edit (72%), a sync over its faulty transport (20%), a

@@ -215,7 +215,7 @@ final class PostgresBackend: TabStoreBackend {
         return nil
     }
 
-    func read<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+    func read<T: Sendable>(_ body: (any StoreRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
         try reading(body)
     }
 
@@ -281,6 +281,17 @@ final class PostgresBackend: TabStoreBackend {
 
     /// Every change is seen: the listener and the journal are the server's.
     var changesUnseen: TabStoreError? { nil }
+
+    /// A server's lock waits are not cut short: a suspended app holds no lock of a server.
+    func holdBackLockWaits(_ on: Bool) {}
+
+    /// A server's store only ever serves devices: its sets are the ones devices sync with.
+    var syncDevice: (any SyncDeviceBackend)? { nil }
+
+    /// A server has no file to copy: `tabstore export` (or pg_dump) copies its sets.
+    func backup(to path: String, replacing: Bool, progress: (BackupProgress) -> Void) throws(TabStoreError) {
+        throw TabStoreError(.backupNeedsFile(database: location))
+    }
 
     func startWakeups(pollInterval: Duration, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> any Wakeup {
         PostgresListener(url: url, session: session, status: status, journal: journal, pollInterval: pollInterval, queue: queue, handler: handler)

@@ -116,7 +116,7 @@ extension PostgresRecords {
             case let .settleMutation(device, number, body, refusal):
                 for statement in Self.settle(device: device, number: number, body: body, refusal: refusal) { add(statement.sql, statement.parameters) }
             case .recordMutations, .updateSyncDevice:
-                // A server's store is never a device (`keepsSyncDevice`).
+                // A server's store is never a device (its `syncDevice` is nil).
                 throw TabStoreError(.syncNeedsAFile(database: server))
             }
         }

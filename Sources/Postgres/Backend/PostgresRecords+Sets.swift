@@ -34,11 +34,6 @@ extension PostgresRecords: TabRecords {
         return Self.setRecord(try query(Self.setNamed, [name]), name: name)?.record
     }
 
-    func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
-        guard let setID = set.id else { return [] }
-        return Self.tabs(try query(Self.tabsOfSet, [setID.text]))
-    }
-
     /// Rows of a tab each, in order.
     static func tabs(_ rows: PostgresRows) -> [TabRecord] {
         (0..<rows.count).map { rows.tabRecord($0, from: 0, index: $0) }
@@ -49,6 +44,7 @@ extension PostgresRecords: TabRecords {
         return (0..<rows.count).map { rows.text($0, 0) }
     }
 
+    /// How many sets there are: what `info` counts.
     func setCount() throws(TabStoreError) -> Int {
         try query("SELECT count(*) FROM {schema}.tab_set").requiredInt(0, 0)
     }

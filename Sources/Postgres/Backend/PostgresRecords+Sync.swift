@@ -1,7 +1,7 @@
 import TabStoreKit
 
 /// Sync's server side on PostgreSQL (migrations/postgresql/0012_sync.sql).
-extension PostgresRecords: SyncReader {
+extension PostgresRecords: SyncReader, SyncServerRecords {
     /// A server's store is never a device: no edit of it is recorded for sync.
     func recordsMutations() throws(TabStoreError) -> Bool { false }
 

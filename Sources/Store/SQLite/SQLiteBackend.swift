@@ -82,22 +82,8 @@ final class SQLiteBackend: TabStoreBackend {
         }
     }
 
-    var keepsSyncDevice: Bool { true }
-
-    func writeSeries(
-        _ body: (_ records: any TabRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
-    ) throws(TabStoreError) {
-        if let writeRefusal { throw writeRefusal }
-        try writer.withDatabase { database throws(TabStoreError) in
-            try database.writeTransaction { () throws(TabStoreError) in
-                try body(database) { planning throws(TabStoreError) in
-                    let plan = try planning(database)
-                    try database.execute(plan, progress: nil)
-                    return plan
-                }
-            }
-        }
-    }
+    /// A file can be a device that syncs: its log is in the file.
+    var syncDevice: (any SyncDeviceBackend)? { self }
 
     func holdBackLockWaits(_ on: Bool) {
         writerLockWait?.holdBack(on)
@@ -122,11 +108,11 @@ final class SQLiteBackend: TabStoreBackend {
         }
     }
 
-    func read<T: Sendable>(_ body: (any TabRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+    func read<T: Sendable>(_ body: (any StoreRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
         try reader().withDatabase { database throws(TabStoreError) in try body(database) }
     }
 
-    /// Runs `body` with the writer's connection itself (a backup copies through it).
+    /// Runs `body` with the writer's connection itself (tests look at SQLite through it).
     func withWriter<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
         try writer.withDatabase(body)
     }
@@ -187,11 +173,24 @@ final class SQLiteBackend: TabStoreBackend {
     }
 }
 
-extension TabStore {
-    /// Runs `body` with a file store's writer connection (for tests, which look at
-    /// SQLite itself); only ever called on a store opened on a file.
-    func withDatabase<T: Sendable>(_ body: (Database) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
-        guard let file = backend as? SQLiteBackend else { preconditionFailure("withDatabase on a server store") }
-        return try file.withWriter(body)
+/// A file's log of its edits as a device that syncs, in the file itself.
+extension SQLiteBackend: SyncDeviceBackend {
+    func readLog<T: Sendable>(_ body: (_ log: any SyncDeviceRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T {
+        try reader().withDatabase { database throws(TabStoreError) in try body(database) }
+    }
+
+    func writeSeries(
+        _ body: (_ log: any SyncDeviceRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+    ) throws(TabStoreError) {
+        if let writeRefusal { throw writeRefusal }
+        try writer.withDatabase { database throws(TabStoreError) in
+            try database.writeTransaction { () throws(TabStoreError) in
+                try body(database) { planning throws(TabStoreError) in
+                    let plan = try planning(database)
+                    try database.execute(plan, progress: nil)
+                    return plan
+                }
+            }
+        }
     }
 }

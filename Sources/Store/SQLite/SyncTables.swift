@@ -1,6 +1,6 @@
 /// Sync's tables in a file (migrations/0010_sync.sql): a device's log and state, and the
 /// server's record of each device, for a file that serves as a server.
-extension Database: SyncReader {
+extension Database: SyncReader, SyncDeviceRecords, SyncServerRecords {
     func recordsMutations() throws(TabStoreError) -> Bool {
         try firstRow("SELECT 1 FROM sync_device") { _ in true } ?? false
     }
@@ -14,13 +14,13 @@ extension Database: SyncReader {
 
     /// The device's row; its numbers and id are checked, as what sync does arithmetic on
     /// and sends (mutation 0 in the error: the row, not a mutation).
-    func syncDevice() throws(TabStoreError) -> SyncDeviceRow? {
-        guard let (device, sound) = try syncDeviceRow() else { return nil }
+    func deviceRow() throws(TabStoreError) -> SyncDeviceRow? {
+        guard let (device, sound) = try storedDeviceRow() else { return nil }
         guard sound else { throw TabStoreError(.damagedSyncLog(path: path, mutation: 0)) }
         return device
     }
 
-    private func syncDeviceRow() throws(TabStoreError) -> (SyncDeviceRow, sound: Bool)? {
+    private func storedDeviceRow() throws(TabStoreError) -> (SyncDeviceRow, sound: Bool)? {
         try firstRow("SELECT device_id, server, cookie, synced_at, last_mutation FROM sync_device") { row in
             let device = SyncDeviceRow(id: row.text(0), server: row.text(1), cookie: row.int(2), syncedAt: row.optionalInt(3))
             let numbers = TabSyncLimits.numbers
@@ -45,7 +45,7 @@ extension Database: SyncReader {
 
     /// The pending mutations that do not read back, after 0 when the device's row is damaged.
     func unreadableMutations() throws(TabStoreError) -> [Int] {
-        var numbers: [Int] = try syncDeviceRow().map { $0.sound ? [] : [0] } ?? []
+        var numbers: [Int] = try storedDeviceRow().map { $0.sound ? [] : [0] } ?? []
         try forEachRow("SELECT id, body FROM sync_mutation ORDER BY id") { row in
             if loggedMutation(row) == nil { numbers.append(row.int(0)) }
         }

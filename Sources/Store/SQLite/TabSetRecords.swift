@@ -204,12 +204,6 @@ extension Database: TabRecords, SnapshotReader {
         return holders
     }
 
-    /// All tabs of a set, in order.
-    func tabs(in set: SetRecord) throws(TabStoreError) -> [TabRecord] {
-        var positions = PositionCount()
-        return try tabs(in: set, counting: &positions)
-    }
-
     /// All tabs of a set, in order, their positions counted into `positions` on the way.
     private func tabs(in set: SetRecord, counting positions: inout PositionCount) throws(TabStoreError) -> [TabRecord] {
         guard let setID = set.id else { return [] }
@@ -238,6 +232,7 @@ extension Database: TabRecords, SnapshotReader {
         return names
     }
 
+    /// How many sets there are: what `info` counts.
     func setCount() throws(TabStoreError) -> Int {
         try firstRow("SELECT count(*) FROM tab_set") { $0.int(0) } ?? 0
     }

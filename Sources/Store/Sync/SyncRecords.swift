@@ -1,17 +1,58 @@
-/// What a store keeps of sync (migrations/0010_sync.sql), read by the sync calls. A
-/// device's side is a file's only: a server's store answers as a store that does not sync.
-extension TabRecords {
-    package func syncDevice() throws(TabStoreError) -> SyncDeviceRow? { nil }
-    package func pendingMutations(limit: Int) throws(TabStoreError) -> [TabSyncPush.Numbered] { [] }
-    package func pendingMutationCount() throws(TabStoreError) -> Int { 0 }
-    package func unreadableMutations() throws(TabStoreError) -> [Int] { [] }
-    package func refusedMutations(unreportedOnly: Bool) throws(TabStoreError) -> [TabSyncRefusal] { [] }
-    package func settledThrough() throws(TabStoreError) -> Int { 0 }
-    package func lastMutationNumber() throws(TabStoreError) -> Int { 0 }
-    /// A server's store is never asked: it can never be a device.
-    package func servesDevices() throws(TabStoreError) -> Bool { false }
-    package func setsAwaitingTheServer() throws(TabStoreError) -> [String] { [] }
-    package func newRefusals(_ refusals: [TabSyncRefusal], through number: Int) throws(TabStoreError) -> [TabSyncRefusal] { [] }
+// What a store keeps of sync (migrations/0010_sync.sql), read by the sync calls: a
+// device's log, which only a backend that can be a device has (`SyncDeviceBackend`), and
+// what a server answers a device, which every store has (`SyncServerRecords`).
+
+/// A backend as a device that syncs (a file): where its log is read and its syncs are
+/// written. `TabStoreBackend.syncDevice` is nil for a backend that cannot be one.
+package protocol SyncDeviceBackend: AnyObject, Sendable {
+    /// Why a sync cannot be recorded here (a file this process may only read), when it
+    /// cannot: a device that could not record what the server settled is refused before it pushes.
+    var writeRefusal: TabStoreError? { get }
+
+    /// Runs `body` on the connection reads use; several reads that must agree go in
+    /// `log.readTransaction`.
+    func readLog<T: Sendable>(_ body: (_ log: any SyncDeviceRecords) throws(TabStoreError) -> T) throws(TabStoreError) -> T
+
+    /// One write transaction in which `body` runs plans one after another (`run` plans one
+    /// on the state the plans before it left, and executes it), reading the log in
+    /// between: what a device's pull does, replaying its mutations on the server's sets.
+    func writeSeries(
+        _ body: (_ log: any SyncDeviceRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+    ) throws(TabStoreError)
+}
+
+/// A device's log of mutations and what it knows of its server.
+package protocol SyncDeviceRecords: AnyObject {
+    /// Runs `body` so that its reads see one snapshot.
+    func readTransaction<T>(_ body: () throws(TabStoreError) -> T) throws(TabStoreError) -> T
+    /// The device's row; nil when the file does not sync.
+    func deviceRow() throws(TabStoreError) -> SyncDeviceRow?
+    /// The oldest pending mutations, at most `limit`.
+    func pendingMutations(limit: Int) throws(TabStoreError) -> [TabSyncPush.Numbered]
+    func pendingMutationCount() throws(TabStoreError) -> Int
+    /// The numbers of the pending mutations whose stored text is not as tabstore writes it.
+    func unreadableMutations() throws(TabStoreError) -> [Int]
+    /// Every refusal the device heard of (or those no sync's report has told yet), oldest first.
+    func refusedMutations(unreportedOnly: Bool) throws(TabStoreError) -> [TabSyncRefusal]
+    /// The device's last mutation the server settled, as far as the device knows.
+    func settledThrough() throws(TabStoreError) -> Int
+    /// The highest number the device has given a mutation, settled or not (0: none).
+    func lastMutationNumber() throws(TabStoreError) -> Int
+    /// Whether this file has served devices (settled a mutation of one): then it cannot be one.
+    func servesDevices() throws(TabStoreError) -> Bool
+    /// The sets of pending mutations, and of refused ones whose sets no pull has brought
+    /// back since: what a pull asks for whole.
+    func setsAwaitingTheServer() throws(TabStoreError) -> [String]
+    /// Those of `refusals` through `number` whose mutations are still pending here, with them.
+    func newRefusals(_ refusals: [TabSyncRefusal], through number: Int) throws(TabStoreError) -> [TabSyncRefusal]
+}
+
+/// What a store reads to answer a device's push or pull: every store can serve devices.
+package protocol SyncServerRecords: AnyObject {
+    /// The last settled mutation of `device` (0: none), and its refusals from `number` on.
+    func settledMutations(of device: String, refusedFrom number: Int) throws(TabStoreError) -> (last: Int, refusals: [TabSyncRefusal])
+    /// The journal position of the oldest change kept; nil when there is none.
+    func oldestJournalPosition() throws(TabStoreError) -> Int?
 }
 
 /// What a write asks of a store's sync tables, beside the rules' reads (`SnapshotReader`):

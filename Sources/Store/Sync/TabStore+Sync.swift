@@ -30,7 +30,7 @@ extension TabStore {
         if alreadySyncing { return try syncStatus() }
         let names = try backend.read { records throws(TabStoreError) in try records.setNames() }
         let context = RuleContext(options: options, wantsResults: true)
-        try transactionSeries { _, run throws(TabStoreError) in
+        try deviceTransaction { _, run throws(TabStoreError) in
             _ = try run { reader throws(TabStoreError) in
                 var plan = WritePlan()
                 guard try !reader.recordsMutations() else { return plan }
@@ -67,8 +67,8 @@ extension TabStore {
     ///   file that has served devices, or a database error.
     @discardableResult
     func checkCanSync(with server: String) throws(TabStoreError) -> Bool {
-        guard canBeADevice else { throw TabStoreError(.syncNeedsAFile(database: location)) }
-        let (current, serves) = try backend.read { records throws(TabStoreError) in (try records.syncDevice(), try records.servesDevices()) }
+        guard let device = backend.syncDevice else { throw TabStoreError(.syncNeedsAFile(database: location)) }
+        let (current, serves) = try device.readLog { log throws(TabStoreError) in (try log.deviceRow(), try log.servesDevices()) }
         guard let current else {
             if serves { throw TabStoreError(.deviceAndServer(path: location)) }
             return false
@@ -80,7 +80,7 @@ extension TabStore {
 
     /// Whether this store can be a device that syncs: a file can; a server's store is only
     /// ever a server (``startSync(server:device:)-4hhw0`` refuses it).
-    public var canBeADevice: Bool { backend.keepsSyncDevice }
+    public var canBeADevice: Bool { backend.syncDevice != nil }
 
     /// Where this device's sync stands.
     ///
@@ -92,12 +92,13 @@ extension TabStore {
 
     /// Where this device's sync stands; nil for a file that does not sync (or a server's store).
     private func syncStatusIfStarted() throws(TabStoreError) -> TabSyncStatus? {
-        try backend.read { records throws(TabStoreError) in
-            try records.readTransaction { () throws(TabStoreError) in
-                guard let device = try records.syncDevice() else { return nil }
+        guard let device = backend.syncDevice else { return nil }
+        return try device.readLog { log throws(TabStoreError) in
+            try log.readTransaction { () throws(TabStoreError) in
+                guard let device = try log.deviceRow() else { return nil }
                 return TabSyncStatus(
-                    device: device.id, server: device.server, pending: try records.pendingMutationCount(),
-                    settled: try records.settledThrough(), lastSynced: device.syncedAt, refusals: try records.refusedMutations(unreportedOnly: false)
+                    device: device.id, server: device.server, pending: try log.pendingMutationCount(),
+                    settled: try log.settledThrough(), lastSynced: device.syncedAt, refusals: try log.refusedMutations(unreportedOnly: false)
                 )
             }
         }
@@ -186,7 +187,7 @@ extension TabStore {
     private func exchange(with server: some TabSyncServer, progress: inout SyncProgress) throws(TabStoreError) -> TabSyncReport {
         // A device that cannot record what the server settled would have changed the server
         // and then failed: refused before the first push.
-        if let refusal = backend.writeRefusal { throw refusal }
+        if let refusal = backend.syncDevice?.writeRefusal { throw refusal }
         var pushed = 0
         while let push = try pushRequest() {
             let result = try server.push(push)
@@ -222,18 +223,15 @@ extension TabStore {
     /// least), so that it fits a message; nil when none is pending. For a transport of an
     /// app's own; ``sync(with:)-(TabSyncServer)`` does it all.
     public func pushRequest() throws(TabStoreError) -> TabSyncPush? {
-        try backend.read { records throws(TabStoreError) in
-            try records.readTransaction { () throws(TabStoreError) in
-                guard let device = try records.syncDevice() else { throw TabStoreError(.syncNotStarted(path: location)) }
-                let pending = try records.pendingMutations(limit: TabSyncLimits.mutationsPerPush)
-                var bytes = 0, count = 0
-                for numbered in pending {
-                    bytes += numbered.mutation.stored.utf8.count
-                    if count > 0 && bytes > TabSyncLimits.mutationBytes { break }
-                    count += 1
-                }
-                return pending.isEmpty ? nil : TabSyncPush(device: device.id, mutations: Array(pending.prefix(count)))
+        try readStartedLog { log, device throws(TabStoreError) in
+            let pending = try log.pendingMutations(limit: TabSyncLimits.mutationsPerPush)
+            var bytes = 0, count = 0
+            for numbered in pending {
+                bytes += numbered.mutation.stored.utf8.count
+                if count > 0 && bytes > TabSyncLimits.mutationBytes { break }
+                count += 1
             }
+            return pending.isEmpty ? nil : TabSyncPush(device: device.id, mutations: Array(pending.prefix(count)))
         }
     }
 
@@ -250,11 +248,11 @@ extension TabStore {
         try result.check()
         var heard: [TabSyncRefusal] = []
         var settled = 0
-        try transactionSeries { records, run throws(TabStoreError) in
-            try requireAgreement(through: result.lastMutation, records)
-            let before = try records.settledThrough()
+        try deviceTransaction { log, run throws(TabStoreError) in
+            try requireAgreement(through: result.lastMutation, log)
+            let before = try log.settledThrough()
             settled = before < result.lastMutation ? result.lastMutation - max(before, 0) : 0
-            heard = try records.newRefusals(result.refusals, through: result.lastMutation)
+            heard = try log.newRefusals(result.refusals, through: result.lastMutation)
             _ = try run { _ in
                 var plan = WritePlan()
                 plan.append(.updateSyncDevice(.settled(through: result.lastMutation, refusals: heard)))
@@ -267,19 +265,16 @@ extension TabStore {
     /// The next pull: from the last one's cookie, asking whole for the sets of pending and
     /// refused mutations.
     public func pullRequest() throws(TabStoreError) -> TabSyncPull {
-        try backend.read { records throws(TabStoreError) in
-            try records.readTransaction { () throws(TabStoreError) in
-                guard let device = try records.syncDevice() else { throw TabStoreError(.syncNotStarted(path: location)) }
-                // A name no set can have (a mutation written by other means) is refused by
-                // every server, and no server has its set: not asked for.
-                let sets = try records.setsAwaitingTheServer().filter { nameProblem($0) == nil }
-                // More sets than a pull names: the whole store (cookie 0) instead.
-                let tooMany = sets.count > TabSyncLimits.setsPerPull
-                return TabSyncPull(
-                    device: device.id, cookie: tooMany ? 0 : device.cookie, settled: try records.settledThrough(),
-                    sets: tooMany ? [] : sets
-                )
-            }
+        try readStartedLog { log, device throws(TabStoreError) in
+            // A name no set can have (a mutation written by other means) is refused by
+            // every server, and no server has its set: not asked for.
+            let sets = try log.setsAwaitingTheServer().filter { nameProblem($0) == nil }
+            // More sets than a pull names: the whole store (cookie 0) instead.
+            let tooMany = sets.count > TabSyncLimits.setsPerPull
+            return TabSyncPull(
+                device: device.id, cookie: tooMany ? 0 : device.cookie, settled: try log.settledThrough(),
+                sets: tooMany ? [] : sets
+            )
         }
     }
 
@@ -307,15 +302,15 @@ extension TabStore {
         var done = true
         var heard: [TabSyncRefusal] = []
         var plans: [WritePlan] = []
-        try transactionSeries { records, run throws(TabStoreError) in
-            try requireAgreement(through: result.lastMutation, records)
-            heard = try records.newRefusals(result.refusals, through: result.lastMutation)
+        try deviceTransaction { log, run throws(TabStoreError) in
+            try requireAgreement(through: result.lastMutation, log)
+            heard = try log.newRefusals(result.refusals, through: result.lastMutation)
             plans.append(try run { _ in
                 var plan = WritePlan()
                 plan.append(.updateSyncDevice(.settled(through: result.lastMutation, refusals: heard)))
                 return plan
             })
-            let pending = try records.pendingMutations(limit: Int.max)
+            let pending = try log.pendingMutations(limit: Int.max)
             if pending.contains(where: { $0.mutation.setNames.contains { !pulled.contains(ExactName($0)) } }) {
                 done = false
                 return
@@ -365,18 +360,18 @@ extension TabStore {
     /// this file put back from an older copy), and this file's of that number would be lost
     /// as settled. One under what it said before is a server that lost them (replaced, or
     /// put back from an older copy): it would wait for them before taking any later one.
-    private func requireAgreement(through number: Int, _ records: any TabRecords) throws(TabStoreError) {
-        guard let device = try records.syncDevice() else { return }
-        if number > (try records.lastMutationNumber()) { throw TabStoreError(.deviceCopied(device: device.id, number: number)) }
-        let settled = try records.settledThrough()
+    private func requireAgreement(through number: Int, _ log: any SyncDeviceRecords) throws(TabStoreError) {
+        guard let device = try log.deviceRow() else { return }
+        if number > (try log.lastMutationNumber()) { throw TabStoreError(.deviceCopied(device: device.id, number: number)) }
+        let settled = try log.settledThrough()
         if number < settled { throw TabStoreError(.serverBehind(server: device.server, device: device.id, serverSettled: number, settled: settled)) }
     }
 
     /// The refusals no sync's report has told yet, marked as told.
     private func takeUnreportedRefusals() throws(TabStoreError) -> [TabSyncRefusal] {
         var refusals: [TabSyncRefusal] = []
-        try transactionSeries { records, run throws(TabStoreError) in
-            refusals = try records.refusedMutations(unreportedOnly: true)
+        try deviceTransaction { log, run throws(TabStoreError) in
+            refusals = try log.refusedMutations(unreportedOnly: true)
             guard let last = refusals.last else { return }
             _ = try run { _ in
                 var plan = WritePlan()
@@ -388,7 +383,36 @@ extension TabStore {
     }
 
     private func settledThrough() throws(TabStoreError) -> Int {
-        try backend.read { records throws(TabStoreError) in try records.settledThrough() }
+        guard let device = backend.syncDevice else { throw TabStoreError(.syncNeedsAFile(database: location)) }
+        return try device.readLog { log throws(TabStoreError) in try log.settledThrough() }
+    }
+
+    /// Runs `body` in one read of the device's log, with the device's row.
+    ///
+    /// - Throws: `TabStoreError.Code.syncNotStarted` for a file that does not sync, and for
+    ///   a server's store, which never does.
+    private func readStartedLog<T: Sendable>(
+        _ body: (_ log: any SyncDeviceRecords, _ device: SyncDeviceRow) throws(TabStoreError) -> T
+    ) throws(TabStoreError) -> T {
+        guard let device = backend.syncDevice else { throw TabStoreError(.syncNotStarted(path: location)) }
+        return try device.readLog { log throws(TabStoreError) in
+            try log.readTransaction { () throws(TabStoreError) in
+                guard let row = try log.deviceRow() else { throw TabStoreError(.syncNotStarted(path: location)) }
+                return try body(log, row)
+            }
+        }
+    }
+
+    /// One write transaction of several plans on the device's file
+    /// (`SyncDeviceBackend.writeSeries`), told to the suspension gate once committed.
+    ///
+    /// - Throws: `TabStoreError.Code.syncNeedsAFile` on a server's store, which is never a device.
+    private func deviceTransaction(
+        _ body: (_ log: any SyncDeviceRecords, _ run: (_ planning: (any WriteReader) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> WritePlan) throws(TabStoreError) -> Void
+    ) throws(TabStoreError) {
+        guard let device = backend.syncDevice else { throw TabStoreError(.syncNeedsAFile(database: location)) }
+        try device.writeSeries(body)
+        suspension.noteCommit()
     }
 
     // MARK: The server
@@ -401,8 +425,8 @@ extension TabStore {
     /// - Throws: `TabStoreError.Code.deviceAndServer` for a device's file, or a database error.
     func checkCanServe() throws(TabStoreError) {
         // A server's store can never be a device.
-        guard canBeADevice else { return }
-        if try backend.read({ records throws(TabStoreError) in try records.syncDevice() }) != nil {
+        guard let device = backend.syncDevice else { return }
+        if try device.readLog({ log throws(TabStoreError) in try log.deviceRow() }) != nil {
             throw TabStoreError(.deviceAndServer(path: location))
         }
     }
