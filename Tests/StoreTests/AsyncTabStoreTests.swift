@@ -10,8 +10,9 @@ import Testing
 @Suite struct AsyncTabStoreTests {
     let folder = TemporaryFolder()
     /// Long enough that a call blocked behind the lock could never finish before the test
-    /// releases it: blocking shows as a wrong outcome, not as a slow test.
-    let options = TabStore.Options(durability: .normal, busyTimeout: .seconds(10))
+    /// releases it, even on a machine loaded enough to keep the tasks from a thread for
+    /// a while: blocking shows as a wrong outcome, not as a slow test.
+    let options = TabStore.Options(durability: .normal, busyTimeout: .seconds(60))
 
     @Test(.timeLimit(.minutes(5)))
     func readsAndOtherTasksFinishWhileAnotherProcessHoldsTheWriteLockAndWritesWait() async throws {
