@@ -134,22 +134,13 @@ final class SyncServer: Sendable {
         let file: FileIdentity?
     }
 
-    private let location: String
-    private let options: TabStore.Options
-    /// What opens a server URL; nil for a file.
-    private let support: ServerSupport?
+    private let opener: StoreOpener
     private let opened = Mutex<Opened?>(nil)
 
     /// The server `opener` opens, opened at its first sync.
     init(opening opener: StoreOpener) throws(CLIError) {
-        location = opener.location
-        options = opener.options
-        support = if case let .opened(support) = opener.servers { support } else { nil }
-        // Such a run is handed over to the executable that serves server URLs before it
-        // starts: refused as every opener here refuses it.
-        if DatabasePath.isServerURL(location), case let .handedOver(companion) = opener.servers {
-            throw .companionUnavailable("'\(opener.command)' opens no server database here; \(companion) does")
-        }
+        try opener.requireServed()
+        self.opener = opener
     }
 
     /// The server as last opened.
@@ -159,17 +150,11 @@ final class SyncServer: Sendable {
     /// one at its path; made when missing if `creating`. Called from one thread.
     func open(creating: Bool) throws(TabStoreError) -> (store: TabStore, isNew: Bool) {
         if let current = opened.withLock({ $0 }) {
-            if current.file == nil || DatabasePath.fileIdentity(location) == current.file { return (current.store, false) }
+            if current.file == nil || DatabasePath.fileIdentity(opener.location) == current.file { return (current.store, false) }
             opened.withLock { $0 = nil }
         }
-        var options = options
-        options.createsMissingDatabase = creating
-        let store = if let support, DatabasePath.isServerURL(location) {
-            try support.open(location, options)
-        } else {
-            try TabStore(path: location, options: options)
-        }
-        opened.withLock { $0 = Opened(store: store, file: DatabasePath.fileIdentity(location)) }
+        let store = try opener.open(creating: creating)
+        opened.withLock { $0 = Opened(store: store, file: DatabasePath.fileIdentity(opener.location)) }
         return (store, true)
     }
 }

@@ -122,17 +122,26 @@ struct StoreOpener: Sendable {
     let command: String
 
     func callAsFunction() throws(CLIError) -> TabStore {
-        guard DatabasePath.isServerURL(location) else {
-            return try storeCall { () throws(TabStoreError) in try TabStore(path: location, options: options) }
-        }
-        switch servers {
-        case let .opened(server):
-            return try storeCall { () throws(TabStoreError) in try server.open(location, options) }
-        case let .handedOver(companion):
-            // The runner hands such a run over before the command starts, unless the
-            // command is declared as opening no database.
+        try requireServed()
+        return try storeCall { () throws(TabStoreError) in try open(creating: options.createsMissingDatabase) }
+    }
+
+    /// Refuses a server URL this executable does not serve. The runner hands such a run
+    /// over before the command starts, unless the command is declared as opening no database.
+    func requireServed() throws(CLIError) {
+        if DatabasePath.isServerURL(location), case let .handedOver(companion) = servers {
             throw .companionUnavailable("'\(command)' opens no server database here; \(companion) does")
         }
+    }
+
+    /// Opens the database, made when missing only if `creating`; after `requireServed()`.
+    func open(creating: Bool) throws(TabStoreError) -> TabStore {
+        var options = options
+        options.createsMissingDatabase = creating
+        if DatabasePath.isServerURL(location), case let .opened(server) = servers {
+            return try server.open(location, options)
+        }
+        return try TabStore(path: location, options: options)
     }
 }
 
